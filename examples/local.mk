@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: MIT
+# Plain Level Zero programs: they link the loader only, as on real hardware.
+noinst_PROGRAMS += examples/vadd examples/pagefault
+examples_common_cflags = $(AM_CFLAGS) $(ZE_CFLAGS) \
+	-DZESTUB_KERNEL_DIR='"$(abs_top_srcdir)/tests/kernels/fixtures"'
+examples_vadd_SOURCES = examples/vadd.c examples/l0_common.c examples/l0_common.h
+examples_vadd_CFLAGS = $(examples_common_cflags)
+examples_vadd_LDADD = $(ZE_LIBS)
+examples_pagefault_SOURCES = examples/pagefault.c examples/l0_common.c examples/l0_common.h
+examples_pagefault_CFLAGS = $(examples_common_cflags)
+examples_pagefault_LDADD = $(ZE_LIBS)
+EXTRA_DIST += examples/README.md

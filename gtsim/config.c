@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+#include "gtsim/config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const platform_names[GTSIM_PLATFORM_COUNT] = {
+    [GTSIM_GEN12LP] = "gen12lp", [GTSIM_XEHPG] = "xehpg", [GTSIM_XEHPC] = "xehpc"};
+
+const char *gtsim_platform_config_name(enum gtsim_platform p)
+{
+    return (unsigned)p < GTSIM_PLATFORM_COUNT ? platform_names[p] : "?";
+}
+
+void gtsim_config_defaults(struct gtsim_config *cfg)
+{
+    /* A small Xe-HPC-like device: 256 hardware threads, quick to simulate. */
+    cfg->platform = GTSIM_XEHPC;
+    cfg->devices = 1;
+    cfg->tiles = 1;
+    cfg->slices = 1;
+    cfg->subslices = 4;
+    cfg->eus = 8;
+    cfg->threads = 8;
+    cfg->pace = 0;
+    cfg->workers = 2;
+    cfg->tile_attach = true;
+}
+
+static int parse_u(const char *key, const char *val, uint64_t max, uint64_t *out, char *err,
+                   size_t errlen)
+{
+    char *end;
+    unsigned long long v;
+    errno = 0;
+    v = strtoull(val, &end, 0);
+    if (errno || end == val || *end || v > max || (v == 0 && strcmp(key, "pace") != 0)) {
+        snprintf(err, errlen, "GTSIM_CONFIG: %s=%s is not a number in 1..%llu", key, val,
+                 (unsigned long long)max);
+        return -EINVAL;
+    }
+    *out = v;
+    return 0;
+}
+
+int gtsim_config_parse(const char *text, struct gtsim_config *cfg, char *err, size_t errlen)
+{
+    char buf[512];
+    char *save = NULL;
+    uint64_t v;
+    uint64_t total;
+
+    if (!text)
+        return 0;
+    if (strlen(text) >= sizeof(buf)) {
+        snprintf(err, errlen, "GTSIM_CONFIG is too long");
+        return -EINVAL;
+    }
+    strcpy(buf, text);
+    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '=');
+        const char *key = item, *val;
+        if (!eq) {
+            snprintf(err, errlen, "GTSIM_CONFIG: '%s' is not key=value", item);
+            return -EINVAL;
+        }
+        *eq = 0;
+        val = eq + 1;
+        if (strcmp(key, "platform") == 0) {
+            int found = -1;
+            for (int p = 0; p < GTSIM_PLATFORM_COUNT; p++)
+                if (strcmp(val, platform_names[p]) == 0)
+                    found = p;
+            if (found < 0) {
+                snprintf(err, errlen,
+                         "GTSIM_CONFIG: unknown platform '%s' (use gen12lp, xehpg or xehpc)", val);
+                return -EINVAL;
+            }
+            cfg->platform = (enum gtsim_platform)found;
+            continue;
+        }
+        if (strcmp(key, "tile_attach") == 0) {
+            if (strcmp(val, "0") && strcmp(val, "1")) {
+                snprintf(err, errlen, "GTSIM_CONFIG: tile_attach must be 0 or 1");
+                return -EINVAL;
+            }
+            cfg->tile_attach = val[0] == '1';
+            continue;
+        }
+        struct {
+            const char *name;
+            uint64_t max;
+        } keys[] = {{"devices", 16}, {"tiles", 8},    {"slices", 64},       {"subslices", 64},
+                    {"eus", 64},     {"threads", 16}, {"pace", 1000000000}, {"workers", 64}};
+        unsigned k;
+        for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+            if (strcmp(key, keys[k].name) == 0)
+                break;
+        if (k == sizeof(keys) / sizeof(keys[0])) {
+            snprintf(err, errlen,
+                     "GTSIM_CONFIG: unknown key '%s' (known: platform, devices, tiles, slices, "
+                     "subslices, eus, threads, pace, workers, tile_attach)",
+                     key);
+            return -EINVAL;
+        }
+        if (parse_u(key, val, keys[k].max, &v, err, errlen))
+            return -EINVAL;
+        switch (k) {
+        case 0:
+            cfg->devices = (uint32_t)v;
+            break;
+        case 1:
+            cfg->tiles = (uint32_t)v;
+            break;
+        case 2:
+            cfg->slices = (uint32_t)v;
+            break;
+        case 3:
+            cfg->subslices = (uint32_t)v;
+            break;
+        case 4:
+            cfg->eus = (uint32_t)v;
+            break;
+        case 5:
+            cfg->threads = (uint32_t)v;
+            break;
+        case 6:
+            cfg->pace = v;
+            break;
+        default:
+            cfg->workers = (uint32_t)v;
+            break;
+        }
+    }
+    total = (uint64_t)cfg->tiles * cfg->slices * cfg->subslices * cfg->eus * cfg->threads;
+    if (total > 65536) {
+        snprintf(err, errlen,
+                 "GTSIM_CONFIG: %llu hardware threads per device is more than the 65536 gtsim "
+                 "supports",
+                 (unsigned long long)total);
+        return -EINVAL;
+    }
+    return 0;
+}

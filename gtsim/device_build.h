@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef GTSIM_DEVICE_BUILD_H
+#define GTSIM_DEVICE_BUILD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct gtsim_driver;
+struct gtsim_device;
+
+/* Builds root device `ordinal` (and its tiles) from the driver's config. */
+struct gtsim_device *gtsim_device_build(struct gtsim_driver *drv, uint32_t ordinal, char *err,
+                                        size_t errlen);
+struct gtsim_device *gtsim_as_device(void *handle);
+
+#endif

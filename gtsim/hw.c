@@ -1,0 +1,601 @@
+/* SPDX-License-Identifier: MIT */
+#include "gtsim/hw.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "gtsim/isa.h"
+
+/* The instruction heap is reserved once and never moves, so isabase stays
+ * valid for every thread; pages are only committed when code is copied in. */
+#define ISA_HEAP_SIZE (64u << 20)
+#define GSH_SIZE (1u << 20)
+/* With an unlimited pace a worker still yields after this many instructions
+ * per thread, so one long thread cannot starve the others. */
+#define UNPACED_BURST 64
+
+struct hw_group {
+    uint8_t *slm;
+    uint32_t slm_size;
+    uint32_t live;
+};
+
+struct hw_thread {
+    uint8_t state;  /* enum gtsim_thread_state */
+    uint8_t step;   /* stop after the next instruction */
+    uint8_t queued; /* on its worker's active list */
+    uint8_t faulted;
+    struct gtsim_hw_launch *launch;
+    struct hw_group *group;
+    uint64_t last_ns;
+};
+
+struct hw_worker {
+    struct gtsim_hw *hw;
+    pthread_t tid;
+    uint32_t id;
+    uint32_t *active;
+    uint32_t nactive, capacity;
+};
+
+struct gtsim_hw {
+    struct gtsim_hw_config cfg;
+    const struct gtsim_regfile_layout *layout;
+    uint32_t nthreads, per_subslice, nsubslices;
+
+    pthread_mutex_t lock;
+    pthread_cond_t work_cv; /* workers: something became runnable */
+    pthread_cond_t free_cv; /* dispatcher and launch waiters: threads finished */
+    bool shutdown;
+    uint32_t nrunning;
+
+    struct hw_thread *threads;
+    uint8_t *regs; /* nthreads slots of layout->slot_size bytes */
+    size_t regs_bytes;
+    uint32_t *free_in_subslice;
+    uint32_t next_subslice; /* round-robin start for dispatch */
+
+    uint8_t *isa;
+    size_t isa_used;
+    uint8_t *gsh;
+
+    gtsim_hw_stop_fn stop_fn;
+    void *stop_ctx;
+
+    uint32_t nworkers;
+    struct hw_worker *workers;
+};
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint8_t *slot(struct gtsim_hw *hw, uint32_t idx)
+{
+    return hw->regs + (size_t)idx * hw->layout->slot_size;
+}
+
+static uint32_t cr0(struct gtsim_hw *hw, uint32_t idx, uint32_t dword)
+{
+    return gtsim_regfile_get32(hw->layout, slot(hw, idx), GTSIM_REGSET_CR, 0, dword);
+}
+
+static void set_cr0(struct gtsim_hw *hw, uint32_t idx, uint32_t dword, uint32_t v)
+{
+    gtsim_regfile_set32(hw->layout, slot(hw, idx), GTSIM_REGSET_CR, 0, dword, v);
+}
+
+static void enqueue(struct gtsim_hw *hw, uint32_t idx)
+{
+    struct hw_thread *t = &hw->threads[idx];
+    struct hw_worker *w = &hw->workers[idx % hw->nworkers];
+    t->last_ns = now_ns();
+    if (!t->queued) {
+        t->queued = 1;
+        w->active[w->nactive++] = idx;
+    }
+    hw->nrunning++;
+    pthread_cond_broadcast(&hw->work_cv);
+}
+
+/* Called with the lock held when a thread leaves RUNNING. */
+static void leave_running(struct gtsim_hw *hw, struct hw_thread *t, uint8_t state)
+{
+    t->state = state;
+    hw->nrunning--;
+}
+
+static void finish(struct gtsim_hw *hw, uint32_t idx)
+{
+    struct hw_thread *t = &hw->threads[idx];
+    struct gtsim_hw_launch *l = t->launch;
+    struct hw_group *g = t->group;
+    uint32_t s, ss, eu, th;
+
+    leave_running(hw, t, GTSIM_T_IDLE);
+    gtsim_hw_thread_coords(hw, idx, &s, &ss, &eu, &th);
+    hw->free_in_subslice[s * hw->cfg.subslices + ss]++;
+    t->launch = NULL;
+    t->group = NULL;
+    if (g && --g->live == 0) {
+        free(g->slm);
+        free(g);
+        l->groups_done++;
+    }
+    l->live_threads--;
+    pthread_cond_broadcast(&hw->free_cv);
+}
+
+static void stop(struct gtsim_hw *hw, uint32_t idx, enum gtsim_stop_reason why, uint64_t addr)
+{
+    struct gtsim_hw_stop ev = {idx, why, addr};
+    leave_running(hw, &hw->threads[idx], GTSIM_T_STOPPED);
+    if (hw->stop_fn)
+        hw->stop_fn(hw->stop_ctx, &ev);
+}
+
+/* Executes at most one instruction; returns false when the thread stopped
+ * running (finished, stopped or faulted). */
+static bool step_one(struct gtsim_hw *hw, uint32_t idx)
+{
+    struct hw_thread *t = &hw->threads[idx];
+    struct gtsim_hw_launch *l = t->launch;
+    uint64_t isabase = (uint64_t)(uintptr_t)hw->isa;
+    uint64_t start = l->kernel.entry - isabase, end = start + l->kernel.size;
+    uint32_t ip = cr0(hw, idx, 2);
+    struct gtsim_insn in;
+    bool debugger = hw->stop_fn != NULL;
+
+    if (ip == end) { /* ran off the end of the kernel's code */
+        finish(hw, idx);
+        return false;
+    }
+    if (ip < start || ip > end ||
+        gtsim_isa_decode(hw->cfg.platform, hw->isa + ip, end - ip, &in) != 0 || in.is_illegal) {
+        if (debugger) {
+            set_cr0(hw, idx, 1, cr0(hw, idx, 1) | GTSIM_CR0_1_ILLEGAL_OPCODE);
+            stop(hw, idx, GTSIM_STOP_ILLEGAL, 0);
+        } else {
+            l->faulted = true;
+            l->fault_address = isabase + ip;
+            l->fault_thread = idx;
+            finish(hw, idx);
+        }
+        return false;
+    }
+    if (in.breakpoint && debugger) {
+        uint32_t c0 = cr0(hw, idx, 0);
+        if (c0 & GTSIM_CR0_0_BP_SUPPRESS) {
+            set_cr0(hw, idx, 0, c0 & ~GTSIM_CR0_0_BP_SUPPRESS);
+        } else {
+            set_cr0(hw, idx, 1, cr0(hw, idx, 1) | GTSIM_CR0_1_BREAKPOINT);
+            stop(hw, idx, GTSIM_STOP_BREAKPOINT, 0);
+            return false;
+        }
+    }
+    if (in.is_send && in.is_eot) {
+        finish(hw, idx);
+        return false;
+    }
+    /* gtsim does not compute addresses: a launch with a pointer argument
+     * outside every allocation faults at each thread's first memory send. */
+    if (in.is_send && l->has_bad_pointer && !t->faulted) {
+        t->faulted = 1;
+        if (debugger) {
+            set_cr0(hw, idx, 1, cr0(hw, idx, 1) | GTSIM_CR0_1_PAGE_FAULT);
+            stop(hw, idx, GTSIM_STOP_PAGE_FAULT, l->bad_pointer);
+        } else {
+            if (!l->faulted) {
+                l->faulted = true;
+                l->fault_address = l->bad_pointer;
+                l->fault_thread = idx;
+            }
+            finish(hw, idx);
+        }
+        return false;
+    }
+    set_cr0(hw, idx, 2, ip + in.length);
+    if (t->step) {
+        t->step = 0;
+        set_cr0(hw, idx, 1, cr0(hw, idx, 1) | GTSIM_CR0_1_BREAKPOINT);
+        stop(hw, idx, GTSIM_STOP_STEP, 0);
+        return false;
+    }
+    return true;
+}
+
+static void *worker_main(void *arg)
+{
+    struct hw_worker *w = arg;
+    struct gtsim_hw *hw = w->hw;
+
+    pthread_mutex_lock(&hw->lock);
+    while (!hw->shutdown) {
+        if (w->nactive == 0) {
+            pthread_cond_wait(&hw->work_cv, &hw->lock);
+            continue;
+        }
+        uint64_t now = now_ns();
+        for (uint32_t i = 0; i < w->nactive;) {
+            uint32_t idx = w->active[i];
+            struct hw_thread *t = &hw->threads[idx];
+            uint64_t budget = UNPACED_BURST;
+            if (t->state == GTSIM_T_RUNNING && hw->cfg.pace) {
+                budget = (now - t->last_ns) * hw->cfg.pace / 1000000000u;
+                if (budget)
+                    t->last_ns += budget * 1000000000u / hw->cfg.pace;
+            }
+            while (t->state == GTSIM_T_RUNNING && budget--)
+                if (!step_one(hw, idx))
+                    break;
+            if (t->state != GTSIM_T_RUNNING) {
+                t->queued = 0;
+                w->active[i] = w->active[--w->nactive];
+            } else {
+                i++;
+            }
+        }
+        pthread_mutex_unlock(&hw->lock);
+        if (hw->cfg.pace) {
+            uint64_t tick = 1000000000u / hw->cfg.pace;
+            struct timespec ts = {0, (long)(tick < 1000000 ? tick : 1000000)};
+            nanosleep(&ts, NULL);
+        } else {
+            sched_yield();
+        }
+        pthread_mutex_lock(&hw->lock);
+    }
+    pthread_mutex_unlock(&hw->lock);
+    return NULL;
+}
+
+struct gtsim_hw *gtsim_hw_create(const struct gtsim_hw_config *cfg, char *err, size_t errlen)
+{
+    struct gtsim_hw *hw = calloc(1, sizeof(*hw));
+    uint64_t n;
+
+    if (!hw) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    hw->cfg = *cfg;
+    hw->layout = gtsim_regfile_layout(cfg->platform);
+    n = (uint64_t)cfg->tiles * cfg->slices_per_tile * cfg->subslices * cfg->eus * cfg->threads;
+    if (!hw->layout || n == 0 || n > (1u << 20)) {
+        snprintf(err, errlen, "unsupported topology (%llu hardware threads)",
+                 (unsigned long long)n);
+        free(hw);
+        return NULL;
+    }
+    hw->nthreads = (uint32_t)n;
+    hw->per_subslice = cfg->eus * cfg->threads;
+    hw->nsubslices = cfg->tiles * cfg->slices_per_tile * cfg->subslices;
+    hw->nworkers = cfg->workers ? cfg->workers : 2;
+    pthread_mutex_init(&hw->lock, NULL);
+    pthread_cond_init(&hw->work_cv, NULL);
+    pthread_cond_init(&hw->free_cv, NULL);
+
+    hw->threads = calloc(hw->nthreads, sizeof(*hw->threads));
+    hw->free_in_subslice = calloc(hw->nsubslices, sizeof(uint32_t));
+    /* Register files are reserved, not committed: a 16K-thread device only
+     * pays for the threads that ever ran. */
+    hw->regs_bytes = (size_t)hw->nthreads * hw->layout->slot_size;
+    hw->regs = mmap(NULL, hw->regs_bytes, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    hw->isa = mmap(NULL, ISA_HEAP_SIZE, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    hw->gsh = mmap(NULL, GSH_SIZE, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    hw->workers = calloc(hw->nworkers, sizeof(*hw->workers));
+    if (!hw->threads || !hw->free_in_subslice || hw->regs == MAP_FAILED || hw->isa == MAP_FAILED ||
+        hw->gsh == MAP_FAILED || !hw->workers) {
+        snprintf(err, errlen, "cannot reserve memory for %u hardware threads", hw->nthreads);
+        if (hw->regs == MAP_FAILED)
+            hw->regs = NULL;
+        if (hw->isa == MAP_FAILED)
+            hw->isa = NULL;
+        if (hw->gsh == MAP_FAILED)
+            hw->gsh = NULL;
+        hw->nworkers = 0;
+        gtsim_hw_destroy(hw);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < hw->nsubslices; i++)
+        hw->free_in_subslice[i] = hw->per_subslice;
+    /* Offset 0 of the heap stays unused so no kernel starts at IP 0. */
+    hw->isa_used = 256;
+    for (uint32_t i = 0; i < hw->nworkers; i++) {
+        struct hw_worker *w = &hw->workers[i];
+        w->hw = hw;
+        w->id = i;
+        w->capacity = hw->nthreads / hw->nworkers + 1;
+        w->active = calloc(w->capacity, sizeof(uint32_t));
+        if (!w->active || pthread_create(&w->tid, NULL, worker_main, w) != 0) {
+            snprintf(err, errlen, "cannot start simulator worker threads");
+            free(w->active);
+            w->active = NULL;
+            hw->nworkers = i;
+            gtsim_hw_destroy(hw);
+            return NULL;
+        }
+    }
+    return hw;
+}
+
+void gtsim_hw_destroy(struct gtsim_hw *hw)
+{
+    if (!hw)
+        return;
+    pthread_mutex_lock(&hw->lock);
+    hw->shutdown = true;
+    pthread_cond_broadcast(&hw->work_cv);
+    pthread_mutex_unlock(&hw->lock);
+    for (uint32_t i = 0; i < hw->nworkers; i++) {
+        pthread_join(hw->workers[i].tid, NULL);
+        free(hw->workers[i].active);
+    }
+    free(hw->workers);
+    if (hw->regs)
+        munmap(hw->regs, hw->regs_bytes);
+    if (hw->isa)
+        munmap(hw->isa, ISA_HEAP_SIZE);
+    if (hw->gsh)
+        munmap(hw->gsh, GSH_SIZE);
+    free(hw->threads);
+    free(hw->free_in_subslice);
+    pthread_mutex_destroy(&hw->lock);
+    pthread_cond_destroy(&hw->work_cv);
+    pthread_cond_destroy(&hw->free_cv);
+    free(hw);
+}
+
+const struct gtsim_hw_config *gtsim_hw_config(const struct gtsim_hw *hw)
+{
+    return &hw->cfg;
+}
+
+const struct gtsim_regfile_layout *gtsim_hw_layout(const struct gtsim_hw *hw)
+{
+    return hw->layout;
+}
+
+uint32_t gtsim_hw_thread_count(const struct gtsim_hw *hw)
+{
+    return hw->nthreads;
+}
+
+uint32_t gtsim_hw_thread_index(const struct gtsim_hw *hw, uint32_t slice, uint32_t subslice,
+                               uint32_t eu, uint32_t thread)
+{
+    const struct gtsim_hw_config *c = &hw->cfg;
+    return ((slice * c->subslices + subslice) * c->eus + eu) * c->threads + thread;
+}
+
+void gtsim_hw_thread_coords(const struct gtsim_hw *hw, uint32_t index, uint32_t *slice,
+                            uint32_t *subslice, uint32_t *eu, uint32_t *thread)
+{
+    const struct gtsim_hw_config *c = &hw->cfg;
+    *thread = index % c->threads;
+    index /= c->threads;
+    *eu = index % c->eus;
+    index /= c->eus;
+    *subslice = index % c->subslices;
+    *slice = index / c->subslices;
+}
+
+uint64_t gtsim_hw_isa_base(const struct gtsim_hw *hw)
+{
+    return (uint64_t)(uintptr_t)hw->isa;
+}
+
+uint64_t gtsim_hw_general_state_base(const struct gtsim_hw *hw)
+{
+    return (uint64_t)(uintptr_t)hw->gsh;
+}
+
+int gtsim_hw_isa_alloc(struct gtsim_hw *hw, size_t size, uint64_t *addr)
+{
+    int rc = 0;
+    pthread_mutex_lock(&hw->lock);
+    /* Bump allocation: module code is never moved or reused, so a stale
+     * breakpoint address can never land in another module's code. */
+    size_t off = (hw->isa_used + 63) & ~(size_t)63;
+    if (size > ISA_HEAP_SIZE || off > ISA_HEAP_SIZE - size) {
+        rc = -ENOMEM;
+    } else {
+        hw->isa_used = off + size;
+        *addr = (uint64_t)(uintptr_t)hw->isa + off;
+    }
+    pthread_mutex_unlock(&hw->lock);
+    return rc;
+}
+
+bool gtsim_hw_isa_contains(const struct gtsim_hw *hw, uint64_t addr, size_t len)
+{
+    uint64_t base = (uint64_t)(uintptr_t)hw->isa;
+    return addr >= base && len <= ISA_HEAP_SIZE && addr - base <= ISA_HEAP_SIZE - len;
+}
+
+void gtsim_hw_set_debugger(struct gtsim_hw *hw, gtsim_hw_stop_fn fn, void *ctx)
+{
+    pthread_mutex_lock(&hw->lock);
+    hw->stop_fn = fn;
+    hw->stop_ctx = ctx;
+    pthread_mutex_unlock(&hw->lock);
+}
+
+void gtsim_hw_lock(struct gtsim_hw *hw)
+{
+    pthread_mutex_lock(&hw->lock);
+}
+
+void gtsim_hw_unlock(struct gtsim_hw *hw)
+{
+    pthread_mutex_unlock(&hw->lock);
+}
+
+enum gtsim_thread_state gtsim_hw_thread_state(struct gtsim_hw *hw, uint32_t index)
+{
+    return index < hw->nthreads ? hw->threads[index].state : GTSIM_T_IDLE;
+}
+
+uint8_t *gtsim_hw_thread_regs(struct gtsim_hw *hw, uint32_t index)
+{
+    return index < hw->nthreads ? slot(hw, index) : NULL;
+}
+
+uint8_t *gtsim_hw_thread_slm(struct gtsim_hw *hw, uint32_t index, uint32_t *size)
+{
+    struct hw_group *g = index < hw->nthreads ? hw->threads[index].group : NULL;
+    *size = g ? g->slm_size : 0;
+    return g ? g->slm : NULL;
+}
+
+int gtsim_hw_interrupt_locked(struct gtsim_hw *hw, uint32_t index)
+{
+    if (index >= hw->nthreads || hw->threads[index].state != GTSIM_T_RUNNING)
+        return -EAGAIN;
+    set_cr0(hw, index, 1, cr0(hw, index, 1) | GTSIM_CR0_1_EXTERNAL_HALT);
+    stop(hw, index, GTSIM_STOP_INTERRUPT, 0);
+    return 0;
+}
+
+int gtsim_hw_resume_locked(struct gtsim_hw *hw, uint32_t index)
+{
+    struct hw_thread *t;
+    if (index >= hw->nthreads || hw->threads[index].state != GTSIM_T_STOPPED)
+        return -EAGAIN;
+    t = &hw->threads[index];
+    t->step = (cr0(hw, index, 1) & GTSIM_CR0_1_BREAKPOINT) ? 1 : 0;
+    t->state = GTSIM_T_RUNNING;
+    enqueue(hw, index);
+    return 0;
+}
+
+/* Deterministic register contents for a freshly dispatched thread. */
+static void init_thread(struct gtsim_hw *hw, uint32_t idx, const struct gtsim_hw_launch *l,
+                        const uint32_t gid[3], uint32_t local_index, uint32_t lanes)
+{
+    const struct gtsim_regfile_layout *lay = hw->layout;
+    uint8_t *s = slot(hw, idx);
+    const struct gtsim_regset_desc *grf = gtsim_regfile_find(lay, GTSIM_REGSET_GRF);
+    uint32_t sl, ss, eu, th;
+    uint32_t mask = lanes >= 32 ? 0xffffffffu : ((1u << lanes) - 1);
+    uint32_t ip = (uint32_t)(l->kernel.entry - gtsim_hw_isa_base(hw));
+    uint64_t gsb = gtsim_hw_general_state_base(hw);
+    uint64_t sba[GTSIM_SBA_COUNT] = {gsb,           gsb + 0x10000,         gsb + 0x20000,
+                                     gsb + 0x30000, gtsim_hw_isa_base(hw), gsb + 0x40000,
+                                     gsb + 0x50000, gsb + 0x11000,         gsb + 0x80000};
+
+    memset(s, 0, lay->slot_size);
+    gtsim_hw_thread_coords(hw, idx, &sl, &ss, &eu, &th);
+    /* GRF: a recognisable per-thread pattern; r0 carries the thread payload
+     * (work-group ids, the thread's index in its group). */
+    for (uint32_t r = 1; r + 1 < grf->count; r++)
+        for (uint32_t d = 0; d < grf->bits / 32; d++)
+            gtsim_regfile_set32(lay, s, GTSIM_REGSET_GRF, r, d,
+                                (idx + 1) * 0x9e3779b1u ^ (r << 8 | d));
+    gtsim_regfile_set32(lay, s, GTSIM_REGSET_GRF, 0, 1, gid[0]);
+    gtsim_regfile_set32(lay, s, GTSIM_REGSET_GRF, 0, 2, local_index);
+    gtsim_regfile_set32(lay, s, GTSIM_REGSET_GRF, 0, 6, gid[1]);
+    gtsim_regfile_set32(lay, s, GTSIM_REGSET_GRF, 0, 7, gid[2]);
+    gtsim_regfile_set32(lay, s, GTSIM_REGSET_CE, 0, 0, mask);
+    gtsim_regfile_set32(lay, s, GTSIM_REGSET_SR, 0, 0, th | eu << 4 | ss << 8 | sl << 12);
+    gtsim_regfile_set32(lay, s, GTSIM_REGSET_SR, 0, 2, mask);
+    gtsim_regfile_set32(lay, s, GTSIM_REGSET_CR, 0, 2, ip);
+    gtsim_regfile_set32(lay, s, GTSIM_REGSET_DBG, 0, 1, ip);
+    for (uint32_t i = 0; i < GTSIM_SBA_COUNT; i++) {
+        uint8_t *r = gtsim_regfile_reg(lay, s, GTSIM_REGSET_SBA, i);
+        if (r)
+            memcpy(r, &sba[i], 8);
+    }
+}
+
+/* Places one work-group if some subslice of the launch's slices has room.
+ * Called with the lock held. */
+static bool dispatch_group(struct gtsim_hw *hw, struct gtsim_hw_launch *l)
+{
+    const struct gtsim_hw_config *c = &hw->cfg;
+    uint32_t first = l->slice_first * c->subslices, count = l->slice_count * c->subslices;
+    uint64_t g = l->groups_dispatched;
+    uint32_t gid[3] = {(uint32_t)(g % l->group_count[0]),
+                       (uint32_t)(g / l->group_count[0] % l->group_count[1]),
+                       (uint32_t)(g / ((uint64_t)l->group_count[0] * l->group_count[1]))};
+    uint32_t items = l->group_size[0] * l->group_size[1] * l->group_size[2];
+
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t sub = first + (hw->next_subslice + k) % count;
+        if (hw->free_in_subslice[sub] < l->threads_per_group)
+            continue;
+        struct hw_group *grp = calloc(1, sizeof(*grp));
+        if (!grp)
+            return false;
+        grp->slm_size = l->kernel.slm_size;
+        grp->slm = grp->slm_size ? calloc(1, grp->slm_size) : NULL;
+        grp->live = l->threads_per_group;
+        /* Spread a group over the EUs first, as the hardware's dispatcher does. */
+        uint32_t placed = 0;
+        for (uint32_t th = 0; th < c->threads && placed < l->threads_per_group; th++) {
+            for (uint32_t eu = 0; eu < c->eus && placed < l->threads_per_group; eu++) {
+                uint32_t idx = (sub * c->eus + eu) * c->threads + th;
+                struct hw_thread *t = &hw->threads[idx];
+                if (t->state != GTSIM_T_IDLE)
+                    continue;
+                uint32_t lanes = items - placed * l->kernel.simd;
+                if (lanes > l->kernel.simd)
+                    lanes = l->kernel.simd;
+                init_thread(hw, idx, l, gid, placed, lanes);
+                t->launch = l;
+                t->group = grp;
+                t->step = 0;
+                t->faulted = 0;
+                t->state = GTSIM_T_RUNNING;
+                enqueue(hw, idx);
+                placed++;
+            }
+        }
+        hw->free_in_subslice[sub] -= placed;
+        l->live_threads += placed;
+        l->groups_dispatched++;
+        hw->next_subslice = (hw->next_subslice + k + 1) % count;
+        return true;
+    }
+    return false;
+}
+
+int gtsim_hw_run(struct gtsim_hw *hw, struct gtsim_hw_launch *l)
+{
+    const struct gtsim_hw_config *c = &hw->cfg;
+    uint32_t items = l->group_size[0] * l->group_size[1] * l->group_size[2];
+
+    if (!l->kernel.simd || !items || l->slice_count == 0 ||
+        l->slice_first + l->slice_count > c->tiles * c->slices_per_tile)
+        return -EINVAL;
+    l->threads_per_group = (items + l->kernel.simd - 1) / l->kernel.simd;
+    if (l->threads_per_group > hw->per_subslice)
+        return -E2BIG;
+    l->groups_total = (uint64_t)l->group_count[0] * l->group_count[1] * l->group_count[2];
+    l->groups_dispatched = l->groups_done = 0;
+    l->live_threads = 0;
+    l->faulted = false;
+
+    pthread_mutex_lock(&hw->lock);
+    while (l->groups_dispatched < l->groups_total && !hw->shutdown) {
+        /* Like the hardware, stop dispatching once the launch has faulted. */
+        if (l->faulted)
+            break;
+        if (!dispatch_group(hw, l))
+            pthread_cond_wait(&hw->free_cv, &hw->lock);
+    }
+    while (l->live_threads > 0 && !hw->shutdown)
+        pthread_cond_wait(&hw->free_cv, &hw->lock);
+    pthread_mutex_unlock(&hw->lock);
+    return l->faulted ? -EFAULT : 0;
+}

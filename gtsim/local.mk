@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: MIT
+# gtsim: the simulated Intel GPU, a Level Zero driver the real loader loads
+# through ZE_ENABLE_ALT_DRIVERS. It must never link the loader itself.
+
+# The simulator core (hardware threads, ISA, zebin, registers, config),
+# shared by the driver library and the unit tests.
+noinst_LTLIBRARIES += libgtsim_core.la
+libgtsim_core_la_SOURCES = \
+	gtsim/platform.h \
+	gtsim/config.c gtsim/config.h \
+	gtsim/regfile.c gtsim/regfile.h \
+	gtsim/isa.c gtsim/isa.h \
+	gtsim/zebin.c gtsim/zebin.h \
+	gtsim/hw.c gtsim/hw.h
+libgtsim_core_la_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) -fvisibility=hidden -fPIC
+libgtsim_core_la_LIBADD = $(LIBELF_LIBS) $(PTHREAD_LIBS)
+
+# Installed beside zestub's other private libraries; tests use the build tree's copy.
+pkglib_LTLIBRARIES += libze_gtsim.la
+libze_gtsim_la_SOURCES = \
+	gtsim/gtsim.h gtsim/device_build.h gtsim/zet_fill.h \
+	gtsim/ddi.c \
+	gtsim/driver.c \
+	gtsim/device.c \
+	gtsim/context.c \
+	gtsim/memory.c \
+	gtsim/module.c \
+	gtsim/kernel.c \
+	gtsim/cmdlist.c \
+	gtsim/queue.c \
+	gtsim/event.c \
+	gtsim/zet_stub.c
+libze_gtsim_la_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS) $(LIBELF_CFLAGS) -fvisibility=hidden
+libze_gtsim_la_LDFLAGS = -module -avoid-version -shared -no-undefined
+libze_gtsim_la_LIBADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
+
+EXTRA_DIST += gtsim/README.md

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: MIT */
+/* Modules and build logs: a module is a zebin (native Intel GT ELF) whose
+ * kernels' code is copied into the device's instruction heap. gtsim has no
+ * compiler, so SPIR-V input fails with a build log that says what to do. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gtsim/device_build.h"
+#include "gtsim/gtsim.h"
+#include "gtsim/zebin.h"
+
+static struct gtsim_build_log *new_log(const char *fmt, ...)
+{
+    struct gtsim_build_log *log = calloc(1, sizeof(*log));
+    va_list ap;
+    int n;
+    if (!log)
+        return NULL;
+    log->magic = GTSIM_MAGIC_BUILDLOG;
+    va_start(ap, fmt);
+    n = vasprintf(&log->text, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        free(log);
+        return NULL;
+    }
+    return log;
+}
+
+static void give_log(ze_module_build_log_handle_t *phLog, struct gtsim_build_log *log)
+{
+    if (phLog) {
+        *phLog = (ze_module_build_log_handle_t)log;
+    } else if (log) {
+        free(log->text);
+        free(log);
+    }
+}
+
+static ze_result_t fail(ze_module_build_log_handle_t *phLog, ze_result_t r, const char *msg)
+{
+    give_log(phLog, new_log("gtsim: %s\n", msg));
+    return r;
+}
+
+static ze_result_t ZE_APICALL gtsim_zeModuleCreate(ze_context_handle_t hContext,
+                                                   ze_device_handle_t hDevice,
+                                                   const ze_module_desc_t *desc,
+                                                   ze_module_handle_t *phModule,
+                                                   ze_module_build_log_handle_t *phLog)
+{
+    struct gtsim_context *c = (struct gtsim_context *)hContext;
+    struct gtsim_device *d = gtsim_as_device(hDevice);
+    struct gtsim_module *m;
+    char err[256];
+    size_t total = 0;
+    uint64_t base;
+
+    if (phLog)
+        *phLog = NULL;
+    if (!c || c->magic != GTSIM_MAGIC_CONTEXT || !d)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!desc || !phModule || !desc->pInputModule)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (desc->format == ZE_MODULE_FORMAT_IL_SPIRV)
+        return fail(phLog, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
+                    "SPIR-V is not supported: gtsim has no compiler. Compile the kernel "
+                    "offline (ocloc compile -device pvc|dg2|tgllp) and create the module "
+                    "with ZE_MODULE_FORMAT_NATIVE.");
+    if (desc->format != ZE_MODULE_FORMAT_NATIVE)
+        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    if (desc->inputSize == 0)
+        return ZE_RESULT_ERROR_INVALID_SIZE;
+
+    m = calloc(1, sizeof(*m));
+    if (!m)
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    m->magic = GTSIM_MAGIC_MODULE;
+    m->device = d;
+    if (gtsim_zebin_parse(desc->pInputModule, desc->inputSize, &m->zebin, err, sizeof(err))) {
+        free(m);
+        return fail(phLog, ZE_RESULT_ERROR_INVALID_NATIVE_BINARY, err);
+    }
+    if (m->zebin->e_machine != GTSIM_EM_INTELGT || m->zebin->nkernels == 0) {
+        gtsim_zebin_free(m->zebin);
+        free(m);
+        return fail(phLog, ZE_RESULT_ERROR_INVALID_NATIVE_BINARY,
+                    "not an Intel GT zebin with kernels");
+    }
+    m->image_size = desc->inputSize;
+    m->image = malloc(m->image_size);
+    m->kernel_at = calloc(m->zebin->nkernels, sizeof(uint64_t));
+    if (!m->image || !m->kernel_at) {
+        gtsim_zebin_free(m->zebin);
+        free(m->image);
+        free(m->kernel_at);
+        free(m);
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    memcpy(m->image, desc->pInputModule, m->image_size);
+
+    /* All kernels of a module sit together in the instruction heap, so the
+     * module has one load address, as with the real driver. */
+    for (size_t i = 0; i < m->zebin->nkernels; i++)
+        total += (m->zebin->kernels[i].text_size + 63) & ~(size_t)63;
+    if (gtsim_hw_isa_alloc(d->hw, total, &base) != 0) {
+        gtsim_zebin_free(m->zebin);
+        free(m->image);
+        free(m->kernel_at);
+        free(m);
+        return fail(phLog, ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, "instruction heap is full");
+    }
+    m->load = base;
+    for (size_t i = 0; i < m->zebin->nkernels; i++) {
+        const struct gtsim_zebin_kernel *k = &m->zebin->kernels[i];
+        m->kernel_at[i] = base;
+        memcpy((void *)(uintptr_t)base, k->text, k->text_size);
+        base += (k->text_size + 63) & ~(size_t)63;
+    }
+    give_log(phLog, new_log("%s", ""));
+    *phModule = (ze_module_handle_t)m;
+    return ZE_RESULT_SUCCESS;
+}
+
+static struct gtsim_module *as_module(ze_module_handle_t h)
+{
+    struct gtsim_module *m = (struct gtsim_module *)h;
+    return m && m->magic == GTSIM_MAGIC_MODULE ? m : NULL;
+}
+
+static ze_result_t ZE_APICALL gtsim_zeModuleDestroy(ze_module_handle_t hModule)
+{
+    struct gtsim_module *m = as_module(hModule);
+    if (!m)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    /* The code stays in the instruction heap (never reused), so a kernel
+     * still running from a destroyed module cannot execute foreign code. */
+    m->magic = 0;
+    gtsim_zebin_free(m->zebin);
+    free(m->image);
+    free(m->kernel_at);
+    free(m);
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL gtsim_zeModuleGetKernelNames(ze_module_handle_t hModule,
+                                                           uint32_t *pCount, const char **pNames)
+{
+    struct gtsim_module *m = as_module(hModule);
+    uint32_t n;
+    if (!m)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!pCount)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    n = (uint32_t)m->zebin->nkernels;
+    if (*pCount == 0 || !pNames) {
+        *pCount = n;
+        return ZE_RESULT_SUCCESS;
+    }
+    if (*pCount > n)
+        *pCount = n;
+    for (uint32_t i = 0; i < *pCount; i++)
+        pNames[i] = m->zebin->kernels[i].name;
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL gtsim_zeModuleGetProperties(ze_module_handle_t hModule,
+                                                          ze_module_properties_t *p)
+{
+    if (!as_module(hModule))
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!p)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    p->flags = 0;
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL gtsim_zeModuleGetNativeBinary(ze_module_handle_t hModule,
+                                                            size_t *pSize, uint8_t *pBinary)
+{
+    struct gtsim_module *m = as_module(hModule);
+    if (!m)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!pSize)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (pBinary) {
+        if (*pSize < m->image_size)
+            return ZE_RESULT_ERROR_INVALID_SIZE;
+        memcpy(pBinary, m->image, m->image_size);
+    }
+    *pSize = m->image_size;
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL gtsim_zeModuleBuildLogDestroy(ze_module_build_log_handle_t h)
+{
+    struct gtsim_build_log *log = (struct gtsim_build_log *)h;
+    if (!log || log->magic != GTSIM_MAGIC_BUILDLOG)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    log->magic = 0;
+    free(log->text);
+    free(log);
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL gtsim_zeModuleBuildLogGetString(ze_module_build_log_handle_t h,
+                                                              size_t *pSize, char *pLog)
+{
+    struct gtsim_build_log *log = (struct gtsim_build_log *)h;
+    size_t n;
+    if (!log || log->magic != GTSIM_MAGIC_BUILDLOG)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!pSize)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    n = strlen(log->text) + 1;
+    if (pLog) {
+        if (*pSize < n)
+            return ZE_RESULT_ERROR_INVALID_SIZE;
+        memcpy(pLog, log->text, n);
+    }
+    *pSize = n;
+    return ZE_RESULT_SUCCESS;
+}
+
+void gtsim_fill_module(ze_module_dditable_t *t)
+{
+    t->pfnCreate = gtsim_zeModuleCreate;
+    t->pfnDestroy = gtsim_zeModuleDestroy;
+    t->pfnGetKernelNames = gtsim_zeModuleGetKernelNames;
+    t->pfnGetProperties = gtsim_zeModuleGetProperties;
+    t->pfnGetNativeBinary = gtsim_zeModuleGetNativeBinary;
+}
+
+void gtsim_fill_build_log(ze_module_build_log_dditable_t *t)
+{
+    t->pfnDestroy = gtsim_zeModuleBuildLogDestroy;
+    t->pfnGetString = gtsim_zeModuleBuildLogGetString;
+}

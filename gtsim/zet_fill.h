@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/* Fillers for the tools (zet) tables gtsim implements: program debug. */
+#ifndef GTSIM_ZET_FILL_H
+#define GTSIM_ZET_FILL_H
+
+#include <zet_ddi.h>
+
+void gtsim_fill_zet_device(zet_device_dditable_t *t);
+void gtsim_fill_zet_module(zet_module_dditable_t *t);
+void gtsim_fill_zet_debug(zet_debug_dditable_t *t);
+
+#endif

@@ -1,0 +1,35 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The example programs through the Debian loader, with and without gtsim,
+# on every platform and in both of the loader's handle modes.
+ex="$top_builddir/examples"
+n=0
+fail=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; printf '%s\n' "$2" | sed 's/^/# /'; }
+
+for plat in gen12lp xehpg xehpc; do
+    out=$(ZE_ENABLE_ALT_DRIVERS="$GTSIM_LIB" GTSIM_CONFIG="platform=$plat" "$ex/vadd" 2>&1)
+    if [ $? -eq 0 ] && printf '%s' "$out" | grep -q "vadd: PASSED"; then ok "vadd on $plat"
+    else notok "vadd on $plat" "$out"; fi
+done
+out=$(ZE_ENABLE_ALT_DRIVERS="$GTSIM_LIB" ZE_ENABLE_LOADER_INTERCEPT=1 "$ex/vadd" 2>&1)
+if [ $? -eq 0 ]; then ok "vadd in the loader's intercept mode"; else notok "vadd intercept" "$out"; fi
+out=$(ZE_ENABLE_ALT_DRIVERS="$GTSIM_LIB" GTSIM_CONFIG="platform=xehpc,tiles=2,slices=8,subslices=8,eus=8,threads=16" "$ex/vadd" 2>&1)
+if [ $? -eq 0 ]; then ok "vadd on a 16384-thread device"; else notok "vadd 16K" "$out"; fi
+
+# Without gtsim the Debian loader finds no driver (there is no Intel GPU).
+out=$(env -u ZE_ENABLE_ALT_DRIVERS "$ex/vadd" 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && printf '%s' "$out" | grep -q "no Level Zero driver was found"; then
+    ok "without gtsim vadd says no driver was found"
+else notok "without gtsim vadd says no driver was found (rc $rc)" "$out"; fi
+
+out=$(ZE_ENABLE_ALT_DRIVERS="$GTSIM_LIB" "$ex/pagefault" 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && printf '%s' "$out" | grep -q "ZE_RESULT_ERROR_DEVICE_LOST" &&
+    printf '%s' "$out" | grep -q "gtsim: page fault at 0x.* in kernel 'oob'"; then
+    ok "pagefault: device lost, stderr says where"
+else notok "pagefault: device lost, stderr says where (rc $rc)" "$out"; fi
+echo "1..$n"
+exit $fail

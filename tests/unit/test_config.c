@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/* GTSIM_CONFIG parsing: good strings take effect, bad ones are refused with
+ * a sentence that names the problem. */
+#include <string.h>
+
+#include "gtsim/config.h"
+#include "tests/tap.h"
+
+int main(void)
+{
+    struct gtsim_config c;
+    char err[256];
+
+    gtsim_config_defaults(&c);
+    tap_ok(c.platform == GTSIM_XEHPC && c.devices == 1 && c.tiles == 1, "defaults");
+    tap_ok(c.slices * c.subslices * c.eus * c.threads >= 128 &&
+               c.slices * c.subslices * c.eus * c.threads <= 1024,
+           "default device has a few hundred threads");
+
+    gtsim_config_defaults(&c);
+    tap_ok(gtsim_config_parse("platform=gen12lp,devices=2,tiles=2,slices=1,subslices=6,eus=16,"
+                              "threads=7,pace=1000,workers=3,tile_attach=0",
+                              &c, err, sizeof(err)) == 0,
+           "full config parses");
+    tap_ok(c.platform == GTSIM_GEN12LP && c.devices == 2 && c.tiles == 2 && c.subslices == 6 &&
+               c.eus == 16 && c.threads == 7 && c.pace == 1000 && c.workers == 3 &&
+               !c.tile_attach,
+           "every key takes effect");
+
+    gtsim_config_defaults(&c);
+    tap_ok(gtsim_config_parse(NULL, &c, err, sizeof(err)) == 0, "unset variable = defaults");
+    tap_ok(gtsim_config_parse("platform=xe9", &c, err, sizeof(err)) != 0 &&
+               strstr(err, "unknown platform"),
+           "unknown platform refused: %s", err);
+    tap_ok(gtsim_config_parse("colour=blue", &c, err, sizeof(err)) != 0 &&
+               strstr(err, "unknown key"),
+           "unknown key refused: %s", err);
+    tap_ok(gtsim_config_parse("eus=0", &c, err, sizeof(err)) != 0, "zero EUs refused: %s", err);
+    tap_ok(gtsim_config_parse("threads=abc", &c, err, sizeof(err)) != 0, "non-number refused");
+    tap_ok(gtsim_config_parse("slices", &c, err, sizeof(err)) != 0 && strstr(err, "key=value"),
+           "missing '=' refused");
+    gtsim_config_defaults(&c);
+    tap_ok(gtsim_config_parse("tiles=8,slices=64,subslices=64", &c, err, sizeof(err)) != 0 &&
+               strstr(err, "65536"),
+           "too many threads refused: %s", err);
+    gtsim_config_defaults(&c);
+    tap_ok(gtsim_config_parse("platform=xehpc,tiles=2,slices=8,subslices=8,eus=8,threads=16", &c,
+                              err, sizeof(err)) == 0,
+           "a 16384-thread PVC-like device is accepted");
+    return tap_done();
+}
