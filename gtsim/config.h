@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* GTSIM_CONFIG: the shape of the simulated GPU, from one environment
+ * variable ("key=value,key=value"). See gtsim/README.md for the keys. */
+#ifndef GTSIM_CONFIG_H
+#define GTSIM_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gtsim/platform.h"
+
+struct gtsim_config {
+    enum gtsim_platform platform;
+    uint32_t devices;   /* root devices */
+    uint32_t tiles;     /* sub-devices per root device; 1 = none */
+    uint32_t slices;    /* per tile */
+    uint32_t subslices; /* per slice */
+    uint32_t eus;       /* per subslice */
+    uint32_t threads;   /* per EU */
+    uint64_t pace;      /* instructions per second per thread, 0 = unlimited */
+    uint32_t workers;   /* simulator worker threads per root device */
+    bool tile_attach;   /* sub-devices can be attached individually */
+};
+
+void gtsim_config_defaults(struct gtsim_config *cfg);
+/* Parses text over the defaults; 0 or -EINVAL with a sentence in err. */
+int gtsim_config_parse(const char *text, struct gtsim_config *cfg, char *err, size_t errlen);
+const char *gtsim_platform_config_name(enum gtsim_platform p);
+
+#endif
