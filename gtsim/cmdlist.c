@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gtsim/dbg_server.h"
 #include "gtsim/device_build.h"
 #include "gtsim/gtsim.h"
 
@@ -77,6 +78,7 @@ static ze_result_t ZE_APICALL gtsim_zeCommandListCreateImmediate(
         free(l);
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
+    gtsim_dbg_queue_created(l->device);
     *phList = (ze_command_list_handle_t)l;
     return ZE_RESULT_SUCCESS;
 }
@@ -99,6 +101,7 @@ static ze_result_t ZE_APICALL gtsim_zeCommandListDestroy(ze_command_list_handle_
     if (l->immediate) {
         drain_immediate(l);
         gtsim_queue_stop(l->queue);
+        gtsim_dbg_queue_destroyed(l->device);
         free(l->queue);
     }
     for (uint32_t i = 0; i < l->ncmds; i++)

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "gtsim/gtsim.h"
+#include "gtsim/dbg_server.h"
 #include "gtsim/device_build.h"
 
 static struct gtsim_driver *the_driver;
@@ -63,6 +64,7 @@ static ze_result_t create_driver(void)
         drv->ndevices++;
     }
     the_driver = drv;
+    gtsim_dbg_server_start(drv);
     return ZE_RESULT_SUCCESS;
 }
 

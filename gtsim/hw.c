@@ -65,6 +65,7 @@ struct gtsim_hw {
 
     gtsim_hw_stop_fn stop_fn;
     void *stop_ctx;
+    uint8_t *slice_debug; /* per slice: a debug session covers it */
 
     uint32_t nworkers;
     struct hw_worker *workers;
@@ -151,7 +152,8 @@ static bool step_one(struct gtsim_hw *hw, uint32_t idx)
     uint64_t start = l->kernel.entry - isabase, end = start + l->kernel.size;
     uint32_t ip = cr0(hw, idx, 2);
     struct gtsim_insn in;
-    bool debugger = hw->stop_fn != NULL;
+    uint32_t slice = idx / (hw->cfg.threads * hw->cfg.eus * hw->cfg.subslices);
+    bool debugger = hw->stop_fn != NULL && hw->slice_debug[slice];
 
     if (ip == end) { /* ran off the end of the kernel's code */
         finish(hw, idx);
@@ -202,7 +204,7 @@ static bool step_one(struct gtsim_hw *hw, uint32_t idx)
         return false;
     }
     set_cr0(hw, idx, 2, ip + in.length);
-    if (t->step) {
+    if (t->step && debugger) {
         t->step = 0;
         set_cr0(hw, idx, 1, cr0(hw, idx, 1) | GTSIM_CR0_1_BREAKPOINT);
         stop(hw, idx, GTSIM_STOP_STEP, 0);
@@ -284,6 +286,7 @@ struct gtsim_hw *gtsim_hw_create(const struct gtsim_hw_config *cfg, char *err, s
 
     hw->threads = calloc(hw->nthreads, sizeof(*hw->threads));
     hw->free_in_subslice = calloc(hw->nsubslices, sizeof(uint32_t));
+    hw->slice_debug = calloc(cfg->tiles * cfg->slices_per_tile, 1);
     /* Register files are reserved, not committed: a 16K-thread device only
      * pays for the threads that ever ran. */
     hw->regs_bytes = (size_t)hw->nthreads * hw->layout->slot_size;
@@ -294,7 +297,7 @@ struct gtsim_hw *gtsim_hw_create(const struct gtsim_hw_config *cfg, char *err, s
     hw->gsh = mmap(NULL, GSH_SIZE, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     hw->workers = calloc(hw->nworkers, sizeof(*hw->workers));
-    if (!hw->threads || !hw->free_in_subslice || hw->regs == MAP_FAILED || hw->isa == MAP_FAILED ||
+    if (!hw->threads || !hw->free_in_subslice || !hw->slice_debug || hw->regs == MAP_FAILED || hw->isa == MAP_FAILED ||
         hw->gsh == MAP_FAILED || !hw->workers) {
         snprintf(err, errlen, "cannot reserve memory for %u hardware threads", hw->nthreads);
         if (hw->regs == MAP_FAILED)
@@ -350,6 +353,7 @@ void gtsim_hw_destroy(struct gtsim_hw *hw)
         munmap(hw->gsh, GSH_SIZE);
     free(hw->threads);
     free(hw->free_in_subslice);
+    free(hw->slice_debug);
     pthread_mutex_destroy(&hw->lock);
     pthread_cond_destroy(&hw->work_cv);
     pthread_cond_destroy(&hw->free_cv);
@@ -425,10 +429,26 @@ bool gtsim_hw_isa_contains(const struct gtsim_hw *hw, uint64_t addr, size_t len)
 
 void gtsim_hw_set_debugger(struct gtsim_hw *hw, gtsim_hw_stop_fn fn, void *ctx)
 {
+    uint32_t n = hw->cfg.tiles * hw->cfg.slices_per_tile;
     pthread_mutex_lock(&hw->lock);
     hw->stop_fn = fn;
     hw->stop_ctx = ctx;
+    /* Without a slice range, the hook covers the whole device. */
+    memset(hw->slice_debug, fn ? 1 : 0, n);
     pthread_mutex_unlock(&hw->lock);
+}
+
+void gtsim_hw_set_slice_debug_locked(struct gtsim_hw *hw, uint32_t first, uint32_t count, bool on)
+{
+    uint32_t n = hw->cfg.tiles * hw->cfg.slices_per_tile;
+    for (uint32_t s = first; s < first + count && s < n; s++)
+        hw->slice_debug[s] = on;
+}
+
+void gtsim_hw_set_stop_hook_locked(struct gtsim_hw *hw, gtsim_hw_stop_fn fn, void *ctx)
+{
+    hw->stop_fn = fn;
+    hw->stop_ctx = ctx;
 }
 
 void gtsim_hw_lock(struct gtsim_hw *hw)

@@ -100,6 +100,11 @@ int gtsim_hw_run(struct gtsim_hw *hw, struct gtsim_hw_launch *launch);
  * ignored and a fault aborts the launch. */
 void gtsim_hw_set_debugger(struct gtsim_hw *hw, gtsim_hw_stop_fn fn, void *ctx);
 
+/* Finer control for the debug side: the hook, and which slices (tiles) are
+ * covered by a session. Both require hw->lock. */
+void gtsim_hw_set_stop_hook_locked(struct gtsim_hw *hw, gtsim_hw_stop_fn fn, void *ctx);
+void gtsim_hw_set_slice_debug_locked(struct gtsim_hw *hw, uint32_t first, uint32_t count, bool on);
+
 void gtsim_hw_lock(struct gtsim_hw *hw);
 void gtsim_hw_unlock(struct gtsim_hw *hw);
 /* The following require hw->lock. */

@@ -29,7 +29,9 @@ libze_gtsim_la_SOURCES = \
 	gtsim/cmdlist.c \
 	gtsim/queue.c \
 	gtsim/event.c \
-	gtsim/zet_stub.c
+	gtsim/dbg_proto.c gtsim/dbg_proto.h \
+	gtsim/dbg_server.c gtsim/dbg_server.h \
+	gtsim/dbg_client.c
 libze_gtsim_la_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS) $(LIBELF_CFLAGS) -fvisibility=hidden
 libze_gtsim_la_LDFLAGS = -module -avoid-version -shared -no-undefined
 libze_gtsim_la_LIBADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gtsim/dbg_server.h"
 #include "gtsim/device_build.h"
 #include "gtsim/gtsim.h"
 #include "gtsim/zebin.h"
@@ -120,6 +121,8 @@ static ze_result_t ZE_APICALL gtsim_zeModuleCreate(ze_context_handle_t hContext,
         memcpy((void *)(uintptr_t)base, k->text, k->text_size);
         base += (k->text_size + 63) & ~(size_t)63;
     }
+    /* Blocks while an attached debugger looks at the new module. */
+    gtsim_dbg_module_created(m);
     give_log(phLog, new_log("%s", ""));
     *phModule = (ze_module_handle_t)m;
     return ZE_RESULT_SUCCESS;
@@ -138,6 +141,7 @@ static ze_result_t ZE_APICALL gtsim_zeModuleDestroy(ze_module_handle_t hModule)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     /* The code stays in the instruction heap (never reused), so a kernel
      * still running from a destroyed module cannot execute foreign code. */
+    gtsim_dbg_module_destroyed(m);
     m->magic = 0;
     gtsim_zebin_free(m->zebin);
     free(m->image);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gtsim/dbg_server.h"
 #include "gtsim/device_build.h"
 #include "gtsim/gtsim.h"
 
@@ -214,6 +215,7 @@ static ze_result_t ZE_APICALL gtsim_zeCommandQueueCreate(ze_context_handle_t hCo
         free(q);
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
+    gtsim_dbg_queue_created(d);
     *phQueue = (ze_command_queue_handle_t)q;
     return ZE_RESULT_SUCCESS;
 }
@@ -226,6 +228,7 @@ static ze_result_t ZE_APICALL gtsim_zeCommandQueueDestroy(ze_command_queue_handl
     /* Work already submitted finishes first, as on a real queue. */
     gtsim_queue_wait(q, q->submitted, UINT64_MAX);
     gtsim_queue_stop(q);
+    gtsim_dbg_queue_destroyed(q->device);
     q->magic = 0;
     free(q);
     return ZE_RESULT_SUCCESS;

@@ -1,0 +1,533 @@
+/* SPDX-License-Identifier: MIT */
+/* Debugger side of program debug: the zet calls a debugger process makes.
+ * A session is a connection to the debuggee's gtsim; a reader thread per
+ * session sorts what arrives into events (queued for zetDebugReadEvent) and
+ * the reply to the one request in flight. When the debuggee goes away the
+ * reader queues DETACHED (HOST_EXIT) and fails any waiting request, so no
+ * call ever waits on a dead process. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gtsim/dbg_proto.h"
+#include "gtsim/device_build.h"
+#include "gtsim/gtsim.h"
+#include "gtsim/regfile.h"
+#include "gtsim/zet_fill.h"
+
+#define GTSIM_MAGIC_SESSION 0x47545364
+
+struct client_session {
+    uint32_t magic;
+    struct client_session *next;
+    struct gtsim_device *device;
+    uint32_t pid;
+    int fd;
+    pthread_t reader;
+
+    pthread_mutex_t req_lock; /* one request in flight */
+    pthread_mutex_t lock;     /* everything below */
+    pthread_cond_t cv;
+    zet_debug_event_t *events;
+    size_t nevents, cap_events, head;
+    bool dead;
+    bool have_reply;
+    struct gtsim_dbg_hdr reply_hdr;
+    void *reply;
+};
+
+/* Sessions of this debugger process, to refuse double attaches early. */
+static pthread_mutex_t sessions_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct client_session *sessions;
+
+static struct client_session *as_session(zet_debug_session_handle_t h)
+{
+    struct client_session *s = (struct client_session *)h;
+    return s && s->magic == GTSIM_MAGIC_SESSION ? s : NULL;
+}
+
+static void push_event(struct client_session *s, const zet_debug_event_t *ev)
+{
+    if (s->nevents == s->cap_events) {
+        size_t cap = s->cap_events ? s->cap_events * 2 : 64;
+        zet_debug_event_t *n = malloc(cap * sizeof(*n));
+        if (!n)
+            return;
+        for (size_t i = 0; i < s->nevents; i++)
+            n[i] = s->events[(s->head + i) % s->cap_events];
+        free(s->events);
+        s->events = n;
+        s->cap_events = cap;
+        s->head = 0;
+    }
+    s->events[(s->head + s->nevents) % s->cap_events] = *ev;
+    s->nevents++;
+}
+
+static void *reader_main(void *arg)
+{
+    struct client_session *s = arg;
+    struct gtsim_dbg_hdr h;
+    void *p;
+
+    while (gtsim_dbg_recv(s->fd, &h, &p) == 0) {
+        pthread_mutex_lock(&s->lock);
+        if (h.type == GTSIM_DBG_EVENT && h.len == sizeof(zet_debug_event_t)) {
+            push_event(s, p);
+            free(p);
+        } else if (h.type == GTSIM_DBG_REPLY && h.len >= sizeof(struct gtsim_dbg_reply)) {
+            free(s->reply);
+            s->reply = p;
+            s->reply_hdr = h;
+            s->have_reply = true;
+        } else {
+            free(p);
+        }
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->lock);
+    }
+    pthread_mutex_lock(&s->lock);
+    if (!s->dead) {
+        zet_debug_event_t ev = {.type = ZET_DEBUG_EVENT_TYPE_DETACHED};
+        ev.info.detached.reason = ZET_DEBUG_DETACH_REASON_HOST_EXIT;
+        push_event(s, &ev);
+        s->dead = true;
+    }
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+/* Sends a request and waits for its reply. out/outlen receive reply data. */
+static ze_result_t request(struct client_session *s, uint32_t type, const void *a, size_t alen,
+                           const void *b, size_t blen, void *out, size_t outlen)
+{
+    ze_result_t r;
+    pthread_mutex_lock(&s->req_lock);
+    pthread_mutex_lock(&s->lock);
+    if (s->dead) {
+        pthread_mutex_unlock(&s->lock);
+        pthread_mutex_unlock(&s->req_lock);
+        return ZE_RESULT_ERROR_DEVICE_LOST;
+    }
+    s->have_reply = false;
+    pthread_mutex_unlock(&s->lock);
+    if (gtsim_dbg_send(s->fd, type, a, alen, b, blen) != 0) {
+        pthread_mutex_unlock(&s->req_lock);
+        return ZE_RESULT_ERROR_DEVICE_LOST;
+    }
+    pthread_mutex_lock(&s->lock);
+    while (!s->have_reply && !s->dead)
+        pthread_cond_wait(&s->cv, &s->lock);
+    if (!s->have_reply) {
+        r = ZE_RESULT_ERROR_DEVICE_LOST;
+    } else {
+        const struct gtsim_dbg_reply *rep = s->reply;
+        size_t got = s->reply_hdr.len - sizeof(*rep);
+        r = (ze_result_t)rep->result;
+        if (r == ZE_RESULT_SUCCESS && out) {
+            if (got != outlen)
+                r = ZE_RESULT_ERROR_UNKNOWN;
+            else
+                memcpy(out, (const uint8_t *)s->reply + sizeof(*rep), outlen);
+        }
+        free(s->reply);
+        s->reply = NULL;
+        s->have_reply = false;
+    }
+    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->req_lock);
+    return r;
+}
+
+/* ---- zet Device / Module ---------------------------------------------- */
+
+static ze_result_t ZE_APICALL gtsim_zetDeviceGetDebugProperties(
+    zet_device_handle_t hDevice, zet_device_debug_properties_t *p)
+{
+    struct gtsim_device *d = gtsim_as_device(hDevice);
+    if (!d)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!p)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    p->flags = (!d->root || d->driver->cfg.tile_attach) ? ZET_DEVICE_DEBUG_PROPERTY_FLAG_ATTACH
+                                                        : 0;
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL gtsim_zetModuleGetDebugInfo(zet_module_handle_t hModule,
+                                                         zet_module_debug_info_format_t format,
+                                                         size_t *pSize, uint8_t *pDebugInfo)
+{
+    struct gtsim_module *m = (struct gtsim_module *)hModule;
+    if (!m || m->magic != GTSIM_MAGIC_MODULE)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!pSize)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (format != ZET_MODULE_DEBUG_INFO_FORMAT_ELF_DWARF)
+        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    if (pDebugInfo) {
+        if (*pSize < m->image_size)
+            return ZE_RESULT_ERROR_INVALID_SIZE;
+        memcpy(pDebugInfo, m->image, m->image_size);
+    }
+    *pSize = m->image_size;
+    return ZE_RESULT_SUCCESS;
+}
+
+/* ---- attach / detach ----------------------------------------------------- */
+
+static ze_result_t connect_to(uint32_t pid, int *out)
+{
+    char path[108];
+    struct stat st;
+    char proc[32];
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    int fd;
+
+    if (pid == 0 || (kill((pid_t)pid, 0) != 0 && errno == ESRCH))
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    /* The endpoint lives in the debuggee owner's directory. */
+    snprintf(proc, sizeof(proc), "/proc/%u", pid);
+    if (stat(proc, &st) != 0)
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    if (gtsim_dbg_socket_path((pid_t)pid, st.st_uid, path, sizeof(path)))
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+    if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+        int e = errno;
+        close(fd);
+        /* No endpoint yet: the process has not initialised Level Zero. */
+        if (e == ENOENT || e == ECONNREFUSED)
+            return ZE_RESULT_NOT_READY;
+        if (e == EACCES || e == EPERM)
+            return ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS;
+        return ZE_RESULT_ERROR_UNKNOWN;
+    }
+    *out = fd;
+    return ZE_RESULT_SUCCESS;
+}
+
+static void free_session(struct client_session *s)
+{
+    free(s->events);
+    free(s->reply);
+    pthread_mutex_destroy(&s->req_lock);
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->cv);
+    s->magic = 0;
+    free(s);
+}
+
+static ze_result_t ZE_APICALL gtsim_zetDebugAttach(zet_device_handle_t hDevice,
+                                                  const zet_debug_config_t *config,
+                                                  zet_debug_session_handle_t *phSession)
+{
+    struct gtsim_device *d = gtsim_as_device(hDevice);
+    struct client_session *s;
+    struct gtsim_dbg_attach rq;
+    ze_result_t r;
+    int fd;
+
+    if (!d)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!config || !phSession)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (d->root && !d->driver->cfg.tile_attach)
+        return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+    pthread_mutex_lock(&sessions_lock);
+    for (s = sessions; s; s = s->next)
+        if (s->device == d) {
+            r = s->pid == config->pid ? ZE_RESULT_ERROR_NOT_AVAILABLE
+                                      : ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+            pthread_mutex_unlock(&sessions_lock);
+            return r;
+        }
+    pthread_mutex_unlock(&sessions_lock);
+
+    r = connect_to(config->pid, &fd);
+    if (r != ZE_RESULT_SUCCESS)
+        return r;
+    s = calloc(1, sizeof(*s));
+    if (!s) {
+        close(fd);
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    s->magic = GTSIM_MAGIC_SESSION;
+    s->device = d;
+    s->pid = config->pid;
+    s->fd = fd;
+    pthread_mutex_init(&s->req_lock, NULL);
+    pthread_mutex_init(&s->lock, NULL);
+    {
+        pthread_condattr_t ca;
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        pthread_cond_init(&s->cv, &ca);
+        pthread_condattr_destroy(&ca);
+    }
+    if (pthread_create(&s->reader, NULL, reader_main, s) != 0) {
+        close(fd);
+        free_session(s);
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    rq.ordinal = d->ordinal;
+    rq.tile = d->root ? (int32_t)d->subdevice_id : -1;
+    rq.config_id = gtsim_dbg_config_id(&d->driver->cfg);
+    r = request(s, GTSIM_DBG_ATTACH, &rq, sizeof(rq), NULL, 0, NULL, 0);
+    if (r == ZE_RESULT_ERROR_DEVICE_LOST)
+        r = ZE_RESULT_NOT_READY; /* the process went away while we knocked */
+    if (r != ZE_RESULT_SUCCESS) {
+        pthread_mutex_lock(&s->lock);
+        s->dead = true; /* no DETACHED event for a session that never was */
+        pthread_mutex_unlock(&s->lock);
+        shutdown(fd, SHUT_RDWR);
+        pthread_join(s->reader, NULL);
+        close(fd);
+        free_session(s);
+        return r;
+    }
+    pthread_mutex_lock(&sessions_lock);
+    s->next = sessions;
+    sessions = s;
+    pthread_mutex_unlock(&sessions_lock);
+    *phSession = (zet_debug_session_handle_t)s;
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL gtsim_zetDebugDetach(zet_debug_session_handle_t hSession)
+{
+    struct client_session *s = as_session(hSession);
+    if (!s)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    /* The debuggee resumes our threads when it gets DETACH or sees us go. */
+    (void)request(s, GTSIM_DBG_DETACH, NULL, 0, NULL, 0, NULL, 0);
+    pthread_mutex_lock(&s->lock);
+    s->dead = true;
+    pthread_mutex_unlock(&s->lock);
+    shutdown(s->fd, SHUT_RDWR);
+    pthread_join(s->reader, NULL);
+    close(s->fd);
+    pthread_mutex_lock(&sessions_lock);
+    for (struct client_session **pp = &sessions; *pp; pp = &(*pp)->next)
+        if (*pp == s) {
+            *pp = s->next;
+            break;
+        }
+    pthread_mutex_unlock(&sessions_lock);
+    free_session(s);
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL gtsim_zetDebugReadEvent(zet_debug_session_handle_t hSession,
+                                                     uint64_t timeout_ms,
+                                                     zet_debug_event_t *ev)
+{
+    struct client_session *s = as_session(hSession);
+    struct timespec dl;
+    ze_result_t r = ZE_RESULT_SUCCESS;
+    if (!s)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!ev)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    clock_gettime(CLOCK_MONOTONIC, &dl);
+    if (timeout_ms != UINT64_MAX) {
+        uint64_t ns = (uint64_t)dl.tv_nsec + timeout_ms % 1000 * 1000000u;
+        dl.tv_sec += (time_t)(timeout_ms / 1000 + ns / 1000000000u);
+        dl.tv_nsec = (long)(ns % 1000000000u);
+    }
+    pthread_mutex_lock(&s->lock);
+    /* A dead session with nothing queued never blocks. */
+    while (s->nevents == 0 && !s->dead && timeout_ms != 0) {
+        if (timeout_ms == UINT64_MAX)
+            pthread_cond_wait(&s->cv, &s->lock);
+        else if (pthread_cond_timedwait(&s->cv, &s->lock, &dl) == ETIMEDOUT)
+            break;
+    }
+    if (s->nevents) {
+        *ev = s->events[s->head];
+        s->head = (s->head + 1) % s->cap_events;
+        s->nevents--;
+    } else {
+        r = ZE_RESULT_NOT_READY;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return r;
+}
+
+static ze_result_t ZE_APICALL gtsim_zetDebugAcknowledgeEvent(zet_debug_session_handle_t hSession,
+                                                            const zet_debug_event_t *ev)
+{
+    struct client_session *s = as_session(hSession);
+    if (!s)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!ev)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    return request(s, GTSIM_DBG_ACK, ev, sizeof(*ev), NULL, 0, NULL, 0);
+}
+
+static ze_result_t thread_request(zet_debug_session_handle_t hSession, uint32_t type,
+                                  ze_device_thread_t thread)
+{
+    struct client_session *s = as_session(hSession);
+    struct gtsim_dbg_thread_req rq = {thread};
+    if (!s)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    return request(s, type, &rq, sizeof(rq), NULL, 0, NULL, 0);
+}
+
+static ze_result_t ZE_APICALL gtsim_zetDebugInterrupt(zet_debug_session_handle_t hSession,
+                                                     ze_device_thread_t thread)
+{
+    return thread_request(hSession, GTSIM_DBG_INTERRUPT, thread);
+}
+
+static ze_result_t ZE_APICALL gtsim_zetDebugResume(zet_debug_session_handle_t hSession,
+                                                  ze_device_thread_t thread)
+{
+    return thread_request(hSession, GTSIM_DBG_RESUME, thread);
+}
+
+static ze_result_t memory(zet_debug_session_handle_t hSession, ze_device_thread_t thread,
+                          const zet_debug_memory_space_desc_t *desc, size_t size, void *buf,
+                          bool write)
+{
+    struct client_session *s = as_session(hSession);
+    ze_result_t r = ZE_RESULT_SUCCESS;
+    if (!s)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!desc || !buf)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (desc->type > ZET_DEBUG_MEMORY_SPACE_TYPE_SLM)
+        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    if (size == 0)
+        return ZE_RESULT_ERROR_INVALID_SIZE;
+    /* Large transfers go in pieces that fit one message. */
+    for (size_t done = 0; done < size && r == ZE_RESULT_SUCCESS;) {
+        size_t n = size - done < GTSIM_DBG_MAX_XFER ? size - done : GTSIM_DBG_MAX_XFER;
+        struct gtsim_dbg_mem_req rq = {thread, desc->type, 0, desc->address + done, n};
+        uint8_t *p = (uint8_t *)buf + done;
+        r = write ? request(s, GTSIM_DBG_WRITE_MEM, &rq, sizeof(rq), p, n, NULL, 0)
+                  : request(s, GTSIM_DBG_READ_MEM, &rq, sizeof(rq), NULL, 0, p, n);
+        done += n;
+    }
+    return r;
+}
+
+static ze_result_t ZE_APICALL gtsim_zetDebugReadMemory(zet_debug_session_handle_t hSession,
+                                                      ze_device_thread_t thread,
+                                                      const zet_debug_memory_space_desc_t *desc,
+                                                      size_t size, void *buf)
+{
+    return memory(hSession, thread, desc, size, buf, false);
+}
+
+static ze_result_t ZE_APICALL gtsim_zetDebugWriteMemory(zet_debug_session_handle_t hSession,
+                                                       ze_device_thread_t thread,
+                                                       const zet_debug_memory_space_desc_t *desc,
+                                                       size_t size, const void *buf)
+{
+    return memory(hSession, thread, desc, size, (void *)buf, true);
+}
+
+static ze_result_t ZE_APICALL gtsim_zetDebugGetRegisterSetProperties(
+    zet_device_handle_t hDevice, uint32_t *pCount, zet_debug_regset_properties_t *props)
+{
+    struct gtsim_device *d = gtsim_as_device(hDevice);
+    const struct gtsim_regfile_layout *lay;
+    if (!d)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!pCount)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    lay = gtsim_hw_layout(d->hw);
+    if (*pCount == 0 || !props) {
+        *pCount = lay->nsets;
+        return ZE_RESULT_SUCCESS;
+    }
+    if (*pCount > lay->nsets)
+        *pCount = lay->nsets;
+    for (uint32_t i = 0; i < *pCount; i++) {
+        const struct gtsim_regset_desc *r = &lay->sets[i];
+        props[i].type = r->type;
+        props[i].version = 0;
+        props[i].generalFlags = ZET_DEBUG_REGSET_FLAG_READABLE |
+                                (r->writable ? ZET_DEBUG_REGSET_FLAG_WRITEABLE : 0);
+        props[i].deviceFlags = 0;
+        props[i].count = r->reported_count;
+        props[i].bitSize = r->bits;
+        props[i].byteSize = r->bits / 8;
+    }
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t registers(zet_debug_session_handle_t hSession, ze_device_thread_t thread,
+                             uint32_t type, uint32_t start, uint32_t count, void *values,
+                             bool write)
+{
+    struct client_session *s = as_session(hSession);
+    const struct gtsim_regset_desc *d;
+    struct gtsim_dbg_reg_req rq = {thread, type, start, count, 0};
+    size_t bytes;
+    if (!s)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!values)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    d = gtsim_regfile_find(gtsim_hw_layout(s->device->hw), type);
+    if (!d || count == 0 || start >= d->count || count > d->count - start)
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    bytes = (size_t)count * (d->bits / 8);
+    if (write)
+        return request(s, GTSIM_DBG_WRITE_REGS, &rq, sizeof(rq), values, bytes, NULL, 0);
+    return request(s, GTSIM_DBG_READ_REGS, &rq, sizeof(rq), NULL, 0, values, bytes);
+}
+
+static ze_result_t ZE_APICALL gtsim_zetDebugReadRegisters(zet_debug_session_handle_t hSession,
+                                                         ze_device_thread_t thread,
+                                                         uint32_t type, uint32_t start,
+                                                         uint32_t count, void *values)
+{
+    return registers(hSession, thread, type, start, count, values, false);
+}
+
+static ze_result_t ZE_APICALL gtsim_zetDebugWriteRegisters(zet_debug_session_handle_t hSession,
+                                                          ze_device_thread_t thread,
+                                                          uint32_t type, uint32_t start,
+                                                          uint32_t count, void *values)
+{
+    return registers(hSession, thread, type, start, count, values, true);
+}
+
+void gtsim_fill_zet_device(zet_device_dditable_t *t)
+{
+    t->pfnGetDebugProperties = gtsim_zetDeviceGetDebugProperties;
+}
+
+void gtsim_fill_zet_module(zet_module_dditable_t *t)
+{
+    t->pfnGetDebugInfo = gtsim_zetModuleGetDebugInfo;
+}
+
+void gtsim_fill_zet_debug(zet_debug_dditable_t *t)
+{
+    t->pfnAttach = gtsim_zetDebugAttach;
+    t->pfnDetach = gtsim_zetDebugDetach;
+    t->pfnReadEvent = gtsim_zetDebugReadEvent;
+    t->pfnAcknowledgeEvent = gtsim_zetDebugAcknowledgeEvent;
+    t->pfnInterrupt = gtsim_zetDebugInterrupt;
+    t->pfnResume = gtsim_zetDebugResume;
+    t->pfnReadMemory = gtsim_zetDebugReadMemory;
+    t->pfnWriteMemory = gtsim_zetDebugWriteMemory;
+    t->pfnGetRegisterSetProperties = gtsim_zetDebugGetRegisterSetProperties;
+    t->pfnReadRegisters = gtsim_zetDebugReadRegisters;
+    t->pfnWriteRegisters = gtsim_zetDebugWriteRegisters;
+}

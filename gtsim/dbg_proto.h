@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/* The wire between a debugger process's gtsim and the debuggee's gtsim: a
+ * Unix stream socket per debuggee (the stand-in for a real GPU's debug
+ * device file). Messages are a fixed header plus a payload; the debugger
+ * sends requests and gets one reply each, the debuggee also pushes events.
+ * Both ends are gtsim of the same build, so structs travel as raw bytes. */
+#ifndef GTSIM_DBG_PROTO_H
+#define GTSIM_DBG_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <zet_api.h>
+
+enum gtsim_dbg_msg {
+    GTSIM_DBG_ATTACH = 1,
+    GTSIM_DBG_DETACH,
+    GTSIM_DBG_ACK,
+    GTSIM_DBG_INTERRUPT,
+    GTSIM_DBG_RESUME,
+    GTSIM_DBG_READ_MEM,
+    GTSIM_DBG_WRITE_MEM,
+    GTSIM_DBG_READ_REGS,
+    GTSIM_DBG_WRITE_REGS,
+    GTSIM_DBG_REPLY = 100, /* debuggee -> debugger */
+    GTSIM_DBG_EVENT,       /* debuggee -> debugger, unsolicited */
+};
+
+/* Largest payload either side accepts; bigger memory requests are split. */
+#define GTSIM_DBG_MAX_PAYLOAD (1u << 20)
+#define GTSIM_DBG_MAX_XFER (GTSIM_DBG_MAX_PAYLOAD - 64)
+
+struct gtsim_dbg_hdr {
+    uint32_t type;
+    uint32_t len; /* payload bytes that follow */
+};
+
+struct gtsim_dbg_attach {
+    uint32_t ordinal;   /* root device index */
+    int32_t tile;       /* -1 for the root device */
+    uint64_t config_id; /* both ends must simulate the same hardware */
+};
+
+struct gtsim_dbg_reply {
+    int32_t result; /* ze_result_t; data may follow */
+    uint32_t pad;
+};
+
+struct gtsim_dbg_thread_req {
+    ze_device_thread_t thread;
+};
+
+struct gtsim_dbg_mem_req {
+    ze_device_thread_t thread;
+    uint32_t space;
+    uint32_t pad;
+    uint64_t address;
+    uint64_t size; /* WRITE_MEM: data follows */
+};
+
+struct gtsim_dbg_reg_req {
+    ze_device_thread_t thread;
+    uint32_t type, start, count, pad; /* WRITE_REGS: data follows */
+};
+
+/* Where the debuggee with this pid and uid listens. */
+int gtsim_dbg_socket_path(pid_t pid, uid_t uid, char *buf, size_t len);
+int gtsim_dbg_runtime_dir(uid_t uid, char *buf, size_t len);
+
+/* Whole-message I/O; 0 or -errno (-EPIPE on end of stream). */
+int gtsim_dbg_send(int fd, uint32_t type, const void *a, size_t alen, const void *b, size_t blen);
+int gtsim_dbg_recv(int fd, struct gtsim_dbg_hdr *hdr, void **payload);
+
+/* A fingerprint of the simulated hardware's shape. */
+struct gtsim_config;
+uint64_t gtsim_dbg_config_id(const struct gtsim_config *cfg);
+
+#endif
