@@ -3,3 +3,4 @@ EXTRA_DIST += tests/README.md tests/tap.h
 include $(srcdir)/tests/kernels/local.mk
 include $(srcdir)/tests/unit/local.mk
 include $(srcdir)/tests/gtsim/local.mk
+include $(srcdir)/tests/xpti/local.mk

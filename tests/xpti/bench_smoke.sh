@@ -1,0 +1,26 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Smoke run of the XPTI benchmark with tiny counts: it must parse its options,
+# pass its semantic checks and print both performance tables. Timings are not
+# judged here (see bench/README.md).
+bench="$top_builddir/bench/xpti/bench_xpti"
+sub="$top_builddir/.libs/xpti_bench_subscriber.so"
+n=0
+fails=0
+check() {
+    n=$((n + 1))
+    if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=1; fi
+}
+out=$("$bench" --subscriber "$sub" --trace-points 50 --type semantic --test-id 1:3:1 --num-threads 0 2>&1)
+check $? "semantic run exits 0"
+echo "$out" | grep -q "semantic test 3 (notifications): pass"
+check $? "semantic tests pass"
+out=$("$bench" --subscriber "$sub" -t 50 -y performance -i 1,2 -n 0,2 -f 50 2>&1)
+check $? "performance run exits 0"
+echo "$out" | grep -q "TP LU+Notify" && echo "$out" | grep -q "Str.Lookup"
+check $? "both performance tables printed"
+"$bench" --type performance >/dev/null 2>&1
+[ $? = 2 ]
+check $? "missing required options are rejected"
+echo "1..$n"
+exit $fails

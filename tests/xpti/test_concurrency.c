@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/* The lock-free paths under contention: 2..8 threads interning strings,
+ * creating, finding and releasing tracepoints, and notifying while callbacks
+ * are registered and unregistered. Run under -fsanitize=thread or helgrind
+ * to check for races; the assertions here check the results. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/tap.h"
+#include "xpti/xpti.h"
+
+#define MAX_THREADS 8
+#define STRINGS 2000
+#define EVENTS_PER_THREAD 3000
+
+struct worker {
+    pthread_t thread;
+    int index;
+    bool ok;
+    uint64_t *instances; /* EVENTS_PER_THREAD instance numbers seen */
+};
+
+static pthread_barrier_t start_line;
+static atomic_ulong notified;
+static xpti_stream_id_t stream;
+
+static void string_name(char *buf, size_t n, int i)
+{
+    snprintf(buf, n, "shared_string_%d", i);
+}
+
+static void *intern_strings(void *arg)
+{
+    struct worker *w = arg;
+    pthread_barrier_wait(&start_line);
+    w->ok = true;
+    for (int k = 0; k < STRINGS; k++) {
+        /* Threads walk the names in different orders to collide on inserts. */
+        int i = (k * (2 * w->index + 1)) % STRINGS;
+        char name[32], *copy = NULL;
+        string_name(name, sizeof(name), i);
+        xpti_string_id_t id = xptiRegisterString(name, &copy);
+        const char *back = xptiLookupString(id);
+        w->ok = w->ok && id != XPTI_INVALID_STRING_ID && back == copy && strcmp(back, name) == 0;
+    }
+    return NULL;
+}
+
+static void *make_events(void *arg)
+{
+    struct worker *w = arg;
+    struct xpti_payload p = {
+        .name = "hot_kernel",
+        .source_file = "hot.cpp",
+        .line_no = 1,
+        .column_no = 2,
+        .flags = XPTI_PAYLOAD_NAME_AVAILABLE | XPTI_PAYLOAD_SOURCE_FILE_AVAILABLE |
+                 XPTI_PAYLOAD_LINE_INFO_AVAILABLE | XPTI_PAYLOAD_COLUMN_INFO_AVAILABLE};
+    pthread_barrier_wait(&start_line);
+    w->ok = true;
+    for (int i = 0; i < EVENTS_PER_THREAD; i++) {
+        uint64_t inst = 0;
+        struct xpti_event *e = xptiMakeEvent("hot", &p, XPTI_EV_ALGORITHM, 1, &inst);
+        w->instances[i] = inst;
+        w->ok = w->ok && e && xptiFindEvent(e->unique_id) == e &&
+                xptiNotifySubscribers(stream, XPTI_TP_TASK_BEGIN, NULL, e, inst, NULL) ==
+                    XPTI_RESULT_SUCCESS;
+        if (e && i % 2)
+            xptiReleaseEvent(e);
+    }
+    return NULL;
+}
+
+static void count_cb(uint16_t type, struct xpti_event *parent, struct xpti_event *ev,
+                     uint64_t instance, const void *ud)
+{
+    atomic_fetch_add_explicit(&notified, 1, memory_order_relaxed);
+}
+
+static void other_cb(uint16_t type, struct xpti_event *parent, struct xpti_event *ev,
+                     uint64_t instance, const void *ud)
+{
+}
+
+static void *toggle_callbacks(void *arg)
+{
+    atomic_bool *stop = arg;
+    while (!atomic_load(stop)) {
+        xptiRegisterCallback(stream, XPTI_TP_TASK_BEGIN, other_cb);
+        xptiUnregisterCallback(stream, XPTI_TP_TASK_BEGIN, other_cb);
+    }
+    return NULL;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static bool run(int nthreads, void *(*fn)(void *), struct worker *w)
+{
+    bool all_ok = true;
+    pthread_barrier_init(&start_line, NULL, (unsigned)nthreads);
+    for (int i = 0; i < nthreads; i++) {
+        w[i].index = i;
+        pthread_create(&w[i].thread, NULL, fn, &w[i]);
+    }
+    for (int i = 0; i < nthreads; i++) {
+        pthread_join(w[i].thread, NULL);
+        all_ok = all_ok && w[i].ok;
+    }
+    pthread_barrier_destroy(&start_line);
+    return all_ok;
+}
+
+static void strings_round(int nthreads)
+{
+    struct worker w[MAX_THREADS] = {0};
+    xptiReset();
+    tap_ok(run(nthreads, intern_strings, w), "%d threads: every string interned and found",
+           nthreads);
+    char *copy;
+    xptiRegisterString("one_more", &copy);
+    tap_ok(xptiRegisterString("one_more", &copy) == STRINGS + 1,
+           "%d threads: exactly %d distinct ids were handed out", nthreads, STRINGS);
+}
+
+static void events_round(int nthreads)
+{
+    static uint64_t all[MAX_THREADS * EVENTS_PER_THREAD];
+    struct worker w[MAX_THREADS] = {0};
+    xptiReset();
+    stream = xptiRegisterStream("concurrency");
+    xptiRegisterCallback(stream, XPTI_TP_TASK_BEGIN, count_cb);
+    atomic_store(&notified, 0);
+    atomic_bool stop = false;
+    pthread_t toggler;
+    pthread_create(&toggler, NULL, toggle_callbacks, &stop);
+    for (int i = 0; i < nthreads; i++)
+        w[i].instances = &all[i * EVENTS_PER_THREAD];
+    bool ok = run(nthreads, make_events, w);
+    atomic_store(&stop, true);
+    pthread_join(toggler, NULL);
+    size_t n = (size_t)nthreads * EVENTS_PER_THREAD;
+    tap_ok(ok, "%d threads: every event created, found and notified", nthreads);
+    qsort(all, n, sizeof(all[0]), cmp_u64);
+    bool dense = true;
+    for (size_t i = 0; i < n; i++)
+        dense = dense && all[i] == i + 1;
+    tap_ok(dense, "%d threads: instance numbers are exactly 1..%zu", nthreads, n);
+    tap_ok(atomic_load(&notified) == n, "%d threads: the steady callback saw all %zu events",
+           nthreads, n);
+}
+
+int main(void)
+{
+    unsetenv("XPTI_SUBSCRIBERS");
+    xptiForceSetTraceEnabled(true);
+    for (int t = 2; t <= MAX_THREADS; t *= 2) {
+        strings_round(t);
+        events_round(t);
+    }
+    return tap_done();
+}

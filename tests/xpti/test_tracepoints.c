@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/* Payloads, events, tracepoints and the 128-bit key / 64-bit id scheme
+ * (xpti-facts.md sections 2, 5 and 7). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/tap.h"
+#include "xpti/xpti.h"
+
+#define LOCATION                                                                                   \
+    (XPTI_PAYLOAD_NAME_AVAILABLE | XPTI_PAYLOAD_SOURCE_FILE_AVAILABLE |                            \
+     XPTI_PAYLOAD_LINE_INFO_AVAILABLE | XPTI_PAYLOAD_COLUMN_INFO_AVAILABLE)
+
+static struct xpti_payload payload(const char *name, const char *file, uint32_t line,
+                                   uint32_t column)
+{
+    return (struct xpti_payload){
+        .name = name, .source_file = file, .line_no = line, .column_no = column, .flags = LOCATION};
+}
+
+static void test_register_payload(void)
+{
+    struct xpti_payload empty = {0}, good = payload("foo", "foo.cpp", 1, 2);
+    tap_ok(xptiRegisterPayload(NULL) == XPTI_INVALID_UID, "RegisterPayload(NULL) is 0");
+    tap_ok(xptiRegisterPayload(&empty) == XPTI_INVALID_UID, "an empty payload gives 0");
+    uint64_t uid = xptiRegisterPayload(&good);
+    tap_ok(uid != 0 && uid == good.internal, "a good payload gets an id, also in .internal");
+    tap_ok(xptiRegisterPayload(&good) != uid, "registering again makes a new instance");
+}
+
+/* FNV-1a-32 reference vectors (from the algorithm's public description). */
+static void test_key_scheme(void)
+{
+    struct xpti_uid128 k = xpti_make_key("foobar", "a", 12, 34);
+    tap_ok(k.p1 == ((uint64_t)0xe40c292cu << 32 | 0xbf9cf968u),
+           "p1 = FNV1a(file) << 32 | FNV1a(name) (got %#llx)", (unsigned long long)k.p1);
+    tap_ok(k.p2 == ((uint64_t)34 << 32 | 12), "p2 = column << 32 | line");
+    struct xpti_uid128 unknown = xpti_make_key(NULL, NULL, 7, 9);
+    tap_ok(unknown.p2 == 0, "a location with neither name nor file drops line and column");
+
+    struct xpti_payload p = payload("foobar", "a", 12, 34);
+    uint64_t instance = 0;
+    struct xpti_event *ev =
+        xptiMakeEvent("ignored", &p, XPTI_EV_ALGORITHM, XPTI_ACTIVITY_ACTIVE, &instance);
+    if (!tap_ok(ev != NULL, "event for the reference payload"))
+        return;
+    tap_ok(ev->unique_id == xpti_uid64_derive(k.p1, k.p2, instance, 0),
+           "uid64 is derived from the key and the instance");
+    tap_ok(ev->unique_id >= ((uint64_t)1 << 32), "uid64 never falls in the 32-bit range");
+    const struct xpti_payload *canon = ev->reserved.payload;
+    tap_ok(canon->uid.p1 == ((uint64_t)0xe40c292cu << 32 | 12) && canon->uid.p2 == 0xbf9cf968u &&
+               canon->uid.p3 == 1,
+           "legacy uid: file id << 32 | line, name id, 1");
+    tap_ok(xpti_uid64_derive(k.p1, k.p2, 1, 0) != xpti_uid64_derive(k.p1, k.p2, 2, 0) &&
+               xpti_uid64_derive(k.p1, k.p2, 1, 0) != xpti_uid64_derive(k.p1, k.p2, 1, 1),
+           "instance and attempt change the id");
+}
+
+static void test_create_tracepoint(void)
+{
+    struct xpti_tracepoint_if *a = xptiCreateTracepoint("fn", "file.cpp", 10, 2, NULL);
+    struct xpti_tracepoint_if *b = xptiCreateTracepoint("fn", "file.cpp", 10, 2, NULL);
+    struct xpti_event *ea = xpti_tracepoint_event(a), *eb = xpti_tracepoint_event(b);
+    if (!tap_ok(a && b && a != b && ea && eb, "same location twice gives two objects"))
+        return;
+    tap_ok(eb->instance_id > ea->instance_id, "the second instance is greater (%llu > %llu)",
+           (unsigned long long)eb->instance_id, (unsigned long long)ea->instance_id);
+    tap_ok(ea->unique_id != eb->unique_id, "instances have distinct 64-bit ids");
+
+    struct xpti_tracepoint_if *u = xptiCreateTracepoint(NULL, NULL, 0, 0, NULL);
+    struct xpti_event *eu = xpti_tracepoint_event(u);
+    if (!tap_ok(eu != NULL, "a tracepoint with no location is still created"))
+        return;
+    const struct xpti_payload *pu = eu->reserved.payload;
+    tap_ok(pu && strcmp(pu->name, "unknown") == 0 && strcmp(pu->source_file, "unknown-file") == 0 &&
+               pu->line_no == 0 && pu->column_no == 0,
+           "it reads unknown / unknown-file / 0 / 0");
+    tap_ok(pu->flags & XPTI_PAYLOAD_REGISTERED, "its payload is flagged registered");
+    const uint64_t want = XPTI_EVENT_PAYLOAD_AVAILABLE | XPTI_EVENT_UID_AVAILABLE |
+                          XPTI_EVENT_ACTIVITY_TYPE_AVAILABLE | XPTI_EVENT_TYPE_AVAILABLE;
+    tap_ok((eu->flags & want) == want, "its event has payload, uid, activity and type flags");
+    tap_ok(eu->event_type == XPTI_EV_ALGORITHM && eu->activity_type == XPTI_ACTIVITY_ACTIVE,
+           "new tracepoints are algorithm / active");
+    tap_ok(xptiQueryPayloadByUID(eu->unique_id) == pu, "QueryPayloadByUID(uid64) is its payload");
+    tap_ok(xptiLookupPayload(eu->unique_id) != NULL && xptiLookupEvent(eu->unique_id) != NULL,
+           "LookupPayload/LookupEvent find it");
+    tap_ok(xptiLookupPayload(0) == NULL && xptiLookupPayload(10000) == NULL,
+           "LookupPayload(0) and (10000) are NULL");
+
+    int foreign[64] = {0};
+    tap_ok(xptiDeleteTracepoint(NULL) == XPTI_RESULT_INVALIDARG, "deleting NULL is INVALIDARG");
+    tap_ok(xptiDeleteTracepoint((struct xpti_tracepoint_if *)foreign) == XPTI_RESULT_INVALIDARG,
+           "deleting a foreign pointer is INVALIDARG");
+    uint64_t uid = eu->unique_id;
+    tap_ok(xptiDeleteTracepoint(u) == XPTI_RESULT_SUCCESS, "deleting a tracepoint succeeds");
+    tap_ok(xptiDeleteTracepoint(u) == XPTI_RESULT_INVALIDARG, "deleting it twice is INVALIDARG");
+    tap_ok(xptiLookupEvent(uid) == NULL && xptiFindEvent(uid) == NULL,
+           "a deleted tracepoint's id no longer resolves");
+    struct xpti_tracepoint_if *c = xptiCreateTracepoint("fn", "file.cpp", 10, 2, NULL);
+    tap_ok(c && xpti_tracepoint_event(c)->instance_id == eb->instance_id + 1,
+           "the instance counter keeps counting");
+}
+
+static void test_make_event(void)
+{
+    struct xpti_payload p = payload("kernel", "main.cpp", 104, 5), bad = {0};
+    uint64_t inst = 0;
+    tap_ok(xptiMakeEvent("x", &bad, XPTI_EV_ALGORITHM, XPTI_ACTIVITY_ACTIVE, &inst) == NULL,
+           "an invalid payload makes no event");
+    tap_ok(xptiMakeEvent("x", &p, XPTI_EV_ALGORITHM, XPTI_ACTIVITY_ACTIVE, NULL) == NULL,
+           "a NULL instance pointer makes no event");
+    uint64_t i1 = 0, i2 = 0;
+    struct xpti_event *e1 = xptiMakeEvent("x", &p, XPTI_EV_GRAPH, XPTI_ACTIVITY_OVERHEAD, &i1);
+    struct xpti_event *e2 = xptiMakeEvent("x", &p, XPTI_EV_GRAPH, XPTI_ACTIVITY_OVERHEAD, &i2);
+    if (!tap_ok(e1 && e2 && e1 != e2, "the same payload twice gives two events"))
+        return;
+    tap_ok(i1 == 1 && i2 == 2 && e1->instance_id == 1 && e2->data_id == 2, "instances 1 then 2");
+    tap_ok(e1->event_type == XPTI_EV_GRAPH && e1->activity_type == XPTI_ACTIVITY_OVERHEAD,
+           "event and activity types are stored");
+    tap_ok(xptiFindEvent(0) == NULL && xptiFindEvent(1000000) == NULL,
+           "FindEvent(0) and (1000000) are NULL");
+    tap_ok(xptiFindEvent(e1->unique_id) == e1, "FindEvent(unique_id) is the event");
+    tap_ok(xptiQueryPayload(NULL) == NULL, "QueryPayload(NULL) is NULL");
+    const struct xpti_payload *q = xptiQueryPayload(e1);
+    tap_ok(q && strcmp(q->name, "kernel") == 0 && strcmp(q->source_file, "main.cpp") == 0 &&
+               q->line_no == 104,
+           "QueryPayload gives the same name, file and line");
+    tap_ok(q && q->name != p.name && q->internal == e1->unique_id,
+           "the framework copy owns its strings and knows its id");
+    tap_ok(p.uid.p1 == 0 && p.uid.p2 == 0 && p.internal == 0,
+           "the caller's payload gets no ids from MakeEvent");
+
+    uint64_t uid = e1->unique_id;
+    xptiReleaseEvent(e1);
+    tap_ok(xptiFindEvent(uid) == NULL, "a released event is no longer found");
+    tap_ok(xptiFindEvent(e2->unique_id) == e2, "its sibling instance still is");
+    uint64_t i3 = 0;
+    struct xpti_event *e3 = xptiMakeEvent("x", &p, XPTI_EV_GRAPH, XPTI_ACTIVITY_ACTIVE, &i3);
+    tap_ok(e3 && i3 == 3, "instances keep counting after a release (%llu)", (unsigned long long)i3);
+    struct xpti_payload name_only = {.name = "lonely", .flags = XPTI_PAYLOAD_NAME_AVAILABLE};
+    tap_ok(xptiMakeEvent("x", &name_only, XPTI_EV_ALGORITHM, XPTI_ACTIVITY_ACTIVE, &inst) != NULL,
+           "a name alone is a valid payload");
+}
+
+static void test_many_instances(void)
+{
+    /* Enough to grow the id index and the instance pool several times. */
+    enum { N = 5000 };
+    static uint64_t uids[N];
+    struct xpti_payload p = payload("loop", "loop.cpp", 1, 1);
+    bool ok = true;
+    for (int i = 0; i < N; i++) {
+        uint64_t inst;
+        struct xpti_event *e = xptiMakeEvent("x", &p, XPTI_EV_ALGORITHM, 1, &inst);
+        ok = ok && e && inst == (uint64_t)i + 1;
+        uids[i] = e ? e->unique_id : 0;
+        if (i % 3 == 0 && e)
+            xptiReleaseEvent(e);
+    }
+    tap_ok(ok, "%d instances numbered 1..%d", N, N);
+    bool found = true;
+    for (int i = 0; i < N; i++) {
+        const struct xpti_event *e = xptiFindEvent(uids[i]);
+        found = found && (i % 3 == 0 ? e == NULL : e && e->unique_id == uids[i]);
+    }
+    tap_ok(found, "every live id resolves and every released one does not");
+}
+
+static void test_scope(void)
+{
+    tap_ok(xptiSetTracepointScopeData(NULL) == XPTI_RESULT_INVALIDARG,
+           "setting a NULL scope is INVALIDARG");
+    struct xpti_tracepoint_if *tp = xptiCreateTracepoint("scoped", "s.cpp", 3, 4, NULL);
+    tap_ok(xptiSetTracepointScopeData(tp) == XPTI_RESULT_SUCCESS, "set the scope");
+    tap_ok(xptiGetTracepointScopeData() == tp &&
+               xptiGetUniversalId() == xpti_tracepoint_event(tp)->unique_id,
+           "scope and universal id follow the tracepoint");
+    xptiUnsetTracepointScopeData();
+    tap_ok(xptiGetTracepointScopeData() == NULL && xptiGetUniversalId() == 0, "unset clears both");
+    const struct xpti_tracepoint_if *r = xptiRegisterTracepointScope("reg", "r.cpp", 5, 6, NULL);
+    struct xpti_event *er = xpti_tracepoint_event(r);
+    tap_ok(er && strcmp(er->reserved.payload->name, "reg") == 0 &&
+               er->reserved.payload->line_no == 5,
+           "RegisterTracepointScope creates a tracepoint at that location");
+    tap_ok(xpti_tracepoint_event((const struct xpti_tracepoint_if *)&r) == NULL,
+           "a foreign pointer is not a tracepoint");
+}
+
+int main(void)
+{
+    unsetenv("XPTI_SUBSCRIBERS");
+    unsetenv("XPTI_USE_STRICT_HASH");
+    test_register_payload();
+    xptiReset();
+    test_key_scheme();
+    xptiReset();
+    test_create_tracepoint();
+    xptiReset();
+    test_make_event();
+    xptiReset();
+    test_many_instances();
+    xptiReset();
+    test_scope();
+    return tap_done();
+}

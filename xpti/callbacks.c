@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+#include "xpti/callbacks.h"
+
+#include <stdlib.h>
+
+void cbs_init(struct callbacks *c)
+{
+    pthread_mutex_init(&c->lock, NULL);
+    for (size_t i = 0; i < 256; i++)
+        atomic_init(&c->stream[i], NULL);
+    c->retired = NULL;
+}
+
+static void free_stream(struct cb_stream *s)
+{
+    for (size_t pi = 0; pi < 256; pi++) {
+        struct cb_page *p = atomic_load_explicit(&s->page[pi], memory_order_relaxed);
+        if (!p)
+            continue;
+        for (size_t i = 0; i < 256; i++) {
+            free((void *)atomic_load_explicit(&p->slot[i].active, memory_order_relaxed));
+            free(p->slot[i].regs);
+        }
+        free(p);
+    }
+    free(s);
+}
+
+void cbs_clear(struct callbacks *c)
+{
+    for (size_t i = 0; i < 256; i++) {
+        struct cb_stream *s = atomic_load_explicit(&c->stream[i], memory_order_relaxed);
+        if (s)
+            free_stream(s);
+        atomic_store_explicit(&c->stream[i], NULL, memory_order_relaxed);
+    }
+    while (c->retired) {
+        struct cb_list *l = c->retired;
+        c->retired = l->retired_next;
+        free(l);
+    }
+}
+
+void cbs_destroy(struct callbacks *c)
+{
+    cbs_clear(c);
+    pthread_mutex_destroy(&c->lock);
+}
+
+/* Called with c->lock held; creates the stream and page on demand. */
+static struct cb_slot *slot_of(struct callbacks *c, uint8_t stream, uint16_t type, bool create)
+{
+    struct cb_stream *s = atomic_load_explicit(&c->stream[stream], memory_order_relaxed);
+    if (!s) {
+        if (!create || !(s = calloc(1, sizeof(*s))))
+            return NULL;
+        atomic_store_explicit(&c->stream[stream], s, memory_order_release);
+    }
+    struct cb_page *p = atomic_load_explicit(&s->page[type >> 8], memory_order_relaxed);
+    if (!p) {
+        if (!create || !(p = calloc(1, sizeof(*p))))
+            return NULL;
+        atomic_store_explicit(&s->page[type >> 8], p, memory_order_release);
+    }
+    return &p->slot[type & 0xff];
+}
+
+/* Rebuild the slot's snapshot from its registrations and publish it. */
+static bool publish(struct callbacks *c, struct cb_slot *slot)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < slot->nregs; i++)
+        n += slot->regs[i].active;
+    struct cb_list *l = NULL;
+    if (n) {
+        l = malloc(sizeof(*l) + n * sizeof(l->fn[0]));
+        if (!l)
+            return false;
+        l->n = 0;
+        for (size_t i = 0; i < slot->nregs; i++)
+            if (slot->regs[i].active)
+                l->fn[l->n++] = slot->regs[i].fn;
+    }
+    struct cb_list *old =
+        (struct cb_list *)atomic_exchange_explicit(&slot->active, l, memory_order_acq_rel);
+    if (old) {
+        old->retired_next = c->retired;
+        c->retired = old;
+    }
+    return true;
+}
+
+static struct cb_reg *find_reg(struct cb_slot *slot, xpti_callback_fn fn)
+{
+    for (size_t i = 0; i < slot->nregs; i++)
+        if (slot->regs[i].fn == fn)
+            return &slot->regs[i];
+    return NULL;
+}
+
+static xpti_result_t set_active(struct callbacks *c, uint8_t stream, struct cb_slot *slot,
+                                struct cb_reg *reg, bool active)
+{
+    reg->active = active;
+    if (!publish(c, slot)) {
+        reg->active = !active;
+        return XPTI_RESULT_FAIL;
+    }
+    struct cb_stream *s = atomic_load_explicit(&c->stream[stream], memory_order_relaxed);
+    if (active)
+        atomic_fetch_add_explicit(&s->active_count, 1, memory_order_relaxed);
+    else
+        atomic_fetch_sub_explicit(&s->active_count, 1, memory_order_relaxed);
+    return XPTI_RESULT_SUCCESS;
+}
+
+xpti_result_t cbs_register(struct callbacks *c, uint8_t stream, uint16_t type, xpti_callback_fn fn)
+{
+    xpti_result_t rc = XPTI_RESULT_FAIL;
+    pthread_mutex_lock(&c->lock);
+    struct cb_slot *slot = slot_of(c, stream, type, true);
+    if (!slot)
+        goto out;
+    struct cb_reg *reg = find_reg(slot, fn);
+    if (reg) {
+        if (reg->active) {
+            rc = XPTI_RESULT_DUPLICATE;
+        } else {
+            rc = set_active(c, stream, slot, reg, true);
+            if (rc == XPTI_RESULT_SUCCESS)
+                rc = XPTI_RESULT_UNDELETE;
+        }
+        goto out;
+    }
+    if (slot->nregs == slot->cap) {
+        size_t cap = slot->cap ? 2 * slot->cap : 4;
+        struct cb_reg *regs = realloc(slot->regs, cap * sizeof(*regs));
+        if (!regs)
+            goto out;
+        slot->regs = regs;
+        slot->cap = cap;
+    }
+    slot->regs[slot->nregs++] = (struct cb_reg){.fn = fn, .active = false};
+    rc = set_active(c, stream, slot, &slot->regs[slot->nregs - 1], true);
+    if (rc == XPTI_RESULT_SUCCESS)
+        atomic_load_explicit(&c->stream[stream], memory_order_relaxed)->ever_registered = true;
+    else
+        slot->nregs--;
+out:
+    pthread_mutex_unlock(&c->lock);
+    return rc;
+}
+
+xpti_result_t cbs_unregister(struct callbacks *c, uint8_t stream, uint16_t type,
+                             xpti_callback_fn fn)
+{
+    xpti_result_t rc = XPTI_RESULT_NOTFOUND;
+    pthread_mutex_lock(&c->lock);
+    struct cb_slot *slot = slot_of(c, stream, type, false);
+    struct cb_reg *reg = slot ? find_reg(slot, fn) : NULL;
+    if (reg)
+        rc = reg->active ? set_active(c, stream, slot, reg, false) : XPTI_RESULT_DUPLICATE;
+    pthread_mutex_unlock(&c->lock);
+    return rc;
+}
+
+bool cbs_disable_stream(struct callbacks *c, uint8_t stream)
+{
+    pthread_mutex_lock(&c->lock);
+    struct cb_stream *s = atomic_load_explicit(&c->stream[stream], memory_order_relaxed);
+    bool ever = s && s->ever_registered;
+    for (size_t pi = 0; s && pi < 256; pi++) {
+        struct cb_page *p = atomic_load_explicit(&s->page[pi], memory_order_relaxed);
+        for (size_t i = 0; p && i < 256; i++)
+            for (size_t r = 0; r < p->slot[i].nregs; r++)
+                if (p->slot[i].regs[r].active)
+                    set_active(c, stream, &p->slot[i], &p->slot[i].regs[r], false);
+    }
+    pthread_mutex_unlock(&c->lock);
+    return ever;
+}
+
+bool cbs_stream_active(const struct callbacks *c, uint8_t stream)
+{
+    const struct cb_stream *s = atomic_load_explicit(&c->stream[stream], memory_order_acquire);
+    return s && atomic_load_explicit(&s->active_count, memory_order_relaxed) > 0;
+}

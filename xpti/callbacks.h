@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* Callback registrations per (stream, trace type).
+ *
+ * Registrations are kept forever and only flagged inactive, as upstream does.
+ * Notification reads an immutable snapshot of the active callbacks, published
+ * with one atomic store whenever registrations change; snapshots replaced
+ * since are kept until cbs_clear, so a notifier never holds a lock and never
+ * reads freed memory. Writers serialise on `lock`. */
+#ifndef ZESTUB_XPTI_CALLBACKS_H
+#define ZESTUB_XPTI_CALLBACKS_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "xpti/xpti.h"
+
+struct cb_list {
+    struct cb_list *retired_next;
+    size_t n;
+    xpti_callback_fn fn[];
+};
+
+struct cb_reg {
+    xpti_callback_fn fn;
+    bool active;
+};
+
+struct cb_slot {
+    _Atomic(const struct cb_list *) active; /* NULL: none */
+    struct cb_reg *regs;                    /* writer only */
+    size_t nregs, cap;
+};
+
+/* Trace types are 16-bit: the high byte picks a page, the low byte a slot. */
+struct cb_page {
+    struct cb_slot slot[256];
+};
+
+struct cb_stream {
+    _Atomic(struct cb_page *) page[256];
+    _Atomic size_t active_count;
+    bool ever_registered; /* writer only */
+};
+
+struct callbacks {
+    pthread_mutex_t lock;
+    _Atomic(struct cb_stream *) stream[256];
+    struct cb_list *retired;
+};
+
+void cbs_init(struct callbacks *c);
+void cbs_destroy(struct callbacks *c);
+void cbs_clear(struct callbacks *c);
+/* SUCCESS, DUPLICATE (already active), UNDELETE (re-enabled), FAIL (memory). */
+xpti_result_t cbs_register(struct callbacks *c, uint8_t stream, uint16_t type, xpti_callback_fn fn);
+/* SUCCESS, DUPLICATE (already inactive), NOTFOUND. */
+xpti_result_t cbs_unregister(struct callbacks *c, uint8_t stream, uint16_t type,
+                             xpti_callback_fn fn);
+/* Deactivate everything on a stream; false if nothing was ever registered. */
+bool cbs_disable_stream(struct callbacks *c, uint8_t stream);
+bool cbs_stream_active(const struct callbacks *c, uint8_t stream);
+
+/* The hot path: the active callbacks of (stream, type), or NULL. */
+static inline const struct cb_list *cbs_active(const struct callbacks *c, uint8_t stream,
+                                               uint16_t type)
+{
+    const struct cb_stream *s = atomic_load_explicit(&c->stream[stream], memory_order_acquire);
+    if (!s)
+        return NULL;
+    const struct cb_page *p = atomic_load_explicit(&s->page[type >> 8], memory_order_acquire);
+    if (!p)
+        return NULL;
+    return atomic_load_explicit(&p->slot[type & 0xff].active, memory_order_acquire);
+}
+
+#endif

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: MIT */
+#include "xpti/chash.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+struct chash_table {
+    unsigned bits;
+    struct chash_table *older;
+    _Atomic(struct chash_node *) bucket[];
+};
+
+static size_t bucket_of(uint64_t hash, unsigned bits)
+{
+    /* Fibonacci hashing: keys such as pointers or small ids have poor low bits. */
+    return (size_t)((hash * 0x9E3779B97F4A7C15u) >> (64 - bits));
+}
+
+static struct chash_table *table_new(unsigned bits)
+{
+    size_t n = (size_t)1 << bits;
+    struct chash_table *t = malloc(sizeof(*t) + n * sizeof(t->bucket[0]));
+    if (!t)
+        return NULL;
+    t->bits = bits;
+    t->older = NULL;
+    for (size_t i = 0; i < n; i++)
+        atomic_init(&t->bucket[i], NULL);
+    return t;
+}
+
+int chash_init(struct chash *h, unsigned initial_bits)
+{
+    struct chash_table *t = table_new(initial_bits);
+    if (!t)
+        return -ENOMEM;
+    atomic_init(&h->table, t);
+    h->count = 0;
+    h->retired = NULL;
+    return 0;
+}
+
+static void free_retired(struct chash *h)
+{
+    while (h->retired) {
+        struct chash_table *t = h->retired;
+        h->retired = t->older;
+        free(t);
+    }
+}
+
+void chash_destroy(struct chash *h)
+{
+    free(atomic_load_explicit(&h->table, memory_order_relaxed));
+    atomic_store_explicit(&h->table, NULL, memory_order_relaxed);
+    free_retired(h);
+    h->count = 0;
+}
+
+int chash_clear(struct chash *h, unsigned initial_bits)
+{
+    chash_destroy(h);
+    return chash_init(h, initial_bits);
+}
+
+struct chash_node *chash_find(const struct chash *h, uint64_t hash, chash_match_fn match,
+                              const void *key, size_t max_hops)
+{
+    const struct chash_table *t = atomic_load_explicit(&h->table, memory_order_acquire);
+    struct chash_node *n =
+        atomic_load_explicit(&t->bucket[bucket_of(hash, t->bits)], memory_order_acquire);
+    for (size_t hops = 0; n && hops < max_hops; hops++) {
+        if (atomic_load_explicit(&n->hash, memory_order_relaxed) == hash &&
+            (!match || match(n, key)))
+            return n;
+        n = atomic_load_explicit(&n->next, memory_order_acquire);
+    }
+    return NULL;
+}
+
+/* Relink every node into a table twice the size. Readers still on the old
+ * table follow next pointers into the new chains: they may miss but never
+ * loop, because a node is only ever prepended to chains it is not in. */
+static int grow(struct chash *h)
+{
+    struct chash_table *old = atomic_load_explicit(&h->table, memory_order_relaxed);
+    struct chash_table *t = table_new(old->bits + 1);
+    if (!t)
+        return -ENOMEM;
+    size_t n = (size_t)1 << old->bits;
+    for (size_t i = 0; i < n; i++) {
+        struct chash_node *node = atomic_load_explicit(&old->bucket[i], memory_order_relaxed);
+        while (node) {
+            struct chash_node *next = atomic_load_explicit(&node->next, memory_order_relaxed);
+            uint64_t hash = atomic_load_explicit(&node->hash, memory_order_relaxed);
+            size_t b = bucket_of(hash, t->bits);
+            atomic_store_explicit(&node->next,
+                                  atomic_load_explicit(&t->bucket[b], memory_order_relaxed),
+                                  memory_order_release);
+            atomic_store_explicit(&t->bucket[b], node, memory_order_release);
+            node = next;
+        }
+    }
+    atomic_store_explicit(&h->table, t, memory_order_release);
+    /* Old tables are small next to the live one (sizes halve), so keeping
+     * them until chash_clear bounds the waste by the table's own size. */
+    old->older = h->retired;
+    h->retired = old;
+    return 0;
+}
+
+int chash_insert(struct chash *h, struct chash_node *n, uint64_t hash)
+{
+    struct chash_table *t = atomic_load_explicit(&h->table, memory_order_relaxed);
+    if (h->count >= ((size_t)1 << t->bits) && t->bits < 40) {
+        int rc = grow(h);
+        if (rc)
+            return rc;
+        t = atomic_load_explicit(&h->table, memory_order_relaxed);
+    }
+    size_t b = bucket_of(hash, t->bits);
+    atomic_store_explicit(&n->hash, hash, memory_order_relaxed);
+    atomic_store_explicit(&n->next, atomic_load_explicit(&t->bucket[b], memory_order_relaxed),
+                          memory_order_relaxed);
+    /* Release: a reader that sees the node sees its contents. */
+    atomic_store_explicit(&t->bucket[b], n, memory_order_release);
+    h->count++;
+    return 0;
+}
+
+void chash_remove(struct chash *h, struct chash_node *n)
+{
+    struct chash_table *t = atomic_load_explicit(&h->table, memory_order_relaxed);
+    uint64_t hash = atomic_load_explicit(&n->hash, memory_order_relaxed);
+    _Atomic(struct chash_node *) *link = &t->bucket[bucket_of(hash, t->bits)];
+    for (;;) {
+        struct chash_node *cur = atomic_load_explicit(link, memory_order_relaxed);
+        if (!cur)
+            return;
+        if (cur == n) {
+            /* n keeps its next pointer so a reader standing on it walks on. */
+            atomic_store_explicit(link, atomic_load_explicit(&n->next, memory_order_relaxed),
+                                  memory_order_release);
+            h->count--;
+            return;
+        }
+        link = &cur->next;
+    }
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* An intrusive chained hash map with lock-free readers and one writer at a
+ * time (the owner serialises inserts and removals with its own lock).
+ *
+ * Readers never block and never touch freed memory as long as the owner keeps
+ * removed nodes' memory alive until chash_clear (the string table and key
+ * table never remove; the tracepoint registry recycles nodes in a pool). A
+ * reader racing with a resize or a removal can miss an entry; callers that
+ * must not miss retry under the writer lock. */
+#ifndef ZESTUB_XPTI_CHASH_H
+#define ZESTUB_XPTI_CHASH_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct chash_node {
+    _Atomic(struct chash_node *) next;
+    _Atomic uint64_t hash;
+};
+
+struct chash_table;
+
+struct chash {
+    _Atomic(struct chash_table *) table;
+    size_t count;                /* writer only */
+    struct chash_table *retired; /* older tables readers may still walk */
+};
+
+/* Does node n hold key? May be NULL when the hash alone identifies a node. */
+typedef bool (*chash_match_fn)(const struct chash_node *n, const void *key);
+
+/* Chains longer than this on the lock-free path mean a concurrent resize or
+ * node reuse; the caller should retry under its lock. */
+#define CHASH_READER_HOPS 256
+#define CHASH_UNBOUNDED ((size_t)-1)
+
+int chash_init(struct chash *h, unsigned initial_bits);
+void chash_destroy(struct chash *h);
+/* Forget every node (their memory belongs to the caller) and reset the size. */
+int chash_clear(struct chash *h, unsigned initial_bits);
+
+struct chash_node *chash_find(const struct chash *h, uint64_t hash, chash_match_fn match,
+                              const void *key, size_t max_hops);
+/* Writer side: caller holds its lock. Returns 0 or -ENOMEM. */
+int chash_insert(struct chash *h, struct chash_node *n, uint64_t hash);
+void chash_remove(struct chash *h, struct chash_node *n);
+
+#endif

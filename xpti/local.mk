@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: MIT
+# libxptifw.so: the XPTI dispatcher (what XPTI_FRAMEWORK_DISPATCHER names in
+# an instrumented application) and the tracing core zestub links. Installed
+# in libdir because runtimes and users load it by path. Only the XPTI ABI and
+# the xpti_* extensions in xpti/xpti.h are exported (hidden visibility).
+lib_LTLIBRARIES += libxptifw.la
+libxptifw_la_SOURCES = \
+	xpti/xpti.h \
+	xpti/hash.h \
+	xpti/chash.h xpti/chash.c \
+	xpti/idvec.h xpti/idvec.c \
+	xpti/strtab.h xpti/strtab.c \
+	xpti/objtab.h xpti/objtab.c \
+	xpti/nametab.h xpti/nametab.c \
+	xpti/metadata.h xpti/metadata.c \
+	xpti/tracepoints.h xpti/tracepoints.c xpti/tp_pool.c \
+	xpti/cxx_interfaces.h xpti/cxx_interfaces.c \
+	xpti/callbacks.h xpti/callbacks.c \
+	xpti/subscribers.h xpti/subscribers.c \
+	xpti/framework.h xpti/framework.c \
+	xpti/api_lifecycle.c xpti/api_tables.c xpti/api_events.c \
+	xpti/api_notify.c xpti/api_thread.c
+libxptifw_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
+libxptifw_la_LDFLAGS = -avoid-version -no-undefined
+libxptifw_la_LIBADD = $(DL_LIBS) $(PTHREAD_LIBS)
+
+xptiincludedir = $(includedir)/zestub/xpti
+xptiinclude_HEADERS = xpti/xpti.h
+
+EXTRA_DIST += xpti/README.md

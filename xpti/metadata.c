@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+#include "xpti/metadata.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+void md_init(struct md_store *m)
+{
+    pthread_mutex_init(&m->lock, NULL);
+    m->count = m->cap = m->cursor = 0;
+    m->items = NULL;
+}
+
+void md_destroy(struct md_store *m)
+{
+    free(m->items);
+    m->items = NULL;
+    m->count = m->cap = m->cursor = 0;
+    pthread_mutex_destroy(&m->lock);
+}
+
+xpti_result_t md_add(struct md_store *m, xpti_string_id_t key, const char *key_text,
+                     xpti_object_id_t value)
+{
+    xpti_result_t rc = XPTI_RESULT_SUCCESS;
+    pthread_mutex_lock(&m->lock);
+    for (size_t i = 0; i < m->count; i++) {
+        if (m->items[i].key == key) {
+            m->items[i].value = value;
+            rc = XPTI_RESULT_DUPLICATE;
+            goto out;
+        }
+    }
+    if (m->count == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 8;
+        struct md_item *items = realloc(m->items, cap * sizeof(*items));
+        if (!items) {
+            rc = XPTI_RESULT_FAIL;
+            goto out;
+        }
+        m->items = items;
+        m->cap = cap;
+    }
+    m->items[m->count++] = (struct md_item){.key = key, .key_text = key_text, .value = value};
+out:
+    pthread_mutex_unlock(&m->lock);
+    return rc;
+}
+
+static xpti_result_t item_locked(const struct md_store *m, size_t index, const char **key_text,
+                                 xpti_object_id_t *value)
+{
+    if (index >= m->count)
+        return XPTI_RESULT_FALSE;
+    if (key_text)
+        *key_text = m->items[index].key_text;
+    if (value)
+        *value = m->items[index].value;
+    return XPTI_RESULT_SUCCESS;
+}
+
+xpti_result_t md_get(struct md_store *m, const char *key_text, xpti_object_id_t *value)
+{
+    xpti_result_t rc = XPTI_RESULT_NOTFOUND;
+    pthread_mutex_lock(&m->lock);
+    for (size_t i = 0; i < m->count; i++) {
+        if (strcmp(m->items[i].key_text, key_text) == 0) {
+            rc = item_locked(m, i, NULL, value);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&m->lock);
+    return rc;
+}
+
+xpti_result_t md_at(struct md_store *m, size_t index, const char **key_text,
+                    xpti_object_id_t *value)
+{
+    pthread_mutex_lock(&m->lock);
+    xpti_result_t rc = item_locked(m, index, key_text, value);
+    pthread_mutex_unlock(&m->lock);
+    return rc == XPTI_RESULT_FALSE ? XPTI_RESULT_NOTFOUND : rc;
+}
+
+size_t md_count(struct md_store *m)
+{
+    pthread_mutex_lock(&m->lock);
+    size_t n = m->count;
+    pthread_mutex_unlock(&m->lock);
+    return n;
+}
+
+xpti_result_t md_first(struct md_store *m, const char **key_text, xpti_object_id_t *value)
+{
+    pthread_mutex_lock(&m->lock);
+    m->cursor = 0;
+    xpti_result_t rc = item_locked(m, m->cursor, key_text, value);
+    if (rc == XPTI_RESULT_SUCCESS)
+        m->cursor++;
+    pthread_mutex_unlock(&m->lock);
+    return rc;
+}
+
+xpti_result_t md_next(struct md_store *m, const char **key_text, xpti_object_id_t *value)
+{
+    pthread_mutex_lock(&m->lock);
+    xpti_result_t rc = item_locked(m, m->cursor, key_text, value);
+    if (rc == XPTI_RESULT_SUCCESS)
+        m->cursor++;
+    pthread_mutex_unlock(&m->lock);
+    return rc;
+}
+
+void md_write_empty_map_image(unsigned char bytes[56])
+{
+    /* libstdc++ _Hashtable, 7 words: bucket array pointer (to the embedded
+     * single bucket), bucket count 1, before-begin node (no elements),
+     * element count 0, rehash policy {max load 1.0f, next resize 0}, and the
+     * single bucket itself (empty). */
+    uint64_t words[7] = {0};
+    const float max_load = 1.0f;
+    words[0] = (uint64_t)(uintptr_t)(bytes + 48);
+    words[1] = 1;
+    memcpy(&words[4], &max_load, sizeof(max_load));
+    memcpy(bytes, words, sizeof(words));
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/* Per-event metadata: (key string, object id) pairs in insertion order.
+ * Upstream keeps a std::unordered_map inside the event; a C library cannot
+ * build one, so the event's map bytes hold an empty-map image instead and the
+ * pairs live here (see xpti/README.md). */
+#ifndef ZESTUB_XPTI_METADATA_H
+#define ZESTUB_XPTI_METADATA_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+#include "xpti/xpti.h"
+
+struct md_item {
+    xpti_string_id_t key;
+    const char *key_text; /* string-table copy */
+    xpti_object_id_t value;
+};
+
+struct md_store {
+    pthread_mutex_t lock; /* adders and readers of one event may race */
+    size_t count, cap;
+    struct md_item *items;
+    size_t cursor; /* for xpti_metadata_if first_item/next_item */
+};
+
+void md_init(struct md_store *m);
+void md_destroy(struct md_store *m);
+/* SUCCESS for a new key, DUPLICATE when the key existed (value replaced). */
+xpti_result_t md_add(struct md_store *m, xpti_string_id_t key, const char *key_text,
+                     xpti_object_id_t value);
+xpti_result_t md_get(struct md_store *m, const char *key_text, xpti_object_id_t *value);
+xpti_result_t md_at(struct md_store *m, size_t index, const char **key_text,
+                    xpti_object_id_t *value);
+size_t md_count(struct md_store *m);
+/* The iteration protocol of xpti_metadata_t: FALSE when there is no item. */
+xpti_result_t md_first(struct md_store *m, const char **key_text, xpti_object_id_t *value);
+xpti_result_t md_next(struct md_store *m, const char **key_text, xpti_object_id_t *value);
+
+/* The 56 bytes of an empty libstdc++ unordered_map, so C++ subscribers that
+ * read xptiQueryMetadata() see "no metadata" instead of garbage. */
+void md_write_empty_map_image(unsigned char bytes[56]);
+
+#endif

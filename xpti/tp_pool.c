@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/* Instance memory: slabs of doubling size, recycled through a free list and
+ * returned to the system only by tp_pool_free_all. Keeping it mapped is what
+ * lets lock-free readers and pointer validation run without hazard pointers. */
+#include <stdlib.h>
+
+#include "xpti/tracepoints.h"
+
+#define FIRST_SLAB 64
+#define LARGEST_SLAB 65536
+
+struct tp_inst *tp_pool_take(struct tp_pool *pool)
+{
+    struct tp_inst *inst = pool->free;
+    if (inst) {
+        pool->free = inst->next_free;
+        return inst;
+    }
+    size_t n = atomic_load_explicit(&pool->nslabs, memory_order_relaxed);
+    if (n == 0 || pool->used_in_last == pool->slab[n - 1].n) {
+        if (n == TP_POOL_SLABS)
+            return NULL;
+        size_t size = n == 0 ? FIRST_SLAB : 2 * pool->slab[n - 1].n;
+        if (size > LARGEST_SLAB)
+            size = LARGEST_SLAB;
+        struct tp_inst *base = calloc(size, sizeof(*base));
+        if (!base)
+            return NULL;
+        pool->slab[n] = (struct tp_slab){.base = base, .n = size};
+        pool->used_in_last = 0;
+        /* Release: validators that see the count see the slab. */
+        atomic_store_explicit(&pool->nslabs, ++n, memory_order_release);
+    }
+    return &pool->slab[n - 1].base[pool->used_in_last++];
+}
+
+void tp_pool_give(struct tp_pool *pool, struct tp_inst *inst)
+{
+    inst->next_free = pool->free;
+    pool->free = inst;
+}
+
+bool tp_pool_owns(const struct tp_pool *pool, uintptr_t p)
+{
+    size_t n = atomic_load_explicit(&pool->nslabs, memory_order_acquire);
+    for (size_t i = 0; i < n; i++) {
+        uintptr_t base = (uintptr_t)pool->slab[i].base;
+        uintptr_t end = base + pool->slab[i].n * sizeof(struct tp_inst);
+        if (p >= base && p < end)
+            return (p - base) % sizeof(struct tp_inst) == 0;
+    }
+    return false;
+}
+
+void tp_pool_free_all(struct tp_pool *pool)
+{
+    size_t n = atomic_load_explicit(&pool->nslabs, memory_order_relaxed);
+    for (size_t i = 0; i < n; i++)
+        free(pool->slab[i].base);
+    atomic_store_explicit(&pool->nslabs, 0, memory_order_relaxed);
+    pool->used_in_last = 0;
+    pool->free = NULL;
+}

@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: MIT */
+#include "xpti/tracepoints.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xpti/cxx_interfaces.h"
+#include "xpti/hash.h"
+
+/* The placeholders hashed for a missing name or file, and what
+ * xptiCreateTracepoint substitutes for a location with neither. */
+#define UNKNOWN_NAME "unknown"
+#define UNKNOWN_FILE "unknown-file"
+
+#define LOCATION_FLAGS                                                                             \
+    (XPTI_PAYLOAD_SOURCE_FILE_AVAILABLE | XPTI_PAYLOAD_LINE_INFO_AVAILABLE |                       \
+     XPTI_PAYLOAD_COLUMN_INFO_AVAILABLE)
+
+static const char *payload_name(const struct xpti_payload *p)
+{
+    return (p->flags & XPTI_PAYLOAD_NAME_AVAILABLE) && p->name && *p->name ? p->name : NULL;
+}
+
+static const char *payload_file(const struct xpti_payload *p)
+{
+    return (p->flags & XPTI_PAYLOAD_SOURCE_FILE_AVAILABLE) && p->source_file && *p->source_file
+               ? p->source_file
+               : NULL;
+}
+
+bool tp_payload_valid(const struct xpti_payload *p)
+{
+    return p && p->flags && (payload_name(p) || payload_file(p));
+}
+
+struct xpti_payload tp_payload_from_location(const char *func, const char *file, uint32_t line,
+                                             uint32_t column, void *code_ptr)
+{
+    struct xpti_payload p = {.line_no = 0xFFFFFFFFu, .column_no = 0xFFFFFFFFu};
+    bool has_name = func && *func, has_file = file && *file;
+    if (!has_name && !has_file) {
+        func = UNKNOWN_NAME;
+        file = UNKNOWN_FILE;
+        line = column = 0;
+        has_name = has_file = true;
+    }
+    if (has_name) {
+        p.name = func;
+        p.flags |= XPTI_PAYLOAD_NAME_AVAILABLE;
+    }
+    if (has_file) {
+        p.source_file = file;
+        p.line_no = line;
+        p.column_no = column;
+        p.flags |= LOCATION_FLAGS;
+    }
+    if (code_ptr) {
+        p.code_ptr_va = code_ptr;
+        p.flags |= XPTI_PAYLOAD_CODE_POINTER_AVAILABLE;
+    }
+    return p;
+}
+
+struct key_parts {
+    uint64_t p1, p2;
+    uint32_t name_id, file_id;
+};
+
+/* The 128-bit key of section 5: p1 = file id << 32 | function id,
+ * p2 = column << 32 | line (0 for fields the payload does not carry). */
+static struct key_parts key_from_ids(uint32_t name_id, uint32_t file_id,
+                                     const struct xpti_payload *p)
+{
+    uint64_t line = (p->flags & XPTI_PAYLOAD_LINE_INFO_AVAILABLE) ? p->line_no : 0;
+    uint64_t column = (p->flags & XPTI_PAYLOAD_COLUMN_INFO_AVAILABLE) ? p->column_no : 0;
+    return (struct key_parts){.p1 = (uint64_t)file_id << 32 | name_id,
+                              .p2 = column << 32 | line,
+                              .name_id = name_id,
+                              .file_id = file_id};
+}
+
+static struct key_parts hashed_key(const struct xpti_payload *p)
+{
+    const char *name = payload_name(p), *file = payload_file(p);
+    return key_from_ids(xpti_fnv1a32(name ? name : UNKNOWN_NAME),
+                        xpti_fnv1a32(file ? file : UNKNOWN_FILE), p);
+}
+
+static bool strict_key(struct strtab *strings, const struct xpti_payload *p, struct key_parts *out)
+{
+    const char *name = payload_name(p), *file = payload_file(p);
+    xpti_string_id_t n = strtab_intern(strings, name ? name : UNKNOWN_NAME, NULL);
+    xpti_string_id_t f = strtab_intern(strings, file ? file : UNKNOWN_FILE, NULL);
+    if (n == XPTI_INVALID_STRING_ID || f == XPTI_INVALID_STRING_ID)
+        return false;
+    *out = key_from_ids(n, f, p);
+    return true;
+}
+
+struct xpti_uid128 xpti_make_key(const char *func_name, const char *file_name, uint32_t line,
+                                 uint32_t column)
+{
+    struct xpti_payload p = tp_payload_from_location(func_name, file_name, line, column, NULL);
+    struct key_parts k = hashed_key(&p);
+    return (struct xpti_uid128){.p1 = k.p1, .p2 = k.p2};
+}
+
+uint64_t xpti_uid64_derive(uint64_t p1, uint64_t p2, uint64_t instance, uint32_t attempt)
+{
+    uint64_t x = xpti_mix64(instance ^ (uint64_t)attempt * 0x9E3779B97F4A7C15u);
+    x = xpti_mix64(p1 ^ xpti_mix64(p2 ^ x));
+    /* Keep ids out of the small-integer range so a counter or a truncated
+     * 32-bit value can never be mistaken for a live id. */
+    while (x < ((uint64_t)1 << 32))
+        x = xpti_mix64(x + 0x9E3779B97F4A7C15u);
+    return x;
+}
+
+static uint64_t key_hash(uint64_t p1, uint64_t p2)
+{
+    return xpti_mix64(p1 ^ xpti_mix64(p2)) | 1; /* 0 would read as "no hash" */
+}
+
+static bool key_matches(const struct chash_node *n, const void *key)
+{
+    const struct tp_key *k = (const struct tp_key *)n;
+    const struct key_parts *want = key;
+    return k->p1 == want->p1 && k->p2 == want->p2;
+}
+
+int tpreg_init(struct tpreg *r, struct strtab *strings, bool strict)
+{
+    memset(r, 0, sizeof(*r));
+    pthread_mutex_init(&r->lock, NULL);
+    r->strings = strings;
+    r->strict = strict;
+    if (chash_init(&r->keys, 10) || chash_init(&r->uids, 10))
+        return -1;
+    return 0;
+}
+
+static void free_keys_and_instances(struct tpreg *r)
+{
+    size_t n = atomic_load_explicit(&r->pool.nslabs, memory_order_relaxed);
+    for (size_t s = 0; s < n; s++)
+        for (size_t i = 0; i < r->pool.slab[s].n; i++) {
+            struct tp_inst *inst = &r->pool.slab[s].base[i];
+            if (atomic_load_explicit(&inst->live, memory_order_relaxed))
+                md_destroy(&inst->md);
+        }
+    tp_pool_free_all(&r->pool);
+    while (r->all_keys) {
+        struct tp_key *k = r->all_keys;
+        r->all_keys = k->all_next;
+        free(k);
+    }
+}
+
+void tpreg_destroy(struct tpreg *r)
+{
+    free_keys_and_instances(r);
+    chash_destroy(&r->keys);
+    chash_destroy(&r->uids);
+    pthread_mutex_destroy(&r->lock);
+}
+
+int tpreg_clear(struct tpreg *r)
+{
+    free_keys_and_instances(r);
+    if (chash_clear(&r->keys, 10) || chash_clear(&r->uids, 10))
+        return -1;
+    return 0;
+}
+
+/* Called with r->lock held. */
+static struct tp_key *new_key(struct tpreg *r, const struct xpti_payload *p,
+                              const struct key_parts *parts, uint64_t hash)
+{
+    struct tp_key *k = calloc(1, sizeof(*k));
+    if (!k)
+        return NULL;
+    k->p1 = parts->p1;
+    k->p2 = parts->p2;
+    k->name_id = parts->name_id;
+    k->file_id = parts->file_id;
+    k->name_sid = strtab_intern(r->strings, payload_name(p), &k->name);
+    k->file_sid = strtab_intern(r->strings, payload_file(p), &k->file);
+    atomic_init(&k->instances, 0);
+    if (chash_insert(&r->keys, &k->node, hash) != 0) {
+        free(k);
+        return NULL;
+    }
+    k->all_next = r->all_keys;
+    r->all_keys = k;
+    return k;
+}
+
+static struct tp_key *find_or_add_key(struct tpreg *r, const struct xpti_payload *p)
+{
+    struct key_parts parts;
+    if (r->strict) {
+        if (!strict_key(r->strings, p, &parts))
+            return NULL;
+    } else {
+        parts = hashed_key(p);
+    }
+    uint64_t hash = key_hash(parts.p1, parts.p2);
+    struct chash_node *n = chash_find(&r->keys, hash, key_matches, &parts, CHASH_READER_HOPS);
+    if (n)
+        return (struct tp_key *)n;
+    pthread_mutex_lock(&r->lock);
+    n = chash_find(&r->keys, hash, key_matches, &parts, CHASH_UNBOUNDED);
+    struct tp_key *k = n ? (struct tp_key *)n : new_key(r, p, &parts, hash);
+    pthread_mutex_unlock(&r->lock);
+    return k;
+}
+
+static void init_payload(struct tp_inst *inst, const struct xpti_payload *p)
+{
+    const struct tp_key *k = inst->key;
+    inst->payload = (struct xpti_payload){
+        .name = k->name,
+        .source_file = k->file,
+        .line_no = p->line_no,
+        .column_no = p->column_no,
+        .code_ptr_va = p->code_ptr_va,
+        .internal = inst->uid.uid64,
+        .flags = (p->flags & ~(uint64_t)XPTI_PAYLOAD_STACK_TRACE_AVAILABLE) |
+                 XPTI_PAYLOAD_REGISTERED | XPTI_PAYLOAD_HASH_AVAILABLE,
+        /* Legacy uid: name id in p2's low half, file id in p1's high half. */
+        .uid = {.p1 = (uint64_t)k->file_id << 32 | (uint32_t)k->p2, .p2 = k->name_id, .p3 = 1},
+    };
+}
+
+static void init_event(struct tp_inst *inst, uint16_t event_type, uint16_t activity)
+{
+    inst->event = (struct xpti_event){
+        .unique_id = inst->uid.uid64,
+        .data_id = inst->uid.instance,
+        .instance_id = inst->uid.instance,
+        .event_type = event_type,
+        .activity_type = activity,
+        .reserved.payload = &inst->payload,
+        .flags = XPTI_EVENT_UID_AVAILABLE | XPTI_EVENT_TYPE_AVAILABLE |
+                 XPTI_EVENT_ACTIVITY_TYPE_AVAILABLE | XPTI_EVENT_PAYLOAD_AVAILABLE,
+    };
+    md_write_empty_map_image(inst->event.reserved.metadata);
+}
+
+/* Deterministic collision handling: the first attempt whose id no live
+ * instance holds wins, so two processes with the same history agree. */
+static uint64_t unused_uid(struct tpreg *r, const struct tp_key *k, uint64_t instance)
+{
+    for (uint32_t attempt = 0;; attempt++) {
+        uint64_t uid = xpti_uid64_derive(k->p1, k->p2, instance, attempt);
+        if (!chash_find(&r->uids, uid, NULL, NULL, CHASH_UNBOUNDED))
+            return uid;
+    }
+}
+
+struct tp_inst *tpreg_create(struct tpreg *r, const struct xpti_payload *p, uint16_t event_type,
+                             uint16_t activity)
+{
+    if (!tp_payload_valid(p))
+        return NULL;
+    struct tp_key *k = find_or_add_key(r, p);
+    if (!k)
+        return NULL;
+    uint64_t instance = atomic_fetch_add_explicit(&k->instances, 1, memory_order_relaxed) + 1;
+
+    pthread_mutex_lock(&r->lock);
+    struct tp_inst *inst = tp_pool_take(&r->pool);
+    if (inst) {
+        inst->owner = r;
+        inst->key = k;
+        inst->uid = (struct xpti_uid128){
+            .p1 = k->p1, .p2 = k->p2, .instance = instance, .uid64 = unused_uid(r, k, instance)};
+        cxx_attach_interfaces(inst);
+        init_payload(inst, p);
+        init_event(inst, event_type, activity);
+        md_init(&inst->md);
+        if (chash_insert(&r->uids, &inst->node, inst->uid.uid64) != 0) {
+            tp_pool_give(&r->pool, inst);
+            inst = NULL;
+        } else {
+            atomic_store_explicit(&inst->live, true, memory_order_release);
+        }
+    }
+    pthread_mutex_unlock(&r->lock);
+    return inst;
+}
+
+static struct tp_inst *live_inst(struct chash_node *n)
+{
+    if (!n)
+        return NULL;
+    struct tp_inst *inst = (struct tp_inst *)((char *)n - offsetof(struct tp_inst, node));
+    return atomic_load_explicit(&inst->live, memory_order_acquire) ? inst : NULL;
+}
+
+struct tp_inst *tpreg_find(struct tpreg *r, uint64_t uid)
+{
+    if (uid == XPTI_INVALID_UID)
+        return NULL;
+    struct tp_inst *inst = live_inst(chash_find(&r->uids, uid, NULL, NULL, CHASH_READER_HOPS));
+    if (inst)
+        return inst;
+    /* A miss may be a reader that raced with a resize: confirm under the lock. */
+    pthread_mutex_lock(&r->lock);
+    inst = live_inst(chash_find(&r->uids, uid, NULL, NULL, CHASH_UNBOUNDED));
+    pthread_mutex_unlock(&r->lock);
+    return inst;
+}
+
+struct tp_inst *tpreg_validate(struct tpreg *r, const void *p, size_t offset)
+{
+    uintptr_t base = (uintptr_t)p - offset;
+    if (!p || !tp_pool_owns(&r->pool, base))
+        return NULL;
+    struct tp_inst *inst = (struct tp_inst *)base;
+    return atomic_load_explicit(&inst->live, memory_order_acquire) ? inst : NULL;
+}
+
+void tpreg_release(struct tpreg *r, struct tp_inst *inst)
+{
+    pthread_mutex_lock(&r->lock);
+    if (atomic_load_explicit(&inst->live, memory_order_relaxed)) {
+        atomic_store_explicit(&inst->live, false, memory_order_release);
+        chash_remove(&r->uids, &inst->node);
+        md_destroy(&inst->md);
+        tp_pool_give(&r->pool, inst);
+    }
+    pthread_mutex_unlock(&r->lock);
+}
+
+xpti_result_t tp_add_metadata(struct tp_inst *inst, const char *key, xpti_object_id_t value)
+{
+    const char *text;
+    if (!key || !*key)
+        return XPTI_RESULT_INVALIDARG;
+    xpti_string_id_t sid = strtab_intern(inst->owner->strings, key, &text);
+    if (sid == XPTI_INVALID_STRING_ID)
+        return XPTI_RESULT_FAIL;
+    return md_add(&inst->md, sid, text, value);
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/* The tracepoint registry: one key record per distinct 128-bit key (with its
+ * canonical strings and instance counter) and one instance object per
+ * registration, findable by its 64-bit id.
+ *
+ * Concurrency: lookups by key and by id are lock-free; creating a key, an
+ * instance or releasing one takes `lock`. Instances live in a pool whose
+ * memory is only returned at tpreg_clear, so a lock-free reader that races
+ * with a release never touches freed memory. */
+#ifndef ZESTUB_XPTI_TRACEPOINTS_H
+#define ZESTUB_XPTI_TRACEPOINTS_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "xpti/chash.h"
+#include "xpti/metadata.h"
+#include "xpti/strtab.h"
+#include "xpti/xpti.h"
+
+struct tp_key {
+    struct chash_node node; /* first: the node is the record */
+    uint64_t p1, p2;
+    const char *name, *file; /* string-table copies, NULL when absent */
+    xpti_string_id_t name_sid, file_sid;
+    uint32_t name_id, file_id; /* the hash (or strict) ids inside p1 */
+    _Atomic uint64_t instances;
+    struct tp_key *all_next; /* every key, for tpreg_clear */
+};
+
+struct tpreg;
+
+/* One registration. The four C++ interface sub-objects come first so their
+ * addresses are fixed offsets of the instance. */
+struct tp_inst {
+    struct xpti_payload_if payload_if;
+    struct xpti_metadata_if metadata_if;
+    struct xpti_event_if event_if;
+    struct xpti_tracepoint_if tracepoint_if;
+    struct xpti_uid128 uid;
+    struct xpti_payload payload;
+    struct xpti_event event;
+    struct chash_node node; /* in the id index */
+    struct tpreg *owner;
+    struct tp_key *key;
+    atomic_bool live;
+    struct md_store md;
+    struct tp_inst *next_free;
+};
+
+#define TP_POOL_SLABS 40
+
+struct tp_slab {
+    struct tp_inst *base;
+    size_t n;
+};
+
+struct tp_pool {
+    struct tp_slab slab[TP_POOL_SLABS];
+    _Atomic size_t nslabs; /* slabs below this are published */
+    size_t used_in_last;
+    struct tp_inst *free;
+};
+
+struct tpreg {
+    pthread_mutex_t lock; /* key creation, pool, id-index writes */
+    struct chash keys;
+    struct chash uids;
+    struct tp_pool pool;
+    struct tp_key *all_keys;
+    struct strtab *strings;
+    bool strict; /* XPTI_USE_STRICT_HASH: string-table ids instead of FNV-1a */
+};
+
+int tpreg_init(struct tpreg *r, struct strtab *strings, bool strict);
+void tpreg_destroy(struct tpreg *r);
+int tpreg_clear(struct tpreg *r);
+
+/* A payload may serve as a tracepoint: flags set and a name or a file. */
+bool tp_payload_valid(const struct xpti_payload *p);
+/* A payload as the 5-argument upstream constructor builds it, with the
+ * "unknown"/"unknown-file" substitution xptiCreateTracepoint applies. */
+struct xpti_payload tp_payload_from_location(const char *func, const char *file, uint32_t line,
+                                             uint32_t column, void *code_ptr);
+
+/* A new instance of p's key (instance numbers 1, 2, ...), NULL if p is
+ * invalid or memory ran out. */
+struct tp_inst *tpreg_create(struct tpreg *r, const struct xpti_payload *p, uint16_t event_type,
+                             uint16_t activity);
+struct tp_inst *tpreg_find(struct tpreg *r, uint64_t uid);
+/* The live instance whose member at `offset` is at `p`, or NULL: validates
+ * pointers handed back by callers without dereferencing foreign memory. */
+struct tp_inst *tpreg_validate(struct tpreg *r, const void *p, size_t offset);
+void tpreg_release(struct tpreg *r, struct tp_inst *inst);
+/* xptiAddMetadata's rules: INVALIDARG for a NULL/empty key, DUPLICATE when
+ * the key existed (the value is replaced anyway), SUCCESS otherwise. */
+xpti_result_t tp_add_metadata(struct tp_inst *inst, const char *key, xpti_object_id_t value);
+
+/* The instance pool (tp_pool.c); take/give under the registry lock. */
+struct tp_inst *tp_pool_take(struct tp_pool *pool);
+void tp_pool_give(struct tp_pool *pool, struct tp_inst *inst);
+/* Lock-free: is p the start of an instance slot of this pool? */
+bool tp_pool_owns(const struct tp_pool *pool, uintptr_t p);
+void tp_pool_free_all(struct tp_pool *pool);
+
+#endif
