@@ -209,8 +209,8 @@ static bool thread_in_range(const struct srv_session *s, const ze_device_thread_
 {
     const struct gtsim_hw_config *c = gtsim_hw_config(s->root->hw);
     return (t->slice == ALL || t->slice < s->slice_count) &&
-           (t->subslice == ALL || t->subslice < c->subslices) &&
-           (t->eu == ALL || t->eu < c->eus) && (t->thread == ALL || t->thread < c->threads);
+           (t->subslice == ALL || t->subslice < c->subslices) && (t->eu == ALL || t->eu < c->eus) &&
+           (t->thread == ALL || t->thread < c->threads);
 }
 
 /* Calls fn for every hardware thread t selects; hw lock held by caller. */
@@ -332,8 +332,8 @@ static void do_resume(struct srv_session *s, const struct gtsim_dbg_thread_req *
 
 /* Where a default-space access may go: live allocations, this device's
  * instruction heap, and (read-only) the module ELF copies. */
-static ze_result_t check_default(struct srv_session *s, uint64_t addr, uint64_t size,
-                                 bool write, bool *is_isa)
+static ze_result_t check_default(struct srv_session *s, uint64_t addr, uint64_t size, bool write,
+                                 bool *is_isa)
 {
     struct gtsim_dbg_server *srv = s->srv;
     *is_isa = false;
@@ -349,8 +349,7 @@ static ze_result_t check_default(struct srv_session *s, uint64_t addr, uint64_t 
         uint64_t b = (uint64_t)(uintptr_t)srv->modules[i]->image;
         uint64_t e = b + srv->modules[i]->image_size;
         if (addr >= b && addr < e)
-            return write || addr + size > e ? ZE_RESULT_ERROR_INVALID_ARGUMENT
-                                            : ZE_RESULT_SUCCESS;
+            return write || addr + size > e ? ZE_RESULT_ERROR_INVALID_ARGUMENT : ZE_RESULT_SUCCESS;
     }
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 }
@@ -380,9 +379,18 @@ static void do_memory(struct srv_session *s, const struct gtsim_dbg_mem_req *rq,
         r = ZE_RESULT_ERROR_NOT_AVAILABLE;
     else if (rq->space == ZET_DEBUG_MEMORY_SPACE_TYPE_DEFAULT) {
         r = check_default(s, rq->address, rq->size, write, &isa);
-        if (r == ZE_RESULT_SUCCESS) {
+        if (r == ZE_RESULT_SUCCESS && isa) {
             /* Under the hw lock, so a breakpoint bit lands between two
-             * instruction fetches. */
+             * instruction fetches. A tile session sees its tile's copy of
+             * the code; a root session writes all copies. */
+            uint32_t tile = s->device->root ? s->device->subdevice_id : 0;
+            if (write && !s->device->root)
+                gtsim_hw_isa_write(hw, rq->address, data, rq->size);
+            else if (write)
+                memcpy(gtsim_hw_isa_copy(hw, tile, rq->address), data, rq->size);
+            else
+                memcpy(buf, gtsim_hw_isa_copy(hw, tile, rq->address), rq->size);
+        } else if (r == ZE_RESULT_SUCCESS) {
             if (write)
                 memcpy((void *)(uintptr_t)rq->address, data, rq->size);
             else
@@ -423,8 +431,8 @@ static void do_registers(struct srv_session *s, const struct gtsim_dbg_reg_req *
     ze_result_t r = ZE_RESULT_SUCCESS;
     uint32_t idx;
 
-    if (!d || thread_index(s, &rq->thread, &idx) != 0 || rq->count == 0 ||
-        rq->start >= d->count || rq->count > d->count - rq->start)
+    if (!d || thread_index(s, &rq->thread, &idx) != 0 || rq->count == 0 || rq->start >= d->count ||
+        rq->count > d->count - rq->start)
         r = ZE_RESULT_ERROR_INVALID_ARGUMENT;
     else if (write && !d->writable)
         r = ZE_RESULT_ERROR_INVALID_ARGUMENT;
@@ -440,8 +448,8 @@ static void do_registers(struct srv_session *s, const struct gtsim_dbg_reg_req *
         if (gtsim_hw_thread_state(hw, idx) != GTSIM_T_STOPPED) {
             r = ZE_RESULT_ERROR_NOT_AVAILABLE;
         } else {
-            uint8_t *reg = gtsim_regfile_reg(lay, gtsim_hw_thread_regs(hw, idx), rq->type,
-                                             rq->start);
+            uint8_t *reg =
+                gtsim_regfile_reg(lay, gtsim_hw_thread_regs(hw, idx), rq->type, rq->start);
             if (write)
                 memcpy(reg, data, bytes);
             else
@@ -608,8 +616,7 @@ static void *session_main(void *arg)
         case GTSIM_DBG_WRITE_MEM: {
             const struct gtsim_dbg_mem_req *rq = p;
             bool write = h.type == GTSIM_DBG_WRITE_MEM;
-            if (h.len < sizeof(*rq) || !s->attached ||
-                (write && h.len - sizeof(*rq) != rq->size))
+            if (h.len < sizeof(*rq) || !s->attached || (write && h.len - sizeof(*rq) != rq->size))
                 reply(s, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
             else
                 do_memory(s, rq, (const uint8_t *)p + sizeof(*rq), write);

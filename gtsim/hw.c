@@ -59,7 +59,8 @@ struct gtsim_hw {
     uint32_t *free_in_subslice;
     uint32_t next_subslice; /* round-robin start for dispatch */
 
-    uint8_t *isa;
+    uint8_t *isa;       /* tile 0's copy; its address is the device address */
+    uint8_t **isa_tile; /* per tile: the copy that tile's threads fetch from */
     size_t isa_used;
     uint8_t *gsh;
 
@@ -160,7 +161,9 @@ static bool step_one(struct gtsim_hw *hw, uint32_t idx)
         return false;
     }
     if (ip < start || ip > end ||
-        gtsim_isa_decode(hw->cfg.platform, hw->isa + ip, end - ip, &in) != 0 || in.is_illegal) {
+        gtsim_isa_decode(hw->cfg.platform, hw->isa_tile[slice / hw->cfg.slices_per_tile] + ip,
+                         end - ip, &in) != 0 ||
+        in.is_illegal) {
         if (debugger) {
             set_cr0(hw, idx, 1, cr0(hw, idx, 1) | GTSIM_CR0_1_ILLEGAL_OPCODE);
             stop(hw, idx, GTSIM_STOP_ILLEGAL, 0);
@@ -294,11 +297,25 @@ struct gtsim_hw *gtsim_hw_create(const struct gtsim_hw_config *cfg, char *err, s
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     hw->isa = mmap(NULL, ISA_HEAP_SIZE, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    hw->isa_tile = calloc(cfg->tiles, sizeof(*hw->isa_tile));
+    /* Like the real driver's per-tile kernel ISA allocations: one device
+     * address, one copy per tile, so a breakpoint written through one
+     * tile's debug session does not reach the other tile. */
+    for (uint32_t t = 0; hw->isa_tile && hw->isa != MAP_FAILED && t < cfg->tiles; t++) {
+        hw->isa_tile[t] = t == 0 ? hw->isa
+                                 : mmap(NULL, ISA_HEAP_SIZE, PROT_READ | PROT_WRITE,
+                                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (hw->isa_tile[t] == MAP_FAILED)
+            hw->isa_tile[t] = NULL;
+    }
     hw->gsh = mmap(NULL, GSH_SIZE, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     hw->workers = calloc(hw->nworkers, sizeof(*hw->workers));
-    if (!hw->threads || !hw->free_in_subslice || !hw->slice_debug || hw->regs == MAP_FAILED || hw->isa == MAP_FAILED ||
-        hw->gsh == MAP_FAILED || !hw->workers) {
+    bool tiles_ok = hw->isa_tile != NULL;
+    for (uint32_t t = 0; tiles_ok && t < cfg->tiles; t++)
+        tiles_ok = hw->isa_tile[t] != NULL;
+    if (!hw->threads || !hw->free_in_subslice || !hw->slice_debug || !tiles_ok ||
+        hw->regs == MAP_FAILED || hw->isa == MAP_FAILED || hw->gsh == MAP_FAILED || !hw->workers) {
         snprintf(err, errlen, "cannot reserve memory for %u hardware threads", hw->nthreads);
         if (hw->regs == MAP_FAILED)
             hw->regs = NULL;
@@ -347,6 +364,10 @@ void gtsim_hw_destroy(struct gtsim_hw *hw)
     free(hw->workers);
     if (hw->regs)
         munmap(hw->regs, hw->regs_bytes);
+    for (uint32_t t = 1; hw->isa_tile && t < hw->cfg.tiles; t++)
+        if (hw->isa_tile[t])
+            munmap(hw->isa_tile[t], ISA_HEAP_SIZE);
+    free(hw->isa_tile);
     if (hw->isa)
         munmap(hw->isa, ISA_HEAP_SIZE);
     if (hw->gsh)
@@ -419,6 +440,17 @@ int gtsim_hw_isa_alloc(struct gtsim_hw *hw, size_t size, uint64_t *addr)
     }
     pthread_mutex_unlock(&hw->lock);
     return rc;
+}
+
+uint8_t *gtsim_hw_isa_copy(struct gtsim_hw *hw, uint32_t tile, uint64_t addr)
+{
+    return hw->isa_tile[tile] + (addr - (uint64_t)(uintptr_t)hw->isa);
+}
+
+void gtsim_hw_isa_write(struct gtsim_hw *hw, uint64_t addr, const void *data, size_t len)
+{
+    for (uint32_t t = 0; t < hw->cfg.tiles; t++)
+        memcpy(gtsim_hw_isa_copy(hw, t, addr), data, len);
 }
 
 bool gtsim_hw_isa_contains(const struct gtsim_hw *hw, uint64_t addr, size_t len)

@@ -90,6 +90,11 @@ uint64_t gtsim_hw_isa_base(const struct gtsim_hw *hw);
 uint64_t gtsim_hw_general_state_base(const struct gtsim_hw *hw);
 int gtsim_hw_isa_alloc(struct gtsim_hw *hw, size_t size, uint64_t *addr);
 bool gtsim_hw_isa_contains(const struct gtsim_hw *hw, uint64_t addr, size_t len);
+/* Each tile fetches from its own copy of the heap; addr must be inside it.
+ * The copy of tile 0 is the memory at the device address itself. */
+uint8_t *gtsim_hw_isa_copy(struct gtsim_hw *hw, uint32_t tile, uint64_t addr);
+/* Writes code to every tile's copy (module loads, root-device debuggers). */
+void gtsim_hw_isa_write(struct gtsim_hw *hw, uint64_t addr, const void *data, size_t len);
 
 /* Runs a launch to completion (blocking). Returns 0, or -EFAULT when a thread
  * faulted with no debugger attached (launch->fault_* say where). */

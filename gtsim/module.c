@@ -118,7 +118,7 @@ static ze_result_t ZE_APICALL gtsim_zeModuleCreate(ze_context_handle_t hContext,
     for (size_t i = 0; i < m->zebin->nkernels; i++) {
         const struct gtsim_zebin_kernel *k = &m->zebin->kernels[i];
         m->kernel_at[i] = base;
-        memcpy((void *)(uintptr_t)base, k->text, k->text_size);
+        gtsim_hw_isa_write(d->hw, base, k->text, k->text_size);
         base += (k->text_size + 63) & ~(size_t)63;
     }
     /* Blocks while an attached debugger looks at the new module. */

@@ -4,3 +4,4 @@ include $(srcdir)/tests/kernels/local.mk
 include $(srcdir)/tests/unit/local.mk
 include $(srcdir)/tests/gtsim/local.mk
 include $(srcdir)/tests/xpti/local.mk
+include $(srcdir)/tests/conformance/local.mk

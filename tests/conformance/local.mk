@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: MIT
+# The conformance suite: the zet debug API as zestub may rely on it, written
+# against the public Level Zero API only (see tests/conformance/README.md).
+conf_programs = tests/conformance/test_attach tests/conformance/test_events \
+	tests/conformance/test_breakpoint tests/conformance/test_runcontrol \
+	tests/conformance/test_detach tests/conformance/test_fault_slm \
+	tests/conformance/test_tiles
+check_PROGRAMS += tests/conformance/debuggee $(conf_programs)
+conf_cflags = $(AM_CFLAGS) $(ZE_CFLAGS) \
+	-DZESTUB_KERNEL_DIR='"$(abs_top_srcdir)/tests/kernels/fixtures"'
+conf_util_sources = tests/conformance/conf_util.c tests/conformance/conf_util.h tests/tap.h
+
+tests_conformance_debuggee_SOURCES = tests/conformance/debuggee.c \
+	examples/l0_common.c examples/l0_common.h
+tests_conformance_debuggee_CFLAGS = $(conf_cflags)
+tests_conformance_debuggee_LDADD = $(ZE_LIBS)
+
+tests_conformance_test_attach_SOURCES = tests/conformance/test_attach.c $(conf_util_sources)
+tests_conformance_test_attach_CFLAGS = $(conf_cflags)
+tests_conformance_test_attach_LDADD = $(ZE_LIBS)
+tests_conformance_test_events_SOURCES = tests/conformance/test_events.c $(conf_util_sources)
+tests_conformance_test_events_CFLAGS = $(conf_cflags)
+tests_conformance_test_events_LDADD = $(ZE_LIBS)
+tests_conformance_test_breakpoint_SOURCES = tests/conformance/test_breakpoint.c \
+	$(conf_util_sources)
+tests_conformance_test_breakpoint_CFLAGS = $(conf_cflags)
+tests_conformance_test_breakpoint_LDADD = $(ZE_LIBS)
+tests_conformance_test_runcontrol_SOURCES = tests/conformance/test_runcontrol.c \
+	$(conf_util_sources)
+tests_conformance_test_runcontrol_CFLAGS = $(conf_cflags)
+tests_conformance_test_runcontrol_LDADD = $(ZE_LIBS)
+tests_conformance_test_detach_SOURCES = tests/conformance/test_detach.c $(conf_util_sources)
+tests_conformance_test_detach_CFLAGS = $(conf_cflags)
+tests_conformance_test_detach_LDADD = $(ZE_LIBS)
+tests_conformance_test_fault_slm_SOURCES = tests/conformance/test_fault_slm.c \
+	$(conf_util_sources)
+tests_conformance_test_fault_slm_CFLAGS = $(conf_cflags)
+tests_conformance_test_fault_slm_LDADD = $(ZE_LIBS)
+tests_conformance_test_tiles_SOURCES = tests/conformance/test_tiles.c $(conf_util_sources)
+tests_conformance_test_tiles_CFLAGS = $(conf_cflags)
+tests_conformance_test_tiles_LDADD = $(ZE_LIBS)
+
+TESTS += tests/conformance/run.sh
+EXTRA_DIST += tests/conformance/run.sh tests/conformance/README.md
