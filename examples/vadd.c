@@ -75,8 +75,13 @@ int main(int argc, char **argv)
     L0_CHECK(zeCommandListAppendMemoryCopy(list, dev, a, N * sizeof(int), NULL, 0, NULL));
     L0_CHECK(zeCommandListAppendMemoryCopy(list, back, dev, N * sizeof(int), NULL, 0, NULL));
     L0_CHECK(zeCommandListClose(list));
-    L0_CHECK(zeCommandQueueExecuteCommandLists(queue, 1, &list, NULL));
+    ze_fence_desc_t fdesc = {.stype = ZE_STRUCTURE_TYPE_FENCE_DESC};
+    ze_fence_handle_t fence;
+    L0_CHECK(zeFenceCreate(queue, &fdesc, &fence));
+    L0_CHECK(zeCommandQueueExecuteCommandLists(queue, 1, &list, fence));
+    L0_CHECK(zeFenceHostSynchronize(fence, UINT64_MAX));
     L0_CHECK(zeCommandQueueSynchronize(queue, UINT64_MAX));
+    L0_CHECK(zeFenceDestroy(fence));
     L0_CHECK(zeEventQueryStatus(done));
     printf("launch: %u work-groups of %u work-items completed, event signalled\n",
            groups.groupCountX, gx);

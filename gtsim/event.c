@@ -126,27 +126,32 @@ static ze_result_t ZE_APICALL gtsim_zeEventHostSignal(ze_event_handle_t hEvent)
     return ZE_RESULT_SUCCESS;
 }
 
-static ze_result_t ZE_APICALL gtsim_zeEventHostSynchronize(ze_event_handle_t hEvent,
-                                                           uint64_t timeout)
+/* Waits until *flag is set (it is guarded by the driver's sync lock);
+ * ZE_RESULT_NOT_READY when the timeout (ns; 0 = poll) passes first. */
+static ze_result_t wait_flag(struct gtsim_driver *drv, const bool *flag, uint64_t timeout)
 {
-    struct gtsim_event *e = as_event(hEvent);
-    struct gtsim_driver *drv;
     struct timespec dl;
     bool forever;
     ze_result_t r = ZE_RESULT_SUCCESS;
-    if (!e)
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    drv = e->pool->driver;
     gtsim_deadline(timeout, &dl, &forever);
     pthread_mutex_lock(&drv->sync_lock);
-    while (!e->signaled) {
+    while (!*flag) {
         if (timeout == 0 || gtsim_wait_until(drv, forever ? NULL : &dl) == -ETIMEDOUT) {
-            r = e->signaled ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+            r = *flag ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
             break;
         }
     }
     pthread_mutex_unlock(&drv->sync_lock);
     return r;
+}
+
+static ze_result_t ZE_APICALL gtsim_zeEventHostSynchronize(ze_event_handle_t hEvent,
+                                                           uint64_t timeout)
+{
+    struct gtsim_event *e = as_event(hEvent);
+    if (!e)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    return wait_flag(e->pool->driver, &e->signaled, timeout);
 }
 
 static ze_result_t ZE_APICALL gtsim_zeEventQueryStatus(ze_event_handle_t hEvent)
@@ -205,24 +210,13 @@ static ze_result_t ZE_APICALL gtsim_zeFenceHostSynchronize(ze_fence_handle_t hFe
                                                            uint64_t timeout)
 {
     struct gtsim_fence *f = as_fence(hFence);
-    struct gtsim_driver *drv;
-    struct timespec dl;
-    bool forever;
-    ze_result_t r = ZE_RESULT_SUCCESS;
+    struct gtsim_device *d;
+    ze_result_t r;
     if (!f)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    drv = f->queue->device->driver;
-    gtsim_deadline(timeout, &dl, &forever);
-    pthread_mutex_lock(&drv->sync_lock);
-    while (!f->signaled) {
-        if (timeout == 0 || gtsim_wait_until(drv, forever ? NULL : &dl) == -ETIMEDOUT) {
-            r = f->signaled ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
-            break;
-        }
-    }
-    pthread_mutex_unlock(&drv->sync_lock);
-    if (r == ZE_RESULT_SUCCESS &&
-        (f->queue->device->root ? f->queue->device->root : f->queue->device)->lost)
+    d = f->queue->device;
+    r = wait_flag(d->driver, &f->signaled, timeout);
+    if (r == ZE_RESULT_SUCCESS && (d->root ? d->root : d)->lost)
         r = ZE_RESULT_ERROR_DEVICE_LOST;
     return r;
 }
