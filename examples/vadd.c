@@ -40,6 +40,8 @@ int main(int argc, char **argv)
     printf("device: %s (0x%04x), %u slices x %u subslices x %u EUs x %u threads\n", env.props.name,
            env.props.deviceId, env.props.numSlices, env.props.numSubslicesPerSlice,
            env.props.numEUsPerSubslice, env.props.numThreadsPerEU);
+    /* Progress lines go out at once: tools (and tests) watch for them. */
+    fflush(stdout);
     if (l0_load_module(&env, "vadd", NULL, &module))
         return 1;
     L0_CHECK(zeKernelCreate(module, &kdesc, &kernel));

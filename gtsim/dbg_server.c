@@ -104,8 +104,8 @@ static void module_event(struct gtsim_module *m, zet_debug_event_type_t type,
     ev->type = type;
     ev->flags = flags;
     ev->info.module.format = ZET_MODULE_DEBUG_INFO_FORMAT_ELF_DWARF;
-    ev->info.module.moduleBegin = (uint64_t)(uintptr_t)m->image;
-    ev->info.module.moduleEnd = (uint64_t)(uintptr_t)m->image + m->image_size;
+    ev->info.module.moduleBegin = (uint64_t)(uintptr_t)m->debug_image;
+    ev->info.module.moduleEnd = (uint64_t)(uintptr_t)m->debug_image + m->debug_size;
     ev->info.module.load = m->load;
 }
 
@@ -331,7 +331,7 @@ static void do_resume(struct srv_session *s, const struct gtsim_dbg_thread_req *
 }
 
 /* Where a default-space access may go: live allocations, this device's
- * instruction heap, and (read-only) the module ELF copies. */
+ * instruction heap, and (read-only) the modules' debug zebins. */
 static ze_result_t check_default(struct srv_session *s, uint64_t addr, uint64_t size, bool write,
                                  bool *is_isa)
 {
@@ -346,8 +346,8 @@ static ze_result_t check_default(struct srv_session *s, uint64_t addr, uint64_t 
     if (gtsim_mem_is_valid(srv->drv, addr, size))
         return ZE_RESULT_SUCCESS;
     for (size_t i = 0; i < srv->nmodules; i++) {
-        uint64_t b = (uint64_t)(uintptr_t)srv->modules[i]->image;
-        uint64_t e = b + srv->modules[i]->image_size;
+        uint64_t b = (uint64_t)(uintptr_t)srv->modules[i]->debug_image;
+        uint64_t e = b + srv->modules[i]->debug_size;
         if (addr >= b && addr < e)
             return write || addr + size > e ? ZE_RESULT_ERROR_INVALID_ARGUMENT : ZE_RESULT_SUCCESS;
     }

@@ -83,6 +83,8 @@ struct gtsim_module {
     struct gtsim_zebin *zebin;
     void *image; /* the module ELF as the application gave it */
     size_t image_size;
+    void *debug_image; /* the debug zebin (debug_zebin.h): what module events delimit */
+    size_t debug_size;
     uint64_t load;       /* lowest device address of the module's code */
     uint64_t *kernel_at; /* device address of each kernel's code */
 };

@@ -11,6 +11,7 @@ libgtsim_core_la_SOURCES = \
 	gtsim/regfile.c gtsim/regfile.h \
 	gtsim/isa.c gtsim/isa.h \
 	gtsim/zebin.c gtsim/zebin.h \
+	gtsim/debug_zebin.c gtsim/debug_zebin.h \
 	gtsim/hw.c gtsim/hw.h
 libgtsim_core_la_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) -fvisibility=hidden -fPIC
 libgtsim_core_la_LIBADD = $(LIBELF_LIBS) $(PTHREAD_LIBS)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gtsim/dbg_server.h"
+#include "gtsim/debug_zebin.h"
 #include "gtsim/device_build.h"
 #include "gtsim/gtsim.h"
 #include "gtsim/zebin.h"
@@ -59,6 +60,7 @@ static ze_result_t ZE_APICALL gtsim_zeModuleCreate(ze_context_handle_t hContext,
     char err[256];
     size_t total = 0;
     uint64_t base;
+    int rc;
 
     if (phLog)
         *phLog = NULL;
@@ -121,6 +123,21 @@ static ze_result_t ZE_APICALL gtsim_zeModuleCreate(ze_context_handle_t hContext,
         gtsim_hw_isa_write(d->hw, base, k->text, k->text_size);
         base += (k->text_size + 63) & ~(size_t)63;
     }
+    /* Debuggers get the module with the kernels' device addresses applied,
+     * as from Intel's driver; zeModuleGetNativeBinary and
+     * zetModuleGetDebugInfo keep returning the application's image. */
+    rc = gtsim_debug_zebin_create(m->zebin, m->kernel_at, &m->debug_image, &m->debug_size, err,
+                                  sizeof(err));
+    if (rc != 0) {
+        gtsim_zebin_free(m->zebin);
+        free(m->image);
+        free(m->kernel_at);
+        free(m);
+        if (rc == -ENOMEM)
+            return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        give_log(phLog, new_log("gtsim: debug zebin: %s\n", err));
+        return ZE_RESULT_ERROR_INVALID_NATIVE_BINARY;
+    }
     /* Blocks while an attached debugger looks at the new module. */
     gtsim_dbg_module_created(m);
     give_log(phLog, new_log("%s", ""));
@@ -145,6 +162,7 @@ static ze_result_t ZE_APICALL gtsim_zeModuleDestroy(ze_module_handle_t hModule)
     m->magic = 0;
     gtsim_zebin_free(m->zebin);
     free(m->image);
+    free(m->debug_image);
     free(m->kernel_at);
     free(m);
     return ZE_RESULT_SUCCESS;

@@ -5,3 +5,5 @@ include $(srcdir)/tests/unit/local.mk
 include $(srcdir)/tests/gtsim/local.mk
 include $(srcdir)/tests/xpti/local.mk
 include $(srcdir)/tests/conformance/local.mk
+include $(srcdir)/tests/zestub/local.mk
+include $(srcdir)/tests/dump/local.mk

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
 include $(srcdir)/tests/unit/isa.mk
+include $(srcdir)/tests/unit/debug_zebin.mk
+include $(srcdir)/tests/unit/symbols.mk
 
 check_PROGRAMS += tests/unit/test_exec tests/unit/test_config
 TESTS += tests/unit/test_exec tests/unit/test_config

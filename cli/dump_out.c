@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: MIT */
+#include "cli/dump_out.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "regsets/regs.h"
+
+enum phase { PH_HEADER, PH_DEVICES, PH_FAULTS, PH_THREADS, PH_DONE };
+
+struct dump_out {
+    FILE *f;
+    bool json, own;
+    /* Guards the stream: the watchdog may finish the document while the
+     * main thread is between records. */
+    pthread_mutex_t lock;
+    enum phase phase;
+    unsigned nthreads;
+    struct zd *zd;
+};
+
+/* JSON string with the escapes RFC 8259 requires. */
+static void jstr(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+struct dump_out *dump_out_open(const char *json_path, uint32_t pid, const char *trigger,
+                               struct zd *zd)
+{
+    struct dump_out *o = calloc(1, sizeof(*o));
+    if (!o)
+        return NULL;
+    o->json = json_path != NULL;
+    o->zd = zd;
+    if (json_path && strcmp(json_path, "-") != 0) {
+        o->f = fopen(json_path, "w");
+        o->own = true;
+        if (!o->f) {
+            free(o);
+            return NULL;
+        }
+    } else {
+        o->f = stdout;
+    }
+    pthread_mutex_init(&o->lock, NULL);
+    if (o->json) {
+        fprintf(o->f, "{\"schema\":\"zestub-dump\",\"version\":1,\"pid\":%u,\"trigger\":", pid);
+        jstr(o->f, trigger);
+    } else {
+        fprintf(o->f, "zestub dump of process %u (trigger: %s)\n", pid, trigger);
+    }
+    fflush(o->f);
+    return o;
+}
+
+static const struct zd_device *dev_of(struct sess_manager *m, unsigned k)
+{
+    return sess_device(m, k);
+}
+
+void dump_out_devices(struct dump_out *o, struct sess_manager *m)
+{
+    pthread_mutex_lock(&o->lock);
+    if (o->json)
+        fputs(",\"devices\":[", o->f);
+    for (unsigned k = 0; k < sess_count(m); k++) {
+        const struct zd_device *d = dev_of(m, k);
+        if (o->json) {
+            fprintf(o->f, "%s{\"session\":%u,\"device\":%u,\"name\":", k ? "," : "", k, d->index);
+            jstr(o->f, d->name);
+            fprintf(o->f, ",\"pci_slot\":\"%s\",\"subdevice\":", d->pci_slot);
+            if (d->parent >= 0)
+                fprintf(o->f, "%u", d->subdevice_id);
+            else
+                fputs("null", o->f);
+            fprintf(o->f, ",\"threads\":%u}", d->nthreads);
+        } else {
+            fprintf(o->f, "device %u [%s]%s%.0u %s: %u hardware threads\n", d->index, d->pci_slot,
+                    d->parent >= 0 ? "." : "", d->parent >= 0 ? d->subdevice_id : 0, d->name,
+                    d->nthreads);
+        }
+    }
+    if (o->json)
+        fputc(']', o->f);
+    o->phase = PH_DEVICES;
+    fflush(o->f);
+    pthread_mutex_unlock(&o->lock);
+}
+
+static const char *fault_reason(enum zd_fault_reason r)
+{
+    return r == ZD_FAULT_MAPPING ? "mapping" : r == ZD_FAULT_PERMISSION ? "permission" : "unknown";
+}
+
+void dump_out_faults(struct dump_out *o, struct sess_manager *m)
+{
+    bool first = true;
+    /* Stop reasons need cr0 from the device: read them before taking the
+     * output lock, so a device that hangs never blocks the watchdog. */
+    for (unsigned k = 0; k < sess_count(m); k++)
+        for (uint32_t t = 0; sess_fault_count(m, k) && t < sess_thread_count(m, k); t++)
+            (void)sess_thread_reason(m, k, t);
+    pthread_mutex_lock(&o->lock);
+    if (o->json)
+        fputs(",\"page_faults\":[", o->f);
+    for (unsigned k = 0; k < sess_count(m); k++) {
+        for (size_t i = 0; i < sess_fault_count(m, k); i++) {
+            uint64_t addr;
+            enum zd_fault_reason why;
+            unsigned hits = 0;
+            if (sess_fault_at(m, k, i, &addr, &why) != 0)
+                continue;
+            if (o->json) {
+                fprintf(o->f,
+                        "%s{\"session\":%u,\"address\":\"0x%" PRIx64 "\",\"reason\":\"%s\","
+                        "\"threads\":[",
+                        first ? "" : ",", k, addr, fault_reason(why));
+            }
+            /* The threads that hit it: stopped with the page-fault bit. */
+            for (uint32_t t = 0; t < sess_thread_count(m, k); t++) {
+                struct zd_thread id;
+                enum sess_thread_state st = sess_thread_state(m, k, t);
+                if ((st != SESS_T_STOPPED && st != SESS_T_HELD) ||
+                    sess_thread_reason(m, k, t) != SESS_STOP_PAGE_FAULT)
+                    continue;
+                id = sess_thread_id(m, k, t);
+                if (o->json)
+                    fprintf(o->f, "%s\"%u.%u.%u.%u\"", hits ? "," : "", id.slice, id.subslice,
+                            id.eu, id.thread);
+                hits++;
+            }
+            if (o->json)
+                fputs("]}", o->f);
+            else
+                fprintf(o->f, "page fault at 0x%" PRIx64 " (%s) on device %u: %u thread%s\n", addr,
+                        fault_reason(why), dev_of(m, k)->index, hits, hits == 1 ? "" : "s");
+            first = false;
+        }
+    }
+    if (o->json)
+        fputs("],\"threads\":[", o->f);
+    o->phase = PH_THREADS;
+    fflush(o->f);
+    pthread_mutex_unlock(&o->lock);
+}
+
+/* Register values as hexadecimal numbers, most significant digit first. */
+static void hex_value(FILE *f, const uint8_t *p, size_t n)
+{
+    fputs("0x", f);
+    for (size_t i = n; i-- > 0;)
+        fprintf(f, "%02x", p[i]);
+}
+
+/* The register sets a record prints, read (through the per-stop cache)
+ * before the output lock is taken. */
+struct reg_data {
+    uint32_t type;
+    const uint8_t *data;
+    size_t size;
+};
+
+static size_t fetch_registers(struct sess_manager *m, const struct dump_thread *t,
+                              struct reg_data *out, size_t max)
+{
+    size_t nsets, n = 0;
+    const struct zd_regset *sets = sess_regsets(m, t->session, &nsets);
+    for (size_t i = 0; i < nsets && n < max; i++) {
+        struct zd_error err;
+        out[n].type = sets[i].type;
+        if (sess_read_regset(m, t->session, t->thread, sets[i].type, &out[n].data, &out[n].size,
+                             &err) == 0)
+            n++;
+    }
+    return n;
+}
+
+static void emit_registers(struct dump_out *o, struct sess_manager *m, const struct dump_thread *t,
+                           enum dump_regs which, const struct reg_data *rd, size_t nrd)
+{
+    size_t nsets;
+    const struct zd_regset *sets = sess_regsets(m, t->session, &nsets);
+    struct regs_catalog *cat = regs_catalog_new(sets, nsets);
+    bool first = true;
+    if (!cat)
+        return;
+    if (o->json)
+        fputs(",\"registers\":{", o->f);
+    for (size_t i = 0; i < regs_catalog_count(cat); i++) {
+        const struct regs_reg *r = regs_catalog_at(cat, i);
+        const struct reg_data *d = NULL;
+        if (which == DUMP_REGS_EXPEDITED && !r->expedited)
+            continue;
+        for (size_t k = 0; k < nrd && !d; k++)
+            if (rd[k].type == r->regset_type)
+                d = &rd[k];
+        if (!d || (size_t)(r->index + 1) * r->byte_size > d->size)
+            continue;
+        if (o->json) {
+            fprintf(o->f, "%s\"%s\":\"", first ? "" : ",", r->name);
+            hex_value(o->f, d->data + (size_t)r->index * r->byte_size, r->byte_size);
+            fputc('"', o->f);
+        } else {
+            fprintf(o->f, "      %-10s ", r->name);
+            hex_value(o->f, d->data + (size_t)r->index * r->byte_size, r->byte_size);
+            fputc('\n', o->f);
+        }
+        first = false;
+    }
+    if (o->json)
+        fputc('}', o->f);
+    regs_catalog_free(cat);
+}
+
+void dump_out_thread(struct dump_out *o, struct sess_manager *m, const struct dump_thread *t,
+                     enum dump_regs regs)
+{
+    const struct zd_device *d = dev_of(m, t->session);
+    const struct sym_location *l = &t->loc;
+    struct reg_data rd[32];
+    size_t nrd = regs != DUMP_REGS_NONE ? fetch_registers(m, t, rd, 32) : 0;
+    pthread_mutex_lock(&o->lock);
+    if (o->json) {
+        fprintf(o->f, "%s{\"session\":%u,\"device\":%u,\"thread\":\"%u.%u.%u.%u\",",
+                o->nthreads ? "," : "", t->session, d->index, t->id.slice, t->id.subslice, t->id.eu,
+                t->id.thread);
+        fprintf(o->f,
+                "\"state\":\"stopped\",\"reason\":\"%s\",\"pc\":", sess_reason_name(t->reason));
+        if (t->has_pc)
+            fprintf(o->f, "\"0x%" PRIx64 "\"", t->pc);
+        else
+            fputs("null", o->f);
+        fputs(",\"kernel\":", o->f);
+        if (t->has_location)
+            jstr(o->f, l->kernel);
+        else
+            fputs("null", o->f);
+        fputs(",\"kernel_address\":", o->f);
+        if (t->has_location)
+            fprintf(o->f, "\"0x%" PRIx64 "\"", l->kernel_addr);
+        else
+            fputs("null", o->f);
+        fputs(",\"module\":", o->f);
+        if (t->has_module)
+            fprintf(o->f, "{\"begin\":\"0x%" PRIx64 "\",\"end\":\"0x%" PRIx64 "\"}",
+                    t->module_begin, t->module_end);
+        else
+            fputs("null", o->f);
+        fputs(",\"function\":", o->f);
+        if (t->has_location && l->function)
+            jstr(o->f, l->function);
+        else
+            fputs("null", o->f);
+        fputs(",\"file\":", o->f);
+        if (t->has_location && l->has_line)
+            jstr(o->f, l->file);
+        else
+            fputs("null", o->f);
+        if (t->has_location && l->has_line)
+            fprintf(o->f, ",\"line\":%u,\"column\":%u", l->line, l->column);
+        else
+            fputs(",\"line\":null,\"column\":null", o->f);
+    } else {
+        fprintf(o->f, "  thread %u.%u.%u.%u on device %u: %s", t->id.slice, t->id.subslice,
+                t->id.eu, t->id.thread, d->index, sess_reason_name(t->reason));
+        if (t->has_pc)
+            fprintf(o->f, " at pc 0x%" PRIx64, t->pc);
+        if (t->has_location) {
+            fprintf(o->f, " in %s", l->function ? l->function : l->kernel);
+            if (l->has_line)
+                fprintf(o->f, " (%s:%u:%u)", l->file, l->line, l->column);
+        }
+        fputc('\n', o->f);
+    }
+    if (regs != DUMP_REGS_NONE)
+        emit_registers(o, m, t, regs, rd, nrd);
+    if (o->json)
+        fputc('}', o->f);
+    o->nthreads++;
+    fflush(o->f);
+    pthread_mutex_unlock(&o->lock);
+}
+
+/* Closes whatever sections are open; lock held. */
+static void finish(struct dump_out *o, struct sess_manager *m, int status, bool complete)
+{
+    struct zd_stats st;
+    struct sess_stats ss = {0, 0};
+    if (o->phase == PH_DONE)
+        return;
+    if (o->json) {
+        if (o->phase < PH_DEVICES)
+            fputs(",\"devices\":[]", o->f);
+        if (o->phase < PH_THREADS)
+            fputs(",\"page_faults\":[],\"threads\":[", o->f);
+        zd_get_stats(o->zd, &st);
+        if (m)
+            sess_get_stats(m, &ss);
+        fprintf(o->f,
+                "],\"stats\":{\"stopped_threads\":%u,\"zet_calls\":{\"read_event\":%" PRIu64
+                ",\"acknowledge\":%" PRIu64 ",\"interrupt\":%" PRIu64 ",\"resume\":%" PRIu64
+                ",\"read_memory\":%" PRIu64 ",\"write_memory\":%" PRIu64
+                ",\"read_registers\":%" PRIu64 ",\"write_registers\":%" PRIu64
+                "},\"register_reads\":%" PRIu64 ",\"probes_failed\":%" PRIu64 "},"
+                "\"status\":%d,\"complete\":%s}\n",
+                o->nthreads, st.read_event, st.ack, st.interrupt, st.resume, st.read_memory,
+                st.write_memory, st.read_registers, st.write_registers, ss.register_reads,
+                ss.probes_failed, status, complete ? "true" : "false");
+    } else {
+        fprintf(o->f, "%u stopped thread%s%s\n", o->nthreads, o->nthreads == 1 ? "" : "s",
+                complete ? "" : " (incomplete: timed out)");
+    }
+    o->phase = PH_DONE;
+    fflush(o->f);
+}
+
+void dump_out_close(struct dump_out *o, struct sess_manager *m, int status, bool complete)
+{
+    pthread_mutex_lock(&o->lock);
+    finish(o, m, status, complete && status == 0);
+    pthread_mutex_unlock(&o->lock);
+    if (o->own)
+        fclose(o->f);
+    pthread_mutex_destroy(&o->lock);
+    free(o);
+}
+
+void dump_out_abort(struct dump_out *o, int status)
+{
+    /* If the main thread holds the lock it is inside a record write, which
+     * never waits on the device; wait for it. */
+    pthread_mutex_lock(&o->lock);
+    /* No sessions statistics: their lock may be held by the hung call. */
+    finish(o, NULL, status, false);
+    pthread_mutex_unlock(&o->lock);
+}

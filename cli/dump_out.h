@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/* Writing a dump: the human format or the versioned JSON document of
+ * doc/dump-format.md, streamed record by record so that an interrupted run
+ * still leaves a well-formed document (marked incomplete). */
+#ifndef ZESTUB_CLI_DUMP_OUT_H
+#define ZESTUB_CLI_DUMP_OUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sessions/sess.h"
+#include "symbols/symbols.h"
+#include "zetdebug/zd.h"
+
+enum dump_regs { DUMP_REGS_NONE, DUMP_REGS_EXPEDITED, DUMP_REGS_ALL };
+
+struct dump_thread {
+    unsigned session;
+    uint32_t thread;
+    struct zd_thread id;
+    enum sess_stop_reason reason;
+    bool has_pc;
+    uint64_t pc;
+    bool has_module;
+    uint64_t module_begin, module_end;
+    bool has_location;
+    struct sym_location loc;
+};
+
+struct dump_out;
+
+/* json_path NULL: human format on stdout; "-": JSON on stdout. */
+struct dump_out *dump_out_open(const char *json_path, uint32_t pid, const char *trigger,
+                               struct zd *zd);
+void dump_out_devices(struct dump_out *o, struct sess_manager *m);
+void dump_out_faults(struct dump_out *o, struct sess_manager *m);
+void dump_out_thread(struct dump_out *o, struct sess_manager *m, const struct dump_thread *t,
+                     enum dump_regs regs);
+/* Finishes the document with the exit status; frees o. */
+void dump_out_close(struct dump_out *o, struct sess_manager *m, int status, bool complete);
+/* From the watchdog: finish whatever section is open, mark the document
+ * incomplete and flush. Does not free (the process is about to exit). */
+void dump_out_abort(struct dump_out *o, int status);
+
+#endif

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/* regsets: Level Zero register-set properties -> the register catalogue
+ * Intel's GDB expects (intelgt-remote-protocol.md 3.1-3.3): names, GDB
+ * register numbers, sizes, groups, expedited registers, element types for
+ * the target description; and the cr0 bits that give the PC and the stop
+ * reason (3.4, 6.1). Pure computation: no Level Zero call, no I/O. */
+#ifndef ZESTUB_REGS_H
+#define ZESTUB_REGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zetdebug/zd.h" /* struct zd_regset only */
+
+/* zet_debug_regset_type_intel_gpu_t (level-zero-facts.md 7). */
+enum regs_type {
+    REGS_GRF = 1,
+    REGS_ADDR = 2,
+    REGS_FLAG = 3,
+    REGS_CE = 4,
+    REGS_SR = 5,
+    REGS_CR = 6,
+    REGS_TDR = 7,
+    REGS_ACC = 8,
+    REGS_MME = 9,
+    REGS_SP = 10,
+    REGS_SBA = 11,
+    REGS_DBG = 12,
+    REGS_FC = 13,
+};
+#define REGS_SBA_GENSTBASE 0 /* SBA register indices */
+#define REGS_SBA_ISABASE 4
+
+enum regs_group { REGS_GROUP_GRF, REGS_GROUP_ARF, REGS_GROUP_VIRTUAL };
+
+struct regs_reg {
+    char name[16];      /* "r0", "ce", "isabase" */
+    uint32_t regnum;    /* GDB register number: sequential from 0 */
+    uint32_t bit_size;  /* the XML bitsize */
+    uint32_t byte_size; /* transfer size per register (zetDebugReadRegisters) */
+    uint32_t regset_type;
+    uint32_t index;     /* within its regset (the `start` of a register read) */
+    unsigned regset;    /* position of its regset among the accepted ones */
+    uint32_t elem_bits; /* element size E of the XML type: uintE or vector<K>xE */
+    enum regs_group group;
+    bool writable;  /* false -> save-restore="no" */
+    bool expedited; /* sent with every stop reply */
+};
+
+/* One accepted register set, in catalogue order. */
+struct regs_set {
+    struct zd_regset props;
+    uint32_t first_regnum, nregs;
+    const char *feature; /* "org.gnu.gdb.intelgt.grf" */
+};
+
+struct regs_catalog;
+
+/* Builds the catalogue from the device's (or a thread's) register sets, in
+ * the order the driver listed them. A set is skipped when its count is 0,
+ * when it is not readable, when its type is unknown (0, 14 and up), when
+ * it is SBA with a version other than 0, or when its type was listed
+ * before; CE and SP keep only their first register. Every skip is noted
+ * (regs_catalog_notes). NULL only when out of memory. */
+struct regs_catalog *regs_catalog_new(const struct zd_regset *sets, size_t n);
+void regs_catalog_free(struct regs_catalog *c);
+
+size_t regs_catalog_count(const struct regs_catalog *c);
+/* By GDB register number (= position); NULL when out of range. */
+const struct regs_reg *regs_catalog_at(const struct regs_catalog *c, size_t regnum);
+const struct regs_reg *regs_catalog_find(const struct regs_catalog *c, const char *name);
+/* The register of a set type and index, NULL if the catalogue has none. */
+const struct regs_reg *regs_catalog_lookup(const struct regs_catalog *c, uint32_t type,
+                                           uint32_t index);
+size_t regs_catalog_set_count(const struct regs_catalog *c);
+const struct regs_set *regs_catalog_set(const struct regs_catalog *c, size_t i);
+/* What was skipped and why, one line each ("" when nothing was). */
+const char *regs_catalog_notes(const struct regs_catalog *c);
+
+/* "grf", "ce", "sba"... for a set type; NULL if unknown. */
+const char *regs_type_name(uint32_t type);
+/* The XML type of a register: "uint32", "uint64", "vector8x32". */
+void regs_reg_xml_type(const struct regs_reg *r, char *buf, size_t size);
+const char *regs_group_name(enum regs_group g);
+
+/* ---- cr0 (intelgt-remote-protocol.md 3.4) --------------------------------
+ * cr0 is read as bytes (little-endian dwords); dword 0 holds the breakpoint
+ * suppress bit, dword 1 the exception bits, dword 2 the IP. */
+#define REGS_CR0_0_BP_SUPPRESS (1u << 15)
+#define REGS_CR0_1_BREAKPOINT (1u << 31)
+#define REGS_CR0_1_EXT_HALT (1u << 30)
+#define REGS_CR0_1_SW_EXCEPTION (1u << 29)
+#define REGS_CR0_1_ILLEGAL (1u << 28)
+#define REGS_CR0_1_FORCE (1u << 26)
+#define REGS_CR0_1_PAGE_FAULT (1u << 16)
+#define REGS_CR0_1_EXCEPTIONS                                                                      \
+    (REGS_CR0_1_BREAKPOINT | REGS_CR0_1_EXT_HALT | REGS_CR0_1_SW_EXCEPTION | REGS_CR0_1_ILLEGAL |  \
+     REGS_CR0_1_FORCE | REGS_CR0_1_PAGE_FAULT)
+
+uint32_t regs_cr0_dword(const uint8_t *cr0, unsigned i);
+void regs_cr0_set_dword(uint8_t *cr0, unsigned i, uint32_t value);
+static inline bool regs_cr0_breakpoint(const uint8_t *cr0)
+{
+    return (regs_cr0_dword(cr0, 1) & REGS_CR0_1_BREAKPOINT) != 0;
+}
+static inline bool regs_cr0_ext_halt(const uint8_t *cr0)
+{
+    return (regs_cr0_dword(cr0, 1) & REGS_CR0_1_EXT_HALT) != 0;
+}
+static inline bool regs_cr0_sw_exception(const uint8_t *cr0)
+{
+    return (regs_cr0_dword(cr0, 1) & REGS_CR0_1_SW_EXCEPTION) != 0;
+}
+static inline bool regs_cr0_illegal(const uint8_t *cr0)
+{
+    return (regs_cr0_dword(cr0, 1) & REGS_CR0_1_ILLEGAL) != 0;
+}
+static inline bool regs_cr0_force(const uint8_t *cr0)
+{
+    return (regs_cr0_dword(cr0, 1) & REGS_CR0_1_FORCE) != 0;
+}
+static inline bool regs_cr0_page_fault(const uint8_t *cr0)
+{
+    return (regs_cr0_dword(cr0, 1) & REGS_CR0_1_PAGE_FAULT) != 0;
+}
+static inline bool regs_cr0_suppress(const uint8_t *cr0)
+{
+    return (regs_cr0_dword(cr0, 0) & REGS_CR0_0_BP_SUPPRESS) != 0;
+}
+/* Sets or clears the breakpoint suppress bit (before resuming a thread
+ * whose instruction at the PC has the breakpoint bit). */
+void regs_cr0_set_suppress(uint8_t *cr0, bool on);
+/* Sets the breakpoint status bit: the thread steps one instruction. */
+void regs_cr0_set_step(uint8_t *cr0);
+/* Clears every exception bit of dword 1 (REGS_CR0_1_EXCEPTIONS); true when
+ * one was set, i.e. cr0 must be written back before resuming. Resuming at a
+ * breakpoint instruction also needs regs_cr0_set_suppress. */
+bool regs_clear_exceptions(uint8_t *cr0);
+
+/* PC = isabase + IP (cr0 dword 2). */
+uint64_t regs_pc(const uint8_t *cr0, uint64_t isabase);
+
+/* Stop reasons in the order they are checked (protocol 6.1). */
+enum regs_stop_reason {
+    REGS_STOP_PAGE_FAULT,
+    REGS_STOP_BREAKPOINT,
+    REGS_STOP_ILLEGAL,
+    REGS_STOP_SW_EXCEPTION,
+    REGS_STOP_INTERRUPT, /* force exception or external halt */
+    REGS_STOP_UNKNOWN,   /* none of the bits */
+};
+enum regs_stop_reason regs_stop_reason(const uint8_t *cr0);
+/* GDB signal numbers: 11 SIGSEGV, 5 SIGTRAP, 4 SIGILL, 149 EXC_SOFTWARE,
+ * 5 SIGTRAP, 143 GDB_SIGNAL_UNKNOWN. */
+int regs_stop_signal(enum regs_stop_reason r);
+/* "page-fault", "breakpoint", "illegal-instruction", "software-exception",
+ * "interrupt", "unknown". */
+const char *regs_stop_reason_name(enum regs_stop_reason r);
+
+#endif

@@ -1,0 +1,795 @@
+/* SPDX-License-Identifier: MIT */
+#include "sessions/sess.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "regsets/regs.h"
+#include "symbols/symbols.h"
+
+#define MAX_REGSETS 32
+#define CR_TYPE 6 /* zet_debug_regset_type_intel_gpu_t CR */
+#define SBA_TYPE 11
+#define SBA_ISABASE 4
+
+struct module_rec {
+    struct zd_event ev; /* the load event, kept for its acknowledgement */
+    bool acked;
+    struct sym_module *sym;
+};
+
+struct fault_rec {
+    uint64_t address;
+    enum zd_fault_reason reason;
+};
+
+struct session {
+    struct sess_manager *m;
+    unsigned index;
+    size_t device;
+    const struct zd_device *dev;
+    struct zd_session *zs;
+    bool alive;
+    uint32_t nthreads;
+    /* One byte per hardware thread: a 64K-thread device costs 64 KiB. */
+    uint8_t *state;
+    struct zd_regset regsets[MAX_REGSETS];
+    size_t nregsets;
+    /* Per-stop register cache: nthreads x nregsets buffers, NULL = not read
+     * since the thread last stopped. */
+    uint8_t **cache;
+    struct module_rec *modules;
+    size_t nmodules, cap_modules;
+    struct fault_rec *faults;
+    size_t nfaults, cap_faults;
+};
+
+struct pump_ctx {
+    struct sess_manager *m;
+    unsigned index;
+};
+
+struct sess_manager {
+    struct zd *zd;
+    pthread_mutex_t lock;
+    pthread_cond_t cv;
+    struct session *sessions;
+    unsigned nsessions;
+    struct sess_note *notes; /* ring */
+    size_t nnotes, cap_notes, head;
+    struct pump_ctx *pumps; /* one per session, alive as long as the manager */
+    struct sess_stats stats;
+};
+
+void sess_options_from_env(struct sess_options *o)
+{
+    const char *no_sub = getenv("ZESTUB_NO_SUBDEVICE_ATTACH");
+    const char *no_root = getenv("ZESTUB_NO_DEVICE_ATTACH");
+    o->attach_subdevices = !(no_sub && *no_sub && strcmp(no_sub, "0") != 0);
+    o->attach_roots = !(no_root && *no_root && strcmp(no_root, "0") != 0);
+}
+
+static void push_note(struct sess_manager *m, const struct sess_note *n)
+{
+    if (m->nnotes == m->cap_notes) {
+        size_t cap = m->cap_notes ? m->cap_notes * 2 : 256;
+        struct sess_note *nn = malloc(cap * sizeof(*nn));
+        if (!nn)
+            return; /* the state change itself is recorded; only the note is lost */
+        for (size_t i = 0; i < m->nnotes; i++)
+            nn[i] = m->notes[(m->head + i) % m->cap_notes];
+        free(m->notes);
+        m->notes = nn;
+        m->cap_notes = cap;
+        m->head = 0;
+    }
+    m->notes[(m->head + m->nnotes) % m->cap_notes] = *n;
+    m->nnotes++;
+    pthread_cond_broadcast(&m->cv);
+}
+
+static uint32_t thread_index(const struct session *s, struct zd_thread t)
+{
+    const struct zd_device *d = s->dev;
+    return ((t.slice * d->subslices + t.subslice) * d->eus + t.eu) * d->threads + t.thread;
+}
+
+static bool thread_valid(const struct session *s, struct zd_thread t)
+{
+    const struct zd_device *d = s->dev;
+    return t.slice < d->slices && t.subslice < d->subslices && t.eu < d->eus &&
+           t.thread < d->threads;
+}
+
+static void drop_cache(struct session *s, uint32_t thread)
+{
+    for (size_t r = 0; r < s->nregsets; r++) {
+        uint8_t **slot = &s->cache[(size_t)thread * s->nregsets + r];
+        free(*slot);
+        *slot = NULL;
+    }
+}
+
+static void set_state(struct session *s, uint32_t thread, enum sess_thread_state st)
+{
+    if (st == SESS_T_RUNNING || st == SESS_T_UNAVAILABLE)
+        drop_cache(s, thread);
+    s->state[thread] = (uint8_t)st;
+}
+
+/* ---- the event pump (zetdebug's reader thread) ------------------------- */
+
+static void add_module(struct session *s, const struct zd_event *ev, struct sym_module *sym)
+{
+    if (s->nmodules == s->cap_modules) {
+        size_t cap = s->cap_modules ? s->cap_modules * 2 : 8;
+        struct module_rec *n = realloc(s->modules, cap * sizeof(*n));
+        if (!n) {
+            sym_module_close(sym);
+            return;
+        }
+        s->modules = n;
+        s->cap_modules = cap;
+    }
+    s->modules[s->nmodules].ev = *ev;
+    s->modules[s->nmodules].acked = !ev->need_ack;
+    s->modules[s->nmodules].sym = sym;
+    s->nmodules++;
+}
+
+/* Reads the module's ELF from the device and indexes its symbols. A module
+ * whose ELF cannot be read or parsed is still tracked, without symbols. */
+static struct sym_module *load_symbols(struct session *s, const struct zd_event *ev)
+{
+    size_t size = (size_t)(ev->module_end - ev->module_begin);
+    struct sym_module *sym = NULL;
+    struct zd_error err;
+    char msg[128];
+    void *buf;
+
+    if (ev->module_end <= ev->module_begin || size > (256u << 20) || !(buf = malloc(size)))
+        return NULL;
+    if (zd_read_memory(s->zs, zd_thread_all(), ZD_SPACE_DEFAULT, ev->module_begin, size, buf,
+                       &err) == 0)
+        (void)sym_module_open(buf, size, &sym, msg, sizeof(msg));
+    free(buf);
+    return sym;
+}
+
+static void on_event(void *ctx, const struct zd_event *ev)
+{
+    struct pump_ctx *p = ctx;
+    struct sess_manager *m = p->m;
+    struct session *s = &m->sessions[p->index];
+    struct sess_note note = {.session = p->index};
+    struct zd_error err;
+    bool ack_now = ev->need_ack;
+    struct sym_module *sym = NULL;
+
+    if (ev->type == ZD_EV_MODULE_LOAD)
+        sym = load_symbols(s, ev); /* device access: outside the lock */
+    pthread_mutex_lock(&m->lock);
+    switch (ev->type) {
+    case ZD_EV_THREAD_STOPPED:
+    case ZD_EV_THREAD_UNAVAILABLE: {
+        bool stop = ev->type == ZD_EV_THREAD_STOPPED;
+        note.type = stop ? SESS_NOTE_STOPPED : SESS_NOTE_UNAVAILABLE;
+        if (thread_valid(s, ev->thread)) {
+            uint32_t t = thread_index(s, ev->thread);
+            if (stop && s->state[t] != SESS_T_STOPPED && s->state[t] != SESS_T_HELD) {
+                set_state(s, t, SESS_T_STOPPED);
+                note.thread = t;
+                push_note(m, &note);
+            } else if (!stop && s->state[t] == SESS_T_RUNNING) {
+                set_state(s, t, SESS_T_UNAVAILABLE);
+                note.thread = t;
+                push_note(m, &note);
+            }
+        } else {
+            /* A group or "all": which threads it means is found by probing
+             * (sess_stop_all); pass the news on. */
+            note.thread = UINT32_MAX;
+            push_note(m, &note);
+        }
+        break;
+    }
+    case ZD_EV_MODULE_LOAD:
+        /* Held: the layer above acknowledges when it knows the module. */
+        ack_now = false;
+        add_module(s, ev, sym);
+        note.type = SESS_NOTE_MODULE_LOAD;
+        note.module_begin = ev->module_begin;
+        note.module_end = ev->module_end;
+        note.module_load = ev->module_load;
+        note.need_ack = ev->need_ack;
+        push_note(m, &note);
+        break;
+    case ZD_EV_MODULE_UNLOAD:
+        for (size_t i = 0; i < s->nmodules; i++) {
+            struct module_rec *r = &s->modules[i];
+            if (r->ev.module_begin != ev->module_begin || r->ev.module_end != ev->module_end)
+                continue;
+            if (!r->acked) /* never leave the application blocked */
+                (void)zd_ack(s->zs, &r->ev, &err);
+            sym_module_close(r->sym);
+            s->modules[i] = s->modules[--s->nmodules];
+            break;
+        }
+        note.type = SESS_NOTE_MODULE_UNLOAD;
+        note.module_begin = ev->module_begin;
+        note.module_end = ev->module_end;
+        note.module_load = ev->module_load;
+        push_note(m, &note);
+        break;
+    case ZD_EV_PAGE_FAULT:
+        if (s->nfaults == s->cap_faults) {
+            size_t cap = s->cap_faults ? s->cap_faults * 2 : 8;
+            struct fault_rec *n = realloc(s->faults, cap * sizeof(*n));
+            if (n) {
+                s->faults = n;
+                s->cap_faults = cap;
+            }
+        }
+        if (s->nfaults < s->cap_faults) {
+            s->faults[s->nfaults].address = ev->fault_address;
+            s->faults[s->nfaults].reason = ev->fault_reason;
+            s->nfaults++;
+        }
+        note.type = SESS_NOTE_PAGE_FAULT;
+        note.fault_address = ev->fault_address;
+        note.fault_reason = ev->fault_reason;
+        push_note(m, &note);
+        break;
+    case ZD_EV_PROCESS_ENTRY:
+    case ZD_EV_PROCESS_EXIT:
+        note.type =
+            ev->type == ZD_EV_PROCESS_ENTRY ? SESS_NOTE_PROCESS_ENTRY : SESS_NOTE_PROCESS_EXIT;
+        push_note(m, &note);
+        break;
+    case ZD_EV_DETACHED:
+        s->alive = false;
+        note.type = SESS_NOTE_DETACHED;
+        push_note(m, &note);
+        break;
+    }
+    pthread_mutex_unlock(&m->lock);
+    /* Everything but module loads is acknowledged once recorded. */
+    if (ack_now)
+        (void)zd_ack(s->zs, ev, &err);
+}
+
+/* ---- attach / detach ----------------------------------------------------- */
+
+static int add_session(struct sess_manager *m, size_t device, uint32_t pid, struct zd_error *err)
+{
+    const struct zd_device *d = zd_device_at(m->zd, device);
+    struct session *s = &m->sessions[m->nsessions];
+    int rc;
+
+    memset(s, 0, sizeof(*s));
+    s->m = m;
+    s->index = m->nsessions;
+    s->device = device;
+    s->dev = d;
+    s->nthreads = d->nthreads;
+    rc = zd_regsets(m->zd, device, s->regsets, MAX_REGSETS, &s->nregsets, err);
+    if (rc)
+        return rc;
+    s->state = calloc(s->nthreads, 1);
+    s->cache = calloc((size_t)s->nthreads * s->nregsets, sizeof(uint8_t *));
+    if (!s->state || !s->cache) {
+        free(s->state);
+        free(s->cache);
+        err->code = ZD_E_NOMEM;
+        snprintf(err->msg, sizeof(err->msg), "out of memory for %u threads", s->nthreads);
+        return ZD_E_NOMEM;
+    }
+    rc = zd_attach(m->zd, device, pid, &s->zs, err);
+    if (rc) {
+        free(s->state);
+        free(s->cache);
+        return rc;
+    }
+    s->alive = true;
+    m->nsessions++;
+    return 0;
+}
+
+static void append_failure(struct zd_error *all, const struct zd_device *d,
+                           const struct zd_error *e, bool *first)
+{
+    size_t len = strlen(all->msg);
+    if (*first) {
+        all->code = e->code;
+        all->raw = e->raw;
+        *first = false;
+    }
+    snprintf(all->msg + len, sizeof(all->msg) - len, "%sDevice %u [%s] : %s", len ? "\n" : "",
+             d->index, d->pci_slot, e->msg);
+}
+
+int sess_attach(struct zd *zd, uint32_t pid, const struct sess_options *opt,
+                struct sess_manager **out, struct zd_error *err)
+{
+    size_t n = zd_device_count(zd);
+    struct sess_manager *m = calloc(1, sizeof(*m));
+    bool first_failure = true, any_supported = false;
+
+    memset(err, 0, sizeof(*err));
+    if (!m || !(m->sessions = calloc(n ? n : 1, sizeof(*m->sessions)))) {
+        free(m);
+        err->code = ZD_E_NOMEM;
+        snprintf(err->msg, sizeof(err->msg), "out of memory");
+        return ZD_E_NOMEM;
+    }
+    m->zd = zd;
+    pthread_mutex_init(&m->lock, NULL);
+    {
+        pthread_condattr_t ca;
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        pthread_cond_init(&m->cv, &ca);
+        pthread_condattr_destroy(&ca);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct zd_device *root = zd_device_at(zd, i);
+        bool sub_attached = false;
+        struct zd_error e;
+        if (root->parent >= 0)
+            continue;
+        /* Sub-devices in preference to their root, like Intel's server. */
+        for (size_t j = 0; opt->attach_subdevices && j < n; j++) {
+            const struct zd_device *sub = zd_device_at(zd, j);
+            if (sub->parent != (int)i || !sub->can_attach)
+                continue;
+            any_supported = true;
+            if (add_session(m, j, pid, &e) == 0)
+                sub_attached = true;
+            else
+                append_failure(err, sub, &e, &first_failure);
+        }
+        if (sub_attached || !opt->attach_roots || !root->can_attach)
+            continue;
+        any_supported = true;
+        if (add_session(m, i, pid, &e) != 0)
+            append_failure(err, root, &e, &first_failure);
+    }
+    if (m->nsessions == 0) {
+        if (!any_supported) {
+            err->code = ZD_E_NOT_SUPPORTED;
+            snprintf(err->msg, sizeof(err->msg), "No supported devices found.");
+        }
+        sess_detach_all(m);
+        return err->code ? err->code : ZD_E_OTHER;
+    }
+    /* Partial success: the failures stay in err->msg for the caller to show. */
+    err->code = 0;
+    m->pumps = calloc(m->nsessions, sizeof(*m->pumps));
+    if (!m->pumps) {
+        sess_detach_all(m);
+        err->code = ZD_E_NOMEM;
+        snprintf(err->msg, sizeof(err->msg), "out of memory");
+        return ZD_E_NOMEM;
+    }
+    for (unsigned k = 0; k < m->nsessions; k++) {
+        struct zd_error e;
+        m->pumps[k].m = m;
+        m->pumps[k].index = k;
+        if (zd_start_reader(m->sessions[k].zs, on_event, &m->pumps[k], &e) != 0) {
+            *err = e;
+            sess_detach_all(m);
+            return e.code ? e.code : ZD_E_OTHER;
+        }
+    }
+    *out = m;
+    return 0;
+}
+
+void sess_detach_all(struct sess_manager *m)
+{
+    if (!m)
+        return;
+    for (unsigned k = 0; k < m->nsessions; k++) {
+        struct session *s = &m->sessions[k];
+        struct zd_error e;
+        /* Release held modules first so the application never stays
+         * blocked in module creation behind us. */
+        for (size_t i = 0; i < s->nmodules; i++) {
+            if (!s->modules[i].acked)
+                (void)zd_ack(s->zs, &s->modules[i].ev, &e);
+            sym_module_close(s->modules[i].sym);
+        }
+        (void)zd_detach(s->zs, &e);
+        for (uint32_t t = 0; s->cache && t < s->nthreads; t++)
+            drop_cache(s, t);
+        free(s->cache);
+        free(s->state);
+        free(s->modules);
+        free(s->faults);
+    }
+    free(m->pumps);
+    free(m->notes);
+    free(m->sessions);
+    pthread_mutex_destroy(&m->lock);
+    pthread_cond_destroy(&m->cv);
+    free(m);
+}
+
+/* ---- queries --------------------------------------------------------------- */
+
+unsigned sess_count(struct sess_manager *m)
+{
+    return m->nsessions;
+}
+
+const struct zd_device *sess_device(struct sess_manager *m, unsigned session)
+{
+    return session < m->nsessions ? m->sessions[session].dev : NULL;
+}
+
+uint32_t sess_thread_count(struct sess_manager *m, unsigned session)
+{
+    return session < m->nsessions ? m->sessions[session].nthreads : 0;
+}
+
+struct zd_thread sess_thread_id(struct sess_manager *m, unsigned session, uint32_t thread)
+{
+    const struct zd_device *d = m->sessions[session].dev;
+    struct zd_thread t;
+    t.thread = thread % d->threads;
+    thread /= d->threads;
+    t.eu = thread % d->eus;
+    thread /= d->eus;
+    t.subslice = thread % d->subslices;
+    t.slice = thread / d->subslices;
+    return t;
+}
+
+enum sess_thread_state sess_thread_state(struct sess_manager *m, unsigned session, uint32_t thread)
+{
+    enum sess_thread_state st = SESS_T_UNAVAILABLE;
+    pthread_mutex_lock(&m->lock);
+    if (session < m->nsessions && thread < m->sessions[session].nthreads)
+        st = m->sessions[session].state[thread];
+    pthread_mutex_unlock(&m->lock);
+    return st;
+}
+
+bool sess_alive(struct sess_manager *m, unsigned session)
+{
+    bool alive;
+    pthread_mutex_lock(&m->lock);
+    alive = session < m->nsessions && m->sessions[session].alive;
+    pthread_mutex_unlock(&m->lock);
+    return alive;
+}
+
+int sess_wait(struct sess_manager *m, uint64_t timeout_ms, struct sess_note *note)
+{
+    struct timespec dl;
+    int rc = 0;
+    clock_gettime(CLOCK_MONOTONIC, &dl);
+    dl.tv_sec += (time_t)(timeout_ms / 1000);
+    dl.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (dl.tv_nsec >= 1000000000L) {
+        dl.tv_sec++;
+        dl.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&m->lock);
+    while (m->nnotes == 0 && rc == 0)
+        rc = pthread_cond_timedwait(&m->cv, &m->lock, &dl);
+    if (m->nnotes) {
+        *note = m->notes[m->head];
+        m->head = (m->head + 1) % m->cap_notes;
+        m->nnotes--;
+        rc = 0;
+    } else {
+        rc = ZD_E_TIMEOUT;
+    }
+    pthread_mutex_unlock(&m->lock);
+    return rc;
+}
+
+int sess_module_release(struct sess_manager *m, unsigned session, uint64_t begin, uint64_t end,
+                        struct zd_error *err)
+{
+    struct session *s;
+    struct zd_event ev;
+    bool found = false;
+    if (session >= m->nsessions)
+        return ZD_E_INVALID;
+    s = &m->sessions[session];
+    pthread_mutex_lock(&m->lock);
+    for (size_t i = 0; i < s->nmodules; i++)
+        if (s->modules[i].ev.module_begin == begin && s->modules[i].ev.module_end == end &&
+            !s->modules[i].acked) {
+            s->modules[i].acked = true;
+            ev = s->modules[i].ev;
+            found = true;
+            break;
+        }
+    pthread_mutex_unlock(&m->lock);
+    return found ? zd_ack(s->zs, &ev, err) : 0;
+}
+
+const struct sym_module *sess_module_for_pc(struct sess_manager *m, unsigned session, uint64_t pc,
+                                            uint64_t *begin, uint64_t *end)
+{
+    const struct sym_module *found = NULL;
+    struct session *s;
+    if (session >= m->nsessions)
+        return NULL;
+    s = &m->sessions[session];
+    pthread_mutex_lock(&m->lock);
+    for (size_t i = 0; i < s->nmodules && !found; i++) {
+        struct sym_location loc;
+        if (s->modules[i].sym && sym_lookup(s->modules[i].sym, pc, &loc) == 0) {
+            found = s->modules[i].sym;
+            *begin = s->modules[i].ev.module_begin;
+            *end = s->modules[i].ev.module_end;
+        }
+    }
+    pthread_mutex_unlock(&m->lock);
+    return found;
+}
+
+void sess_get_stats(struct sess_manager *m, struct sess_stats *out)
+{
+    pthread_mutex_lock(&m->lock);
+    *out = m->stats;
+    pthread_mutex_unlock(&m->lock);
+}
+
+size_t sess_fault_count(struct sess_manager *m, unsigned session)
+{
+    size_t n;
+    pthread_mutex_lock(&m->lock);
+    n = session < m->nsessions ? m->sessions[session].nfaults : 0;
+    pthread_mutex_unlock(&m->lock);
+    return n;
+}
+
+int sess_fault_at(struct sess_manager *m, unsigned session, size_t i, uint64_t *address,
+                  enum zd_fault_reason *reason)
+{
+    int rc = ZD_E_INVALID;
+    pthread_mutex_lock(&m->lock);
+    if (session < m->nsessions && i < m->sessions[session].nfaults) {
+        *address = m->sessions[session].faults[i].address;
+        *reason = m->sessions[session].faults[i].reason;
+        rc = 0;
+    }
+    pthread_mutex_unlock(&m->lock);
+    return rc;
+}
+
+/* ---- registers through the per-stop cache -------------------------------- */
+
+const struct zd_regset *sess_regsets(struct sess_manager *m, unsigned session, size_t *n)
+{
+    *n = session < m->nsessions ? m->sessions[session].nregsets : 0;
+    return session < m->nsessions ? m->sessions[session].regsets : NULL;
+}
+
+static int regset_slot(const struct session *s, uint32_t type)
+{
+    for (size_t r = 0; r < s->nregsets; r++)
+        if (s->regsets[r].type == type)
+            return (int)r;
+    return -1;
+}
+
+/* Fills the cache for (thread, regset) if needed. Lock held on entry and
+ * exit; dropped around the device access. */
+static int fill_cache(struct session *s, uint32_t thread, int slot, struct zd_error *err)
+{
+    struct sess_manager *m = s->m;
+    const struct zd_regset *rs = &s->regsets[slot];
+    size_t size = (size_t)rs->count * rs->byte_size;
+    uint8_t *buf;
+    int rc;
+
+    if (s->cache[(size_t)thread * s->nregsets + slot])
+        return 0;
+    if (s->state[thread] != SESS_T_STOPPED && s->state[thread] != SESS_T_HELD) {
+        err->code = ZD_E_UNAVAILABLE;
+        snprintf(err->msg, sizeof(err->msg), "the thread is not stopped");
+        return ZD_E_UNAVAILABLE;
+    }
+    if (!(buf = malloc(size ? size : 1))) {
+        err->code = ZD_E_NOMEM;
+        return ZD_E_NOMEM;
+    }
+    pthread_mutex_unlock(&m->lock);
+    rc = zd_read_registers(s->zs, sess_thread_id(m, s->index, thread), rs->type, 0, rs->count, buf,
+                           err);
+    pthread_mutex_lock(&m->lock);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    m->stats.register_reads++;
+    /* Another caller may have filled it meanwhile; keep one copy. */
+    if (s->cache[(size_t)thread * s->nregsets + slot])
+        free(buf);
+    else
+        s->cache[(size_t)thread * s->nregsets + slot] = buf;
+    return 0;
+}
+
+int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, uint32_t type,
+                     const uint8_t **data, size_t *size, struct zd_error *err)
+{
+    struct session *s;
+    int slot, rc;
+    if (session >= m->nsessions || thread >= m->sessions[session].nthreads)
+        return ZD_E_INVALID;
+    s = &m->sessions[session];
+    slot = regset_slot(s, type);
+    if (slot < 0) {
+        err->code = ZD_E_INVALID;
+        snprintf(err->msg, sizeof(err->msg), "the device has no register set %u", type);
+        return ZD_E_INVALID;
+    }
+    pthread_mutex_lock(&m->lock);
+    rc = fill_cache(s, thread, slot, err);
+    if (rc == 0) {
+        *data = s->cache[(size_t)thread * s->nregsets + slot];
+        *size = (size_t)s->regsets[slot].count * s->regsets[slot].byte_size;
+    }
+    pthread_mutex_unlock(&m->lock);
+    return rc;
+}
+
+int sess_thread_pc(struct sess_manager *m, unsigned session, uint32_t thread, uint64_t *pc,
+                   struct zd_error *err)
+{
+    const uint8_t *cr, *sba;
+    size_t crsz, sbasz;
+    uint64_t isabase;
+    int rc = sess_read_regset(m, session, thread, CR_TYPE, &cr, &crsz, err);
+    if (rc == 0)
+        rc = sess_read_regset(m, session, thread, SBA_TYPE, &sba, &sbasz, err);
+    if (rc)
+        return rc;
+    if (crsz < 12 || sbasz < (SBA_ISABASE + 1) * 8)
+        return ZD_E_INVALID;
+    memcpy(&isabase, sba + SBA_ISABASE * 8, 8);
+    *pc = regs_pc(cr, isabase);
+    return 0;
+}
+
+enum sess_stop_reason sess_thread_reason(struct sess_manager *m, unsigned session, uint32_t thread)
+{
+    const uint8_t *cr;
+    size_t crsz;
+    struct zd_error err;
+    if (sess_read_regset(m, session, thread, CR_TYPE, &cr, &crsz, &err) != 0 || crsz < 8)
+        return SESS_STOP_NONE;
+    switch (regs_stop_reason(cr)) {
+    case REGS_STOP_PAGE_FAULT:
+        return SESS_STOP_PAGE_FAULT;
+    case REGS_STOP_BREAKPOINT:
+        return SESS_STOP_BREAKPOINT;
+    case REGS_STOP_ILLEGAL:
+        return SESS_STOP_ILLEGAL;
+    case REGS_STOP_SW_EXCEPTION:
+        return SESS_STOP_SW_EXCEPTION;
+    case REGS_STOP_INTERRUPT:
+        return SESS_STOP_INTERRUPT;
+    default:
+        return SESS_STOP_UNKNOWN;
+    }
+}
+
+const char *sess_reason_name(enum sess_stop_reason r)
+{
+    switch (r) {
+    case SESS_STOP_PAGE_FAULT:
+        return "page-fault";
+    case SESS_STOP_BREAKPOINT:
+        return "breakpoint";
+    case SESS_STOP_ILLEGAL:
+        return "illegal-instruction";
+    case SESS_STOP_SW_EXCEPTION:
+        return "software-exception";
+    case SESS_STOP_INTERRUPT:
+        return "interrupt";
+    case SESS_STOP_UNKNOWN:
+        return "unknown";
+    default:
+        return "none";
+    }
+}
+
+/* ---- run control ------------------------------------------------------------- */
+
+int sess_stop_all(struct sess_manager *m, struct zd_error *err)
+{
+    int stopped = 0;
+    memset(err, 0, sizeof(*err));
+    for (unsigned k = 0; k < m->nsessions; k++) {
+        struct session *s = &m->sessions[k];
+        bool running = false;
+        int slot = regset_slot(s, CR_TYPE);
+        struct zd_error e;
+
+        pthread_mutex_lock(&m->lock);
+        for (uint32_t t = 0; t < s->nthreads && !running; t++)
+            running = s->state[t] == SESS_T_RUNNING;
+        running = running && s->alive;
+        pthread_mutex_unlock(&m->lock);
+        /* One interrupt for the whole device, never one per thread. A
+         * device with nothing running answers with THREAD_UNAVAILABLE. */
+        if (running)
+            (void)zd_interrupt(s->zs, zd_thread_all(), &e);
+        if (slot < 0)
+            continue;
+        /* Threads that have not reported yet are probed once: a readable
+         * cr0 means stopped (and stays cached for this stop). */
+        pthread_mutex_lock(&m->lock);
+        for (uint32_t t = 0; t < s->nthreads && s->alive; t++) {
+            if (s->state[t] == SESS_T_RUNNING) {
+                s->state[t] = SESS_T_STOPPED;
+                if (fill_cache(s, t, slot, &e) != 0) {
+                    m->stats.probes_failed++;
+                    set_state(s, t, SESS_T_UNAVAILABLE);
+                    if (e.code == ZD_E_LOST)
+                        s->alive = false;
+                }
+            }
+            if (s->state[t] == SESS_T_STOPPED || s->state[t] == SESS_T_HELD)
+                stopped++;
+        }
+        pthread_mutex_unlock(&m->lock);
+    }
+    return stopped;
+}
+
+int sess_resume_all(struct sess_manager *m, struct zd_error *err)
+{
+    int rc = 0;
+    memset(err, 0, sizeof(*err));
+    for (unsigned k = 0; k < m->nsessions; k++) {
+        struct session *s = &m->sessions[k];
+        int slot = regset_slot(s, CR_TYPE);
+        unsigned resumed = 0;
+        struct zd_error e;
+        if (!sess_alive(m, k) || slot < 0)
+            continue;
+        pthread_mutex_lock(&m->lock);
+        for (uint32_t t = 0; t < s->nthreads; t++) {
+            uint8_t *cr;
+            if (s->state[t] != SESS_T_STOPPED && s->state[t] != SESS_T_HELD)
+                continue;
+            resumed++;
+            if (fill_cache(s, t, slot, &e) != 0)
+                continue;
+            cr = s->cache[(size_t)t * s->nregsets + slot];
+            /* The exception bits of this stop must not fire again. */
+            if (regs_clear_exceptions(cr)) {
+                uint8_t copy[64];
+                size_t n = s->regsets[slot].byte_size < sizeof(copy) ? s->regsets[slot].byte_size
+                                                                     : sizeof(copy);
+                memcpy(copy, cr, n);
+                pthread_mutex_unlock(&m->lock);
+                (void)zd_write_registers(s->zs, sess_thread_id(m, k, t), CR_TYPE, 0, 1, copy, &e);
+                pthread_mutex_lock(&m->lock);
+            }
+        }
+        for (uint32_t t = 0; t < s->nthreads; t++)
+            if (s->state[t] == SESS_T_STOPPED || s->state[t] == SESS_T_HELD)
+                set_state(s, t, SESS_T_RUNNING);
+        pthread_mutex_unlock(&m->lock);
+        /* One resume per device. */
+        if (resumed && zd_resume(s->zs, zd_thread_all(), &e) != 0 && e.code != ZD_E_UNAVAILABLE) {
+            *err = e;
+            rc = e.code;
+        }
+    }
+    return rc;
+}

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/* sessions: the debug model. One session per attached device or
+ * sub-device; a thread table per session; the event pump that turns zet
+ * events into state changes and notes for the layers above; the
+ * acknowledge policy; stop-all / resume-all; the per-stop register cache;
+ * the modules (with their symbols) each device has loaded.
+ *
+ * Threading: each session's event pump runs on zetdebug's reader thread.
+ * Everything in struct sess_manager is guarded by its lock; the public
+ * functions take it themselves. */
+#ifndef ZESTUB_SESS_H
+#define ZESTUB_SESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zetdebug/zd.h"
+
+enum sess_thread_state {
+    SESS_T_RUNNING = 0, /* resumed (or never seen stopped) */
+    SESS_T_STOPPED,     /* stopped, state readable */
+    SESS_T_HELD,        /* stopped, but kept for a later report */
+    SESS_T_UNAVAILABLE, /* idle or unreachable: no registers */
+};
+
+/* Stop reasons, decoded from cr0.1 (intelgt-remote-protocol.md 6.1). */
+enum sess_stop_reason {
+    SESS_STOP_NONE = 0,
+    SESS_STOP_PAGE_FAULT,
+    SESS_STOP_BREAKPOINT,
+    SESS_STOP_ILLEGAL,
+    SESS_STOP_SW_EXCEPTION,
+    SESS_STOP_INTERRUPT,
+    SESS_STOP_UNKNOWN,
+};
+
+enum sess_note_type {
+    SESS_NOTE_STOPPED = 1, /* a thread stopped (first report of this stop) */
+    SESS_NOTE_UNAVAILABLE, /* a requested thread could not be stopped */
+    SESS_NOTE_MODULE_LOAD, /* held until sess_module_release if need_ack */
+    SESS_NOTE_MODULE_UNLOAD,
+    SESS_NOTE_PAGE_FAULT,
+    SESS_NOTE_PROCESS_ENTRY,
+    SESS_NOTE_PROCESS_EXIT,
+    SESS_NOTE_DETACHED, /* the debuggee is gone from this device */
+};
+
+struct sess_note {
+    enum sess_note_type type;
+    unsigned session;
+    uint32_t thread; /* linear thread index in the session, for thread notes */
+    uint64_t module_begin, module_end, module_load;
+    bool need_ack;
+    uint64_t fault_address;
+    enum zd_fault_reason fault_reason;
+};
+
+/* Which devices to attach; by default sub-devices in preference to their
+ * root (as Intel's server does). Environment overrides, read by
+ * sess_options_from_env: ZESTUB_NO_SUBDEVICE_ATTACH=1 (use root devices)
+ * and ZESTUB_NO_DEVICE_ATTACH=1 (never attach a root device). */
+struct sess_options {
+    bool attach_subdevices;
+    bool attach_roots;
+};
+void sess_options_from_env(struct sess_options *o);
+
+struct sess_manager;
+struct sym_module;
+
+/* Attaches to every supported device of pid. Devices that fail are listed
+ * in the error (one line each, "Device N [name] : reason"); the call fails
+ * only when nothing attached. err->code is that of the first failure, so a
+ * caller can tell "too early" (retry) from the rest. */
+int sess_attach(struct zd *zd, uint32_t pid, const struct sess_options *opt,
+                struct sess_manager **out, struct zd_error *err);
+/* Detaches every session (the driver resumes their threads) and frees. */
+void sess_detach_all(struct sess_manager *m);
+
+unsigned sess_count(struct sess_manager *m);
+const struct zd_device *sess_device(struct sess_manager *m, unsigned session);
+uint32_t sess_thread_count(struct sess_manager *m, unsigned session);
+struct zd_thread sess_thread_id(struct sess_manager *m, unsigned session, uint32_t thread);
+enum sess_thread_state sess_thread_state(struct sess_manager *m, unsigned session, uint32_t thread);
+bool sess_alive(struct sess_manager *m, unsigned session);
+
+/* Waits up to timeout_ms for the next note. 0 or ZD_E_TIMEOUT. */
+int sess_wait(struct sess_manager *m, uint64_t timeout_ms, struct sess_note *note);
+
+/* The module is known to the layer above: acknowledge its load event. */
+int sess_module_release(struct sess_manager *m, unsigned session, uint64_t begin, uint64_t end,
+                        struct zd_error *err);
+/* Symbols of the module whose code contains pc (NULL if none). */
+const struct sym_module *sess_module_for_pc(struct sess_manager *m, unsigned session, uint64_t pc,
+                                            uint64_t *begin, uint64_t *end);
+
+/* Stops every thread of every session: one interrupt per device, then
+ * threads that did not report are probed once (cr0, kept in the register
+ * cache). Returns the number of stopped threads. */
+int sess_stop_all(struct sess_manager *m, struct zd_error *err);
+/* Resumes every stopped thread: exception bits cleared where set, then one
+ * resume per device. */
+int sess_resume_all(struct sess_manager *m, struct zd_error *err);
+
+/* Register access through the per-stop cache: each register set of a
+ * stopped thread is read from the device at most once per stop. */
+const struct zd_regset *sess_regsets(struct sess_manager *m, unsigned session, size_t *n);
+int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, uint32_t type,
+                     const uint8_t **data, size_t *size, struct zd_error *err);
+/* cr0-derived facts of a stopped thread (reads CR and SBA through the cache). */
+int sess_thread_pc(struct sess_manager *m, unsigned session, uint32_t thread, uint64_t *pc,
+                   struct zd_error *err);
+enum sess_stop_reason sess_thread_reason(struct sess_manager *m, unsigned session, uint32_t thread);
+const char *sess_reason_name(enum sess_stop_reason r);
+
+/* Register reads that succeeded (each is the first of its set for that
+ * stop) and threads probed after stop-all and found unavailable. */
+struct sess_stats {
+    uint64_t register_reads, probes_failed;
+};
+void sess_get_stats(struct sess_manager *m, struct sess_stats *out);
+
+/* Page faults seen so far on a session. */
+size_t sess_fault_count(struct sess_manager *m, unsigned session);
+int sess_fault_at(struct sess_manager *m, unsigned session, size_t i, uint64_t *address,
+                  enum zd_fault_reason *reason);
+
+#endif

@@ -1,0 +1,158 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# zestub dump against real applications on gtsim: page faults on every
+# platform, --on now against a running kernel, a 16,384-thread device with
+# all registers, timeouts, and a dumping process killed at several points.
+zestub="$top_builddir/zestub"
+ex="$top_builddir/examples"
+check="python3 $top_srcdir/tests/dump/check_dump.py"
+fixtures="$top_srcdir/tests/kernels/fixtures"
+tmp=$(mktemp -d)
+n=0
+fail=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; [ -f "$2" ] && sed 's/^/# /' "$2" | tail -n 30; }
+cleanup() { kill -9 $(jobs -p) 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+export ZE_ENABLE_ALT_DRIVERS="$GTSIM_LIB"
+
+# Runs the python checker; its TAP lines are renumbered into ours.
+run_check() {
+    out=$($check "$@" 2>&1)
+    rc=$?
+    printf '%s\n' "$out" | while IFS= read -r line; do
+        case "$line" in
+        "ok - "*) echo "ok ${line#ok - }" ;;
+        "not ok - "*) echo "not ok ${line#not ok - }" ;;
+        *) echo "$line" ;;
+        esac
+    done >"$tmp/check.tap"
+    while IFS= read -r line; do
+        case "$line" in
+        "ok "*) ok "${line#ok }" ;;
+        "not ok "*) n=$((n + 1)); fail=1; echo "not ok $n - ${line#not ok }" ;;
+        *) echo "$line" ;;
+        esac
+    done <"$tmp/check.tap"
+    return $rc
+}
+
+# Waits (up to 20 s) until file $1 contains $2.
+wait_for() {
+    i=0
+    while [ $i -lt 200 ]; do
+        grep -q "$2" "$1" 2>/dev/null && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+
+# Waits for pid $1 to exit (up to $2 seconds); sets $app_rc.
+wait_exit() {
+    i=0
+    while kill -0 "$1" 2>/dev/null && [ $i -lt $(($2 * 10)) ]; do sleep 0.1; i=$((i + 1)); done
+    if kill -0 "$1" 2>/dev/null; then app_rc=124; kill -9 "$1"; wait "$1" 2>/dev/null; return 1; fi
+    wait "$1"
+    app_rc=$?
+    return 0
+}
+
+# 1. page fault on each platform: dump attaches during the app's pause.
+for plat in gen12lp xehpg xehpc; do
+    export GTSIM_CONFIG="platform=$plat"
+    ZET_ENABLE_PROGRAM_DEBUGGING=1 "$ex/pagefault" 2 >"$tmp/app.out" 2>&1 &
+    app=$!
+    "$zestub" dump --attach $app --on page-fault --timeout 30 --json "$tmp/pf.json" 2>"$tmp/dump.err"
+    rc=$?
+    wait_exit $app 30
+    if [ $rc -eq 0 ]; then ok "$plat: dump --on page-fault exits 0"; else notok "$plat: dump exits 0 (got $rc)" "$tmp/dump.err"; fi
+    if [ $app_rc -eq 0 ]; then ok "$plat: the application finishes after the dump"; else notok "$plat: application finishes (rc $app_rc)" "$tmp/app.out"; fi
+    run_check "$tmp/pf.json" --prefix "$plat:" --status 0 --app-output "$tmp/app.out" \
+        --kernel oob --fixture "$fixtures/oob-$plat.elf" --reason page-fault
+done
+unset GTSIM_CONFIG
+
+# 2. the human format by default.
+ZET_ENABLE_PROGRAM_DEBUGGING=1 "$ex/pagefault" 2 >"$tmp/app.out" 2>&1 &
+app=$!
+"$zestub" dump --attach $app --timeout 30 >"$tmp/human.out" 2>&1
+rc=$?
+wait_exit $app 30
+if [ $rc -eq 0 ] && grep -q "^page fault at 0x.* (mapping)" "$tmp/human.out" &&
+    grep -q "thread .* page-fault at pc 0x.* in oob (.*oob.cl:[0-9]*:[0-9]*)" "$tmp/human.out"; then
+    ok "human format names the fault, the kernel and the source line"
+else notok "human format" "$tmp/human.out"; fi
+
+# 3. --on now against a long-running kernel: stops, dumps, resumes.
+export GTSIM_CONFIG="platform=xehpc,pace=20"
+ZET_ENABLE_PROGRAM_DEBUGGING=1 "$ex/vadd" >"$tmp/app.out" 2>&1 &
+app=$!
+wait_for "$tmp/app.out" "^device:" && sleep 0.5
+"$zestub" dump --attach $app --on now --timeout 30 --json "$tmp/now.json" 2>"$tmp/dump.err"
+rc=$?
+wait_exit $app 60
+if [ $rc -eq 0 ]; then ok "dump --on now exits 0"; else notok "dump --on now exits 0 (got $rc)" "$tmp/dump.err"; fi
+if [ $app_rc -eq 0 ]; then ok "the kernel finishes normally after --on now"; else notok "vadd after --on now (rc $app_rc)" "$tmp/app.out"; fi
+run_check "$tmp/now.json" --prefix "now:" --status 0 --kernel vadd --reason interrupt \
+    --min-threads 1 --fixture "$fixtures/vadd-xehpc.elf"
+
+# 4. 16,384 threads, all registers: bounded register reads per thread.
+export GTSIM_CONFIG="platform=xehpc,tiles=2,slices=8,subslices=8,eus=8,threads=16,pace=20"
+ZET_ENABLE_PROGRAM_DEBUGGING=1 "$ex/vadd" >"$tmp/app.out" 2>&1 &
+app=$!
+wait_for "$tmp/app.out" "^device:" && sleep 0.5
+"$zestub" dump --attach $app --on now --registers all --timeout 60 --json "$tmp/big.json" 2>"$tmp/dump.err"
+rc=$?
+wait_exit $app 60
+if [ $rc -eq 0 ] && [ $app_rc -eq 0 ]; then ok "16384 threads: full dump with all registers, app finishes"
+else notok "16384 threads: dump rc $rc, app rc $app_rc" "$tmp/dump.err"; fi
+# xehpc reports 12 register sets (level-zero-facts.md section 8).
+run_check "$tmp/big.json" --prefix "16k:" --status 0 --min-threads 1 --max-reads-per-thread 12
+
+# 5. timeout: no page fault comes; the current state is dumped, status 3.
+export GTSIM_CONFIG="platform=xehpc,pace=20"
+ZET_ENABLE_PROGRAM_DEBUGGING=1 "$ex/vadd" >"$tmp/app.out" 2>&1 &
+app=$!
+wait_for "$tmp/app.out" "^device:"
+"$zestub" dump --attach $app --on page-fault --timeout 1 --json "$tmp/to.json" 2>"$tmp/dump.err"
+rc=$?
+wait_exit $app 60
+if [ $rc -eq 3 ] && [ $app_rc -eq 0 ]; then ok "timeout: status 3, application unharmed"
+else notok "timeout: status $rc (want 3), app rc $app_rc" "$tmp/dump.err"; fi
+run_check "$tmp/to.json" --prefix "timeout:" --status 3
+
+# 6. a dumping process killed at any point never leaves the application stuck.
+for when in 0.2 0.6 1.0 1.5; do
+    ZET_ENABLE_PROGRAM_DEBUGGING=1 "$ex/vadd" >"$tmp/app.out" 2>&1 &
+    app=$!
+    wait_for "$tmp/app.out" "^device:"
+    "$zestub" dump --attach $app --on now --registers all --timeout 30 --json "$tmp/k.json" 2>/dev/null &
+    dumper=$!
+    sleep $when
+    kill -9 $dumper 2>/dev/null
+    wait $dumper 2>/dev/null
+    wait_exit $app 60
+    if [ $app_rc -eq 0 ]; then ok "dump killed after ${when}s: the application finishes"
+    else notok "dump killed after ${when}s: application rc $app_rc" "$tmp/app.out"; fi
+done
+unset GTSIM_CONFIG
+
+# 7. errors: no such process; a process that is not using Level Zero yet.
+"$zestub" dump --attach 999999 --timeout 2 >"$tmp/e.out" 2>&1
+rc=$?
+if [ $rc -eq 1 ] && grep -qi "no such process" "$tmp/e.out"; then ok "no such process: status 1 with a reason"
+else notok "no such process (status $rc)" "$tmp/e.out"; fi
+sleep 30 &
+sl=$!
+"$zestub" dump --attach $sl --timeout 1 >"$tmp/e.out" 2>&1
+rc=$?
+kill $sl
+if [ $rc -eq 3 ] && grep -q "attempting to attach too early" "$tmp/e.out"; then ok "too early until the timeout: status 3"
+else notok "too early (status $rc)" "$tmp/e.out"; fi
+"$zestub" dump --on sometimes >"$tmp/e.out" 2>&1
+rc=$?
+if [ $rc -eq 2 ]; then ok "usage error: status 2"; else notok "usage error (status $rc)" "$tmp/e.out"; fi
+
+echo "1..$n"
+exit $fail

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/* zetdebug internals shared by its .c files; nothing outside zetdebug/
+ * includes this (it pulls in the Level Zero headers). */
+#ifndef ZESTUB_ZD_IMPL_H
+#define ZESTUB_ZD_IMPL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include <ze_api.h>
+#include <zet_api.h>
+
+#include "zetdebug/zd.h"
+
+/* Level Zero calls made, by kind; relaxed atomics because sessions call
+ * from their reader threads and from the caller's threads at once. */
+struct zd_counters {
+    atomic_uint_fast64_t read_event, ack, interrupt, resume, read_memory, write_memory,
+        read_registers, write_registers, regset_props, attach, detach, total;
+};
+
+struct zd {
+    size_t ndev;
+    struct zd_device *devs;
+    ze_device_handle_t *handles;
+    struct zd_counters n;
+};
+
+struct zd_session {
+    struct zd *zd;
+    size_t device;
+    uint32_t pid;
+    zet_debug_session_handle_t h;
+
+    /* The reader thread. `lock` guards stop and reader_running; `wake`
+     * lets zd_detach cut short the reader's back-off sleep. */
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    bool stop;
+    bool reader_started; /* set once by zd_start_reader, read by zd_detach */
+    pthread_t reader;
+    zd_event_fn fn;
+    void *ctx;
+};
+
+/* Count one Level Zero call of a kind (the field of struct zd_counters). */
+#define ZD_COUNT(zd, field)                                                                        \
+    do {                                                                                           \
+        atomic_fetch_add_explicit(&(zd)->n.field, 1, memory_order_relaxed);                        \
+        atomic_fetch_add_explicit(&(zd)->n.total, 1, memory_order_relaxed);                        \
+    } while (0)
+#define ZD_COUNT_OTHER(zd) atomic_fetch_add_explicit(&(zd)->n.total, 1, memory_order_relaxed)
+
+int zd_fail(struct zd_error *err, int code, uint32_t raw, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* "what: sentence (ZE_RESULT_NAME, 0x...)"; returns the zd_err code. */
+int zd_from_result(struct zd_error *err, ze_result_t r, const char *what);
+int zd_attach_result(struct zd_error *err, ze_result_t r, uint32_t pid, bool subdevice);
+int zd_code_of(ze_result_t r);
+
+#endif
