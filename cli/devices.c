@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/json.h"
 #include "zetdebug/zd.h"
 
 static void usage(FILE *f)
@@ -30,21 +31,6 @@ static void uuid_str(const uint8_t *u, char *buf)
     buf[k] = '\0';
 }
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 static void print_json(FILE *f, const struct zd *zd)
 {
     size_t n = zd_device_count(zd);
@@ -60,7 +46,7 @@ static void print_json(FILE *f, const struct zd *zd)
             fprintf(f, "\"parent\": %d, \"subdevice_id\": %u, ", d->parent,
                     (unsigned)d->subdevice_id);
         fputs("\"name\": ", f);
-        json_str(f, d->name);
+        cli_json_str(f, d->name);
         fprintf(f,
                 ", \"vendor_id\": \"0x%04x\", \"device_id\": \"0x%04x\", \"pci_slot\": \"%s\", "
                 "\"uuid\": \"%s\", \"slices\": %u, \"subslices_per_slice\": %u, "
@@ -72,7 +58,7 @@ static void print_json(FILE *f, const struct zd *zd)
         if (d->can_attach)
             fputs("null", f);
         else
-            json_str(f, d->why_not);
+            cli_json_str(f, d->why_not);
         fputc('}', f);
     }
     fputs(n ? "\n]\n" : "]\n", f);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/json.h"
 #include "regsets/regs.h"
 
 enum phase { PH_HEADER, PH_DEVICES, PH_FAULTS, PH_THREADS, PH_DONE };
@@ -21,22 +22,6 @@ struct dump_out {
     unsigned nthreads;
     struct zd *zd;
 };
-
-/* JSON string with the escapes RFC 8259 requires. */
-static void jstr(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
 
 struct dump_out *dump_out_open(const char *json_path, uint32_t pid, const char *trigger,
                                struct zd *zd)
@@ -59,7 +44,7 @@ struct dump_out *dump_out_open(const char *json_path, uint32_t pid, const char *
     pthread_mutex_init(&o->lock, NULL);
     if (o->json) {
         fprintf(o->f, "{\"schema\":\"zestub-dump\",\"version\":1,\"pid\":%u,\"trigger\":", pid);
-        jstr(o->f, trigger);
+        cli_json_str(o->f, trigger);
     } else {
         fprintf(o->f, "zestub dump of process %u (trigger: %s)\n", pid, trigger);
     }
@@ -81,7 +66,7 @@ void dump_out_devices(struct dump_out *o, struct sess_manager *m)
         const struct zd_device *d = dev_of(m, k);
         if (o->json) {
             fprintf(o->f, "%s{\"session\":%u,\"device\":%u,\"name\":", k ? "," : "", k, d->index);
-            jstr(o->f, d->name);
+            cli_json_str(o->f, d->name);
             fprintf(o->f, ",\"pci_slot\":\"%s\",\"subdevice\":", d->pci_slot);
             if (d->parent >= 0)
                 fprintf(o->f, "%u", d->subdevice_id);
@@ -246,7 +231,7 @@ void dump_out_thread(struct dump_out *o, struct sess_manager *m, const struct du
             fputs("null", o->f);
         fputs(",\"kernel\":", o->f);
         if (t->has_location)
-            jstr(o->f, l->kernel);
+            cli_json_str(o->f, l->kernel);
         else
             fputs("null", o->f);
         fputs(",\"kernel_address\":", o->f);
@@ -262,12 +247,12 @@ void dump_out_thread(struct dump_out *o, struct sess_manager *m, const struct du
             fputs("null", o->f);
         fputs(",\"function\":", o->f);
         if (t->has_location && l->function)
-            jstr(o->f, l->function);
+            cli_json_str(o->f, l->function);
         else
             fputs("null", o->f);
         fputs(",\"file\":", o->f);
         if (t->has_location && l->has_line)
-            jstr(o->f, l->file);
+            cli_json_str(o->f, l->file);
         else
             fputs("null", o->f);
         if (t->has_location && l->has_line)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-EXTRA_DIST += tests/README.md tests/tap.h
+EXTRA_DIST += tests/README.md tests/tap.h tests/slurp.h
 include $(srcdir)/tests/kernels/local.mk
 include $(srcdir)/tests/unit/local.mk
 include $(srcdir)/tests/gtsim/local.mk

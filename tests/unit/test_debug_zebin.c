@@ -19,6 +19,7 @@
 
 #include "gtsim/debug_zebin.h"
 #include "gtsim/zebin.h"
+#include "tests/slurp.h"
 #include "tests/tap.h"
 
 /* ---- a libdwarf object interface over an ELF64 image in memory --------- */
@@ -231,23 +232,6 @@ static int read_dwarf(const void *img, size_t size, struct module_dw *m)
 
 /* ---- the checks ------------------------------------------------------ */
 
-static void *slurp(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    void *buf = NULL;
-    long n;
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    *size = buf ? (size_t)n : 0;
-    fclose(f);
-    return buf;
-}
-
 static void check_symbols(const char *fx, const uint8_t *raw, const uint8_t *dbg,
                           const struct gtsim_zebin_kernel *k, uint64_t addr)
 {
@@ -308,7 +292,7 @@ static void check_fixture(const char *dir, const char *fx, uint64_t base)
     /* A fixture path longer than the buffer is a broken checkout. */
     if (snprintf(path, sizeof(path), "%s/%s", dir, fx) >= (int)sizeof(path))
         tap_bail("fixture path too long");
-    raw = slurp(path, &size);
+    raw = tests_slurp(path, &size);
     if (!tap_ok(raw && gtsim_zebin_parse(raw, size, &zb, err, sizeof(err)) == 0,
                 "%s: read and parse", fx))
         goto out;
@@ -410,7 +394,7 @@ static void check_corrupt(const char *dir)
     /* A fixture path longer than the buffer is a broken checkout. */
     if (snprintf(path, sizeof(path), "%s/vadd-xehpc.elf", dir) >= (int)sizeof(path))
         tap_bail("fixture path too long");
-    raw = slurp(path, &size);
+    raw = tests_slurp(path, &size);
     if (!raw || gtsim_zebin_parse(raw, size, &zb, err, sizeof(err)) != 0) {
         tap_ok(0, "corrupt relocation: fixture readable");
         free(raw);

@@ -13,6 +13,7 @@
 #include "gtsim/isa.h"
 #include "gtsim/regfile.h"
 #include "gtsim/zebin.h"
+#include "tests/slurp.h"
 #include "tests/tap.h"
 
 /* Stops reported by the hardware, collected for the test thread. */
@@ -63,20 +64,6 @@ static void *run_main(void *arg)
     return NULL;
 }
 
-static void *load_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    void *buf = NULL;
-    long n;
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) == (size_t)n)
-        *size = (size_t)n;
-    fclose(f);
-    return buf;
-}
-
 struct fixture {
     enum gtsim_platform p;
     uint64_t entry; /* device address of vadd in the hw's heap */
@@ -107,7 +94,7 @@ static int load_vadd(struct gtsim_hw *hw, enum gtsim_platform p, struct fixture 
 
     snprintf(path, sizeof(path), "%s/tests/kernels/fixtures/vadd-%s.elf", top ? top : ".",
              gtsim_platform_name(p));
-    img = load_file(path, &size);
+    img = tests_slurp(path, &size);
     if (!img) {
         tap_diag("cannot read %s", path);
         return -1;
@@ -164,14 +151,14 @@ static void init_launch(struct gtsim_hw_launch *l, const struct fixture *fx, uin
 
 static uint32_t cr0(struct gtsim_hw *hw, uint32_t t, uint32_t dw)
 {
-    return gtsim_regfile_get32(gtsim_hw_layout(hw), gtsim_hw_thread_regs(hw, t),
-                               GTSIM_REGSET_CR, 0, dw);
+    return gtsim_regfile_get32(gtsim_hw_layout(hw), gtsim_hw_thread_regs(hw, t), GTSIM_REGSET_CR, 0,
+                               dw);
 }
 
 static void set_cr0(struct gtsim_hw *hw, uint32_t t, uint32_t dw, uint32_t v)
 {
-    gtsim_regfile_set32(gtsim_hw_layout(hw), gtsim_hw_thread_regs(hw, t), GTSIM_REGSET_CR, 0,
-                        dw, v);
+    gtsim_regfile_set32(gtsim_hw_layout(hw), gtsim_hw_thread_regs(hw, t), GTSIM_REGSET_CR, 0, dw,
+                        v);
 }
 
 static void test_plain_run(enum gtsim_platform p)
@@ -229,8 +216,7 @@ static void test_fault_no_debugger(enum gtsim_platform p)
     init_launch(&l, &fx, 4, fx.simd);
     l.has_bad_pointer = true;
     l.bad_pointer = 0xdead0000ull;
-    tap_ok(gtsim_hw_run(hw, &l) == -EFAULT, "%s: fault without a debugger fails the launch",
-           name);
+    tap_ok(gtsim_hw_run(hw, &l) == -EFAULT, "%s: fault without a debugger fails the launch", name);
     tap_ok(l.fault_address == 0xdead0000ull, "%s: fault address recorded (0x%llx)", name,
            (unsigned long long)l.fault_address);
     gtsim_hw_destroy(hw);
@@ -279,8 +265,7 @@ static void test_debug(enum gtsim_platform p)
     if (tap_ok(wait_stop(&st, 2, &s) == 0 && s.reason == GTSIM_STOP_BREAKPOINT,
                "%s: without suppress the same breakpoint stops again", name)) {
         gtsim_hw_lock(hw);
-        tap_ok(cr0(hw, s.thread, 2) == ipbase + fx.offs[bpi], "%s: still at the breakpoint",
-               name);
+        tap_ok(cr0(hw, s.thread, 2) == ipbase + fx.offs[bpi], "%s: still at the breakpoint", name);
         /* 3: suppress + breakpoint status = step over the breakpoint. */
         set_cr0(hw, s.thread, 0, cr0(hw, s.thread, 0) | GTSIM_CR0_0_BP_SUPPRESS);
         gtsim_hw_resume_locked(hw, s.thread); /* bit 31 still set: single step */
@@ -355,8 +340,7 @@ static void test_interrupt(enum gtsim_platform p)
                "%s: interrupt stop reported", name)) {
         gtsim_hw_lock(hw);
         tap_ok(cr0(hw, s.thread, 1) & GTSIM_CR0_1_EXTERNAL_HALT, "%s: cr0.1 bit 30 set", name);
-        tap_ok(gtsim_hw_thread_state(hw, s.thread) == GTSIM_T_STOPPED, "%s: thread stopped",
-               name);
+        tap_ok(gtsim_hw_thread_state(hw, s.thread) == GTSIM_T_STOPPED, "%s: thread stopped", name);
         tap_ok(gtsim_hw_interrupt_locked(hw, s.thread) == -EAGAIN,
                "%s: interrupting a stopped thread is refused", name);
         set_cr0(hw, s.thread, 1, 0);

@@ -16,6 +16,7 @@
 #include "gtsim/debug_zebin.h"
 #include "gtsim/zebin.h"
 #include "symbols/symbols.h"
+#include "tests/slurp.h"
 #include "tests/tap.h"
 
 #define BASE 0x800000000ULL
@@ -79,23 +80,6 @@ static const struct erow *expect_at(const struct etable *t, uint64_t off)
         if (!t->rows[i].end && t->rows[i].addr <= off && off < t->rows[i + 1].addr)
             return &t->rows[i];
     return NULL;
-}
-
-static void *slurp(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    void *buf = NULL;
-    long n;
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    *size = buf ? (size_t)n : 0;
-    fclose(f);
-    return buf;
 }
 
 static const char *base_name(const char *p)
@@ -193,7 +177,7 @@ static void check_fixture(const char *dir, const char *fx, uint64_t kaddr)
     /* A fixture path longer than the buffer is a broken checkout. */
     if (snprintf(path, sizeof(path), "%s/%s", dir, fx) >= (int)sizeof(path))
         tap_bail("fixture path too long");
-    raw = slurp(path, &size);
+    raw = tests_slurp(path, &size);
     if (!tap_ok(raw && gtsim_zebin_parse(raw, size, &zb, err, sizeof(err)) == 0 &&
                     zb->nkernels == 1 &&
                     gtsim_debug_zebin_create(zb, &kaddr, &dbg, &dsize, err, sizeof(err)) == 0,
@@ -270,7 +254,7 @@ static void check_corrupt(const char *dir)
     /* A fixture path longer than the buffer is a broken checkout. */
     if (snprintf(path, sizeof(path), "%s/loop_call-xehpc.elf", dir) >= (int)sizeof(path))
         tap_bail("fixture path too long");
-    raw = slurp(path, &size);
+    raw = tests_slurp(path, &size);
     if (!raw || gtsim_zebin_parse(raw, size, &zb, err, sizeof(err)) != 0 ||
         gtsim_debug_zebin_create(zb, &kaddr, &dbg, &dsize, err, sizeof(err)) != 0) {
         tap_ok(0, "corrupt images: fixture usable");
