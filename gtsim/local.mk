@@ -34,7 +34,10 @@ libze_gtsim_la_SOURCES = \
 	gtsim/dbg_server.c gtsim/dbg_server.h \
 	gtsim/dbg_client.c
 libze_gtsim_la_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS) $(LIBELF_CFLAGS) -fvisibility=hidden
-libze_gtsim_la_LDFLAGS = -module -avoid-version -shared -no-undefined
+# nodelete: gtsim owns threads (simulator workers, the debug endpoint); the
+# loader dlcloses drivers from its exit-time destructors, and a thread that
+# woke after that would run unmapped code.
+libze_gtsim_la_LDFLAGS = -module -avoid-version -shared -no-undefined -Wl,-z,nodelete
 libze_gtsim_la_LIBADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
 
 EXTRA_DIST += gtsim/README.md

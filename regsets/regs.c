@@ -349,3 +349,25 @@ const char *regs_stop_reason_name(enum regs_stop_reason r)
         return "unknown";
     }
 }
+
+bool regs_insn_compacted(const uint8_t *insn)
+{
+    return (insn[3] & 0x20) != 0;
+}
+
+unsigned regs_insn_length(const uint8_t *insn)
+{
+    return regs_insn_compacted(insn) ? 8 : 16;
+}
+
+bool regs_insn_breakpoint(const uint8_t *insn)
+{
+    return regs_insn_compacted(insn) ? (insn[0] & 0x80) != 0 : (insn[3] & 0x40) != 0;
+}
+
+void regs_insn_set_breakpoint(uint8_t *insn, bool on)
+{
+    uint8_t *b = regs_insn_compacted(insn) ? &insn[0] : &insn[3];
+    uint8_t bit = regs_insn_compacted(insn) ? 0x80 : 0x40;
+    *b = (uint8_t)(on ? (*b | bit) : (*b & ~bit));
+}

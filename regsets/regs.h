@@ -138,6 +138,15 @@ void regs_cr0_set_step(uint8_t *cr0);
  * breakpoint instruction also needs regs_cr0_set_suppress. */
 bool regs_clear_exceptions(uint8_t *cr0);
 
+/* ---- instructions (intelgt-remote-protocol.md 5) --------------------------
+ * Intel GT instructions carry a breakpoint control bit: bit 30 of dword 0
+ * for a native 16-byte instruction, bit 7 of byte 0 for a compacted 8-byte
+ * one (compaction: bit 29 of dword 0). insn needs at least 4 bytes. */
+bool regs_insn_compacted(const uint8_t *insn);
+unsigned regs_insn_length(const uint8_t *insn);
+bool regs_insn_breakpoint(const uint8_t *insn);
+void regs_insn_set_breakpoint(uint8_t *insn, bool on);
+
 /* PC = isabase + IP (cr0 dword 2). */
 uint64_t regs_pc(const uint8_t *cr0, uint64_t isabase);
 

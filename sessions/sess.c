@@ -2,6 +2,8 @@
 #include "sessions/sess.h"
 
 #include <errno.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,61 +11,7 @@
 #include <time.h>
 
 #include "regsets/regs.h"
-#include "symbols/symbols.h"
-
-#define MAX_REGSETS 32
-#define CR_TYPE 6 /* zet_debug_regset_type_intel_gpu_t CR */
-#define SBA_TYPE 11
-#define SBA_ISABASE 4
-
-struct module_rec {
-    struct zd_event ev; /* the load event, kept for its acknowledgement */
-    bool acked;
-    struct sym_module *sym;
-};
-
-struct fault_rec {
-    uint64_t address;
-    enum zd_fault_reason reason;
-};
-
-struct session {
-    struct sess_manager *m;
-    unsigned index;
-    size_t device;
-    const struct zd_device *dev;
-    struct zd_session *zs;
-    bool alive;
-    uint32_t nthreads;
-    /* One byte per hardware thread: a 64K-thread device costs 64 KiB. */
-    uint8_t *state;
-    struct zd_regset regsets[MAX_REGSETS];
-    size_t nregsets;
-    /* Per-stop register cache: nthreads x nregsets buffers, NULL = not read
-     * since the thread last stopped. */
-    uint8_t **cache;
-    struct module_rec *modules;
-    size_t nmodules, cap_modules;
-    struct fault_rec *faults;
-    size_t nfaults, cap_faults;
-};
-
-struct pump_ctx {
-    struct sess_manager *m;
-    unsigned index;
-};
-
-struct sess_manager {
-    struct zd *zd;
-    pthread_mutex_t lock;
-    pthread_cond_t cv;
-    struct session *sessions;
-    unsigned nsessions;
-    struct sess_note *notes; /* ring */
-    size_t nnotes, cap_notes, head;
-    struct pump_ctx *pumps; /* one per session, alive as long as the manager */
-    struct sess_stats stats;
-};
+#include "sessions/sess_impl.h"
 
 void sess_options_from_env(struct sess_options *o)
 {
@@ -73,7 +21,7 @@ void sess_options_from_env(struct sess_options *o)
     o->attach_roots = !(no_root && *no_root && strcmp(no_root, "0") != 0);
 }
 
-static void push_note(struct sess_manager *m, const struct sess_note *n)
+void sess_push_note(struct sess_manager *m, const struct sess_note *n)
 {
     if (m->nnotes == m->cap_notes) {
         size_t cap = m->cap_notes ? m->cap_notes * 2 : 256;
@@ -89,23 +37,29 @@ static void push_note(struct sess_manager *m, const struct sess_note *n)
     }
     m->notes[(m->head + m->nnotes) % m->cap_notes] = *n;
     m->nnotes++;
+    if (m->nnotes == 1 && m->notify_fd >= 0) {
+        uint64_t one = 1;
+        /* Non-blocking: the counter only has to be non-zero. */
+        if (write(m->notify_fd, &one, sizeof(one)) < 0) {
+        }
+    }
     pthread_cond_broadcast(&m->cv);
 }
 
-static uint32_t thread_index(const struct session *s, struct zd_thread t)
+uint32_t sess_thread_index(const struct session *s, struct zd_thread t)
 {
     const struct zd_device *d = s->dev;
     return ((t.slice * d->subslices + t.subslice) * d->eus + t.eu) * d->threads + t.thread;
 }
 
-static bool thread_valid(const struct session *s, struct zd_thread t)
+bool sess_thread_valid(const struct session *s, struct zd_thread t)
 {
     const struct zd_device *d = s->dev;
     return t.slice < d->slices && t.subslice < d->subslices && t.eu < d->eus &&
            t.thread < d->threads;
 }
 
-static void drop_cache(struct session *s, uint32_t thread)
+void sess_drop_cache(struct session *s, uint32_t thread)
 {
     for (size_t r = 0; r < s->nregsets; r++) {
         uint8_t **slot = &s->cache[(size_t)thread * s->nregsets + r];
@@ -114,10 +68,10 @@ static void drop_cache(struct session *s, uint32_t thread)
     }
 }
 
-static void set_state(struct session *s, uint32_t thread, enum sess_thread_state st)
+void sess_set_state(struct session *s, uint32_t thread, enum sess_thread_state st)
 {
     if (st == SESS_T_RUNNING || st == SESS_T_UNAVAILABLE)
-        drop_cache(s, thread);
+        sess_drop_cache(s, thread);
     s->state[thread] = (uint8_t)st;
 }
 
@@ -169,6 +123,8 @@ static void on_event(void *ctx, const struct zd_event *ev)
     struct zd_error err;
     bool ack_now = ev->need_ack;
     struct sym_module *sym = NULL;
+    struct zd_event held_load;
+    bool ack_held = false;
 
     if (ev->type == ZD_EV_MODULE_LOAD)
         sym = load_symbols(s, ev); /* device access: outside the lock */
@@ -178,22 +134,22 @@ static void on_event(void *ctx, const struct zd_event *ev)
     case ZD_EV_THREAD_UNAVAILABLE: {
         bool stop = ev->type == ZD_EV_THREAD_STOPPED;
         note.type = stop ? SESS_NOTE_STOPPED : SESS_NOTE_UNAVAILABLE;
-        if (thread_valid(s, ev->thread)) {
-            uint32_t t = thread_index(s, ev->thread);
+        if (sess_thread_valid(s, ev->thread)) {
+            uint32_t t = sess_thread_index(s, ev->thread);
             if (stop && s->state[t] != SESS_T_STOPPED && s->state[t] != SESS_T_HELD) {
-                set_state(s, t, SESS_T_STOPPED);
+                sess_set_state(s, t, SESS_T_STOPPED);
                 note.thread = t;
-                push_note(m, &note);
+                sess_push_note(m, &note);
             } else if (!stop && s->state[t] == SESS_T_RUNNING) {
-                set_state(s, t, SESS_T_UNAVAILABLE);
+                sess_set_state(s, t, SESS_T_UNAVAILABLE);
                 note.thread = t;
-                push_note(m, &note);
+                sess_push_note(m, &note);
             }
         } else {
             /* A group or "all": which threads it means is found by probing
              * (sess_stop_all); pass the news on. */
             note.thread = UINT32_MAX;
-            push_note(m, &note);
+            sess_push_note(m, &note);
         }
         break;
     }
@@ -206,15 +162,17 @@ static void on_event(void *ctx, const struct zd_event *ev)
         note.module_end = ev->module_end;
         note.module_load = ev->module_load;
         note.need_ack = ev->need_ack;
-        push_note(m, &note);
+        sess_push_note(m, &note);
         break;
     case ZD_EV_MODULE_UNLOAD:
         for (size_t i = 0; i < s->nmodules; i++) {
             struct module_rec *r = &s->modules[i];
             if (r->ev.module_begin != ev->module_begin || r->ev.module_end != ev->module_end)
                 continue;
-            if (!r->acked) /* never leave the application blocked */
-                (void)zd_ack(s->zs, &r->ev, &err);
+            if (!r->acked) { /* never leave the application blocked */
+                held_load = r->ev;
+                ack_held = true;
+            }
             sym_module_close(r->sym);
             s->modules[i] = s->modules[--s->nmodules];
             break;
@@ -223,7 +181,7 @@ static void on_event(void *ctx, const struct zd_event *ev)
         note.module_begin = ev->module_begin;
         note.module_end = ev->module_end;
         note.module_load = ev->module_load;
-        push_note(m, &note);
+        sess_push_note(m, &note);
         break;
     case ZD_EV_PAGE_FAULT:
         if (s->nfaults == s->cap_faults) {
@@ -242,22 +200,25 @@ static void on_event(void *ctx, const struct zd_event *ev)
         note.type = SESS_NOTE_PAGE_FAULT;
         note.fault_address = ev->fault_address;
         note.fault_reason = ev->fault_reason;
-        push_note(m, &note);
+        sess_push_note(m, &note);
         break;
     case ZD_EV_PROCESS_ENTRY:
     case ZD_EV_PROCESS_EXIT:
         note.type =
             ev->type == ZD_EV_PROCESS_ENTRY ? SESS_NOTE_PROCESS_ENTRY : SESS_NOTE_PROCESS_EXIT;
-        push_note(m, &note);
+        sess_push_note(m, &note);
         break;
     case ZD_EV_DETACHED:
         s->alive = false;
         note.type = SESS_NOTE_DETACHED;
-        push_note(m, &note);
+        sess_push_note(m, &note);
         break;
     }
     pthread_mutex_unlock(&m->lock);
-    /* Everything but module loads is acknowledged once recorded. */
+    /* Device calls happen outside the lock. Everything but module loads is
+     * acknowledged once recorded. */
+    if (ack_held)
+        (void)zd_ack(s->zs, &held_load, &err);
     if (ack_now)
         (void)zd_ack(s->zs, ev, &err);
 }
@@ -327,6 +288,7 @@ int sess_attach(struct zd *zd, uint32_t pid, const struct sess_options *opt,
         return ZD_E_NOMEM;
     }
     m->zd = zd;
+    m->notify_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     pthread_mutex_init(&m->lock, NULL);
     {
         pthread_condattr_t ca;
@@ -405,7 +367,7 @@ void sess_detach_all(struct sess_manager *m)
         }
         (void)zd_detach(s->zs, &e);
         for (uint32_t t = 0; s->cache && t < s->nthreads; t++)
-            drop_cache(s, t);
+            sess_drop_cache(s, t);
         free(s->cache);
         free(s->state);
         free(s->modules);
@@ -413,6 +375,8 @@ void sess_detach_all(struct sess_manager *m)
     }
     free(m->pumps);
     free(m->notes);
+    if (m->notify_fd >= 0)
+        close(m->notify_fd);
     free(m->sessions);
     pthread_mutex_destroy(&m->lock);
     pthread_cond_destroy(&m->cv);
@@ -468,6 +432,23 @@ bool sess_alive(struct sess_manager *m, unsigned session)
     return alive;
 }
 
+/* Lock held. Clears the notification fd when the queue runs empty. */
+static int take_note(struct sess_manager *m, struct sess_note *note)
+{
+    if (!m->nnotes)
+        return ZD_E_TIMEOUT;
+    *note = m->notes[m->head];
+    m->head = (m->head + 1) % m->cap_notes;
+    m->nnotes--;
+    if (m->nnotes == 0 && m->notify_fd >= 0) {
+        uint64_t v;
+        if (read(m->notify_fd, &v, sizeof(v)) < 0) {
+            /* EAGAIN: already clear */
+        }
+    }
+    return 0;
+}
+
 int sess_wait(struct sess_manager *m, uint64_t timeout_ms, struct sess_note *note)
 {
     struct timespec dl;
@@ -482,14 +463,21 @@ int sess_wait(struct sess_manager *m, uint64_t timeout_ms, struct sess_note *not
     pthread_mutex_lock(&m->lock);
     while (m->nnotes == 0 && rc == 0)
         rc = pthread_cond_timedwait(&m->cv, &m->lock, &dl);
-    if (m->nnotes) {
-        *note = m->notes[m->head];
-        m->head = (m->head + 1) % m->cap_notes;
-        m->nnotes--;
-        rc = 0;
-    } else {
-        rc = ZD_E_TIMEOUT;
-    }
+    rc = take_note(m, note);
+    pthread_mutex_unlock(&m->lock);
+    return rc;
+}
+
+int sess_notify_fd(struct sess_manager *m)
+{
+    return m->notify_fd;
+}
+
+int sess_poll(struct sess_manager *m, struct sess_note *note)
+{
+    int rc;
+    pthread_mutex_lock(&m->lock);
+    rc = take_note(m, note);
     pthread_mutex_unlock(&m->lock);
     return rc;
 }
@@ -564,232 +552,5 @@ int sess_fault_at(struct sess_manager *m, unsigned session, size_t i, uint64_t *
         rc = 0;
     }
     pthread_mutex_unlock(&m->lock);
-    return rc;
-}
-
-/* ---- registers through the per-stop cache -------------------------------- */
-
-const struct zd_regset *sess_regsets(struct sess_manager *m, unsigned session, size_t *n)
-{
-    *n = session < m->nsessions ? m->sessions[session].nregsets : 0;
-    return session < m->nsessions ? m->sessions[session].regsets : NULL;
-}
-
-static int regset_slot(const struct session *s, uint32_t type)
-{
-    for (size_t r = 0; r < s->nregsets; r++)
-        if (s->regsets[r].type == type)
-            return (int)r;
-    return -1;
-}
-
-/* Fills the cache for (thread, regset) if needed. Lock held on entry and
- * exit; dropped around the device access. */
-static int fill_cache(struct session *s, uint32_t thread, int slot, struct zd_error *err)
-{
-    struct sess_manager *m = s->m;
-    const struct zd_regset *rs = &s->regsets[slot];
-    size_t size = (size_t)rs->count * rs->byte_size;
-    uint8_t *buf;
-    int rc;
-
-    if (s->cache[(size_t)thread * s->nregsets + slot])
-        return 0;
-    if (s->state[thread] != SESS_T_STOPPED && s->state[thread] != SESS_T_HELD) {
-        err->code = ZD_E_UNAVAILABLE;
-        snprintf(err->msg, sizeof(err->msg), "the thread is not stopped");
-        return ZD_E_UNAVAILABLE;
-    }
-    if (!(buf = malloc(size ? size : 1))) {
-        err->code = ZD_E_NOMEM;
-        return ZD_E_NOMEM;
-    }
-    pthread_mutex_unlock(&m->lock);
-    rc = zd_read_registers(s->zs, sess_thread_id(m, s->index, thread), rs->type, 0, rs->count, buf,
-                           err);
-    pthread_mutex_lock(&m->lock);
-    if (rc) {
-        free(buf);
-        return rc;
-    }
-    m->stats.register_reads++;
-    /* Another caller may have filled it meanwhile; keep one copy. */
-    if (s->cache[(size_t)thread * s->nregsets + slot])
-        free(buf);
-    else
-        s->cache[(size_t)thread * s->nregsets + slot] = buf;
-    return 0;
-}
-
-int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, uint32_t type,
-                     const uint8_t **data, size_t *size, struct zd_error *err)
-{
-    struct session *s;
-    int slot, rc;
-    if (session >= m->nsessions || thread >= m->sessions[session].nthreads)
-        return ZD_E_INVALID;
-    s = &m->sessions[session];
-    slot = regset_slot(s, type);
-    if (slot < 0) {
-        err->code = ZD_E_INVALID;
-        snprintf(err->msg, sizeof(err->msg), "the device has no register set %u", type);
-        return ZD_E_INVALID;
-    }
-    pthread_mutex_lock(&m->lock);
-    rc = fill_cache(s, thread, slot, err);
-    if (rc == 0) {
-        *data = s->cache[(size_t)thread * s->nregsets + slot];
-        *size = (size_t)s->regsets[slot].count * s->regsets[slot].byte_size;
-    }
-    pthread_mutex_unlock(&m->lock);
-    return rc;
-}
-
-int sess_thread_pc(struct sess_manager *m, unsigned session, uint32_t thread, uint64_t *pc,
-                   struct zd_error *err)
-{
-    const uint8_t *cr, *sba;
-    size_t crsz, sbasz;
-    uint64_t isabase;
-    int rc = sess_read_regset(m, session, thread, CR_TYPE, &cr, &crsz, err);
-    if (rc == 0)
-        rc = sess_read_regset(m, session, thread, SBA_TYPE, &sba, &sbasz, err);
-    if (rc)
-        return rc;
-    if (crsz < 12 || sbasz < (SBA_ISABASE + 1) * 8)
-        return ZD_E_INVALID;
-    memcpy(&isabase, sba + SBA_ISABASE * 8, 8);
-    *pc = regs_pc(cr, isabase);
-    return 0;
-}
-
-enum sess_stop_reason sess_thread_reason(struct sess_manager *m, unsigned session, uint32_t thread)
-{
-    const uint8_t *cr;
-    size_t crsz;
-    struct zd_error err;
-    if (sess_read_regset(m, session, thread, CR_TYPE, &cr, &crsz, &err) != 0 || crsz < 8)
-        return SESS_STOP_NONE;
-    switch (regs_stop_reason(cr)) {
-    case REGS_STOP_PAGE_FAULT:
-        return SESS_STOP_PAGE_FAULT;
-    case REGS_STOP_BREAKPOINT:
-        return SESS_STOP_BREAKPOINT;
-    case REGS_STOP_ILLEGAL:
-        return SESS_STOP_ILLEGAL;
-    case REGS_STOP_SW_EXCEPTION:
-        return SESS_STOP_SW_EXCEPTION;
-    case REGS_STOP_INTERRUPT:
-        return SESS_STOP_INTERRUPT;
-    default:
-        return SESS_STOP_UNKNOWN;
-    }
-}
-
-const char *sess_reason_name(enum sess_stop_reason r)
-{
-    switch (r) {
-    case SESS_STOP_PAGE_FAULT:
-        return "page-fault";
-    case SESS_STOP_BREAKPOINT:
-        return "breakpoint";
-    case SESS_STOP_ILLEGAL:
-        return "illegal-instruction";
-    case SESS_STOP_SW_EXCEPTION:
-        return "software-exception";
-    case SESS_STOP_INTERRUPT:
-        return "interrupt";
-    case SESS_STOP_UNKNOWN:
-        return "unknown";
-    default:
-        return "none";
-    }
-}
-
-/* ---- run control ------------------------------------------------------------- */
-
-int sess_stop_all(struct sess_manager *m, struct zd_error *err)
-{
-    int stopped = 0;
-    memset(err, 0, sizeof(*err));
-    for (unsigned k = 0; k < m->nsessions; k++) {
-        struct session *s = &m->sessions[k];
-        bool running = false;
-        int slot = regset_slot(s, CR_TYPE);
-        struct zd_error e;
-
-        pthread_mutex_lock(&m->lock);
-        for (uint32_t t = 0; t < s->nthreads && !running; t++)
-            running = s->state[t] == SESS_T_RUNNING;
-        running = running && s->alive;
-        pthread_mutex_unlock(&m->lock);
-        /* One interrupt for the whole device, never one per thread. A
-         * device with nothing running answers with THREAD_UNAVAILABLE. */
-        if (running)
-            (void)zd_interrupt(s->zs, zd_thread_all(), &e);
-        if (slot < 0)
-            continue;
-        /* Threads that have not reported yet are probed once: a readable
-         * cr0 means stopped (and stays cached for this stop). */
-        pthread_mutex_lock(&m->lock);
-        for (uint32_t t = 0; t < s->nthreads && s->alive; t++) {
-            if (s->state[t] == SESS_T_RUNNING) {
-                s->state[t] = SESS_T_STOPPED;
-                if (fill_cache(s, t, slot, &e) != 0) {
-                    m->stats.probes_failed++;
-                    set_state(s, t, SESS_T_UNAVAILABLE);
-                    if (e.code == ZD_E_LOST)
-                        s->alive = false;
-                }
-            }
-            if (s->state[t] == SESS_T_STOPPED || s->state[t] == SESS_T_HELD)
-                stopped++;
-        }
-        pthread_mutex_unlock(&m->lock);
-    }
-    return stopped;
-}
-
-int sess_resume_all(struct sess_manager *m, struct zd_error *err)
-{
-    int rc = 0;
-    memset(err, 0, sizeof(*err));
-    for (unsigned k = 0; k < m->nsessions; k++) {
-        struct session *s = &m->sessions[k];
-        int slot = regset_slot(s, CR_TYPE);
-        unsigned resumed = 0;
-        struct zd_error e;
-        if (!sess_alive(m, k) || slot < 0)
-            continue;
-        pthread_mutex_lock(&m->lock);
-        for (uint32_t t = 0; t < s->nthreads; t++) {
-            uint8_t *cr;
-            if (s->state[t] != SESS_T_STOPPED && s->state[t] != SESS_T_HELD)
-                continue;
-            resumed++;
-            if (fill_cache(s, t, slot, &e) != 0)
-                continue;
-            cr = s->cache[(size_t)t * s->nregsets + slot];
-            /* The exception bits of this stop must not fire again. */
-            if (regs_clear_exceptions(cr)) {
-                uint8_t copy[64];
-                size_t n = s->regsets[slot].byte_size < sizeof(copy) ? s->regsets[slot].byte_size
-                                                                     : sizeof(copy);
-                memcpy(copy, cr, n);
-                pthread_mutex_unlock(&m->lock);
-                (void)zd_write_registers(s->zs, sess_thread_id(m, k, t), CR_TYPE, 0, 1, copy, &e);
-                pthread_mutex_lock(&m->lock);
-            }
-        }
-        for (uint32_t t = 0; t < s->nthreads; t++)
-            if (s->state[t] == SESS_T_STOPPED || s->state[t] == SESS_T_HELD)
-                set_state(s, t, SESS_T_RUNNING);
-        pthread_mutex_unlock(&m->lock);
-        /* One resume per device. */
-        if (resumed && zd_resume(s->zs, zd_thread_all(), &e) != 0 && e.code != ZD_E_UNAVAILABLE) {
-            *err = e;
-            rc = e.code;
-        }
-    }
     return rc;
 }

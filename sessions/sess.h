@@ -103,6 +103,32 @@ int sess_stop_all(struct sess_manager *m, struct zd_error *err);
  * resume per device. */
 int sess_resume_all(struct sess_manager *m, struct zd_error *err);
 
+/* A file descriptor that is readable while notes are queued, for an event
+ * loop (poll); sess_poll takes a note without blocking. 0 or ZD_E_TIMEOUT. */
+int sess_notify_fd(struct sess_manager *m);
+int sess_poll(struct sess_manager *m, struct sess_note *note);
+
+/* Resumes one stopped thread (step: one instruction, then it stops again);
+ * exception bits are cleared and a breakpoint under the PC suppressed. */
+int sess_resume_thread(struct sess_manager *m, unsigned session, uint32_t thread, bool step,
+                       struct zd_error *err);
+/* Asks one thread, or every thread of a device, to stop; the stops come as
+ * notes (or UNAVAILABLE notes). */
+int sess_interrupt_thread(struct sess_manager *m, unsigned session, uint32_t thread,
+                          struct zd_error *err);
+int sess_interrupt_device(struct sess_manager *m, unsigned session, struct zd_error *err);
+
+/* Memory in the context of a thread: the thread itself when stopped, else
+ * the device's "all" thread (default space only; SLM needs a stopped
+ * thread). thread may be UINT32_MAX for "all". */
+int sess_read_memory(struct sess_manager *m, unsigned session, uint32_t thread, enum zd_space sp,
+                     uint64_t addr, size_t size, void *buf, struct zd_error *err);
+int sess_write_memory(struct sess_manager *m, unsigned session, uint32_t thread, enum zd_space sp,
+                      uint64_t addr, size_t size, const void *buf, struct zd_error *err);
+/* Writes registers of a stopped thread; the register cache stays coherent. */
+int sess_write_registers(struct sess_manager *m, unsigned session, uint32_t thread, uint32_t type,
+                         uint32_t start, uint32_t count, const void *data, struct zd_error *err);
+
 /* Register access through the per-stop cache: each register set of a
  * stopped thread is read from the device at most once per stop. */
 const struct zd_regset *sess_regsets(struct sess_manager *m, unsigned session, size_t *n);

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/* sessions/ internals shared by its files; not for other layers. */
+#ifndef ZESTUB_SESS_IMPL_H
+#define ZESTUB_SESS_IMPL_H
+
+#include <pthread.h>
+
+#include "regsets/regs.h"
+#include "sessions/sess.h"
+#include "symbols/symbols.h"
+
+#define MAX_REGSETS 32
+
+struct module_rec {
+    struct zd_event ev; /* the load event, kept for its acknowledgement */
+    bool acked;
+    struct sym_module *sym;
+};
+
+struct fault_rec {
+    uint64_t address;
+    enum zd_fault_reason reason;
+};
+
+struct session {
+    struct sess_manager *m;
+    unsigned index;
+    size_t device;
+    const struct zd_device *dev;
+    struct zd_session *zs;
+    bool alive;
+    uint32_t nthreads;
+    /* One byte per hardware thread: a 64K-thread device costs 64 KiB. */
+    uint8_t *state;
+    struct zd_regset regsets[MAX_REGSETS];
+    size_t nregsets;
+    /* Per-stop register cache: nthreads x nregsets buffers, NULL = not read
+     * since the thread last stopped. */
+    uint8_t **cache;
+    struct module_rec *modules;
+    size_t nmodules, cap_modules;
+    struct fault_rec *faults;
+    size_t nfaults, cap_faults;
+};
+
+struct pump_ctx {
+    struct sess_manager *m;
+    unsigned index;
+};
+
+struct sess_manager {
+    struct zd *zd;
+    pthread_mutex_t lock;
+    pthread_cond_t cv;
+    struct session *sessions;
+    unsigned nsessions;
+    struct sess_note *notes; /* ring */
+    size_t nnotes, cap_notes, head;
+    struct pump_ctx *pumps; /* one per session, alive as long as the manager */
+    struct sess_stats stats;
+    int notify_fd; /* eventfd: readable while notes are queued */
+};
+
+/* Helpers (lock held unless said otherwise). */
+void sess_push_note(struct sess_manager *m, const struct sess_note *n);
+void sess_set_state(struct session *s, uint32_t thread, enum sess_thread_state st);
+void sess_drop_cache(struct session *s, uint32_t thread);
+int sess_regset_slot(const struct session *s, uint32_t type);
+/* Fills the cache for (thread, regset) if needed; drops the lock around the
+ * device access. */
+int sess_fill_cache(struct session *s, uint32_t thread, int slot, struct zd_error *err);
+/* Makes a stopped thread ready to run: exception bits cleared, the step
+ * bit set for a step, suppress set when the instruction at its PC carries
+ * the breakpoint bit. Writes cr0 when it changed and marks the thread
+ * running (its cache dropped). Lock held; dropped around device access. */
+int sess_prepare_resume(struct session *s, uint32_t thread, bool step, struct zd_error *err);
+bool sess_thread_valid(const struct session *s, struct zd_thread t);
+uint32_t sess_thread_index(const struct session *s, struct zd_thread t);
+
+#endif
