@@ -6,5 +6,7 @@
 
 int cli_devices(int argc, char **argv);
 int cli_dump(int argc, char **argv);
+/* The GDB server; argv is the whole command line. */
+int cli_serve(int argc, char **argv);
 
 #endif

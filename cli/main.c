@@ -18,6 +18,11 @@ static void usage(FILE *f)
                "  dump --attach PID  write the state of every stopped GPU thread of PID\n"
                "                     (zestub dump --help for its options)\n"
                "\n"
+               "GDB server (gdbserver's spellings):\n"
+               "  zestub [--once] [--debug-rsp] COMM --attach PID\n"
+               "  zestub [--once] [--debug-rsp] --multi COMM\n"
+               "  COMM: [HOST]:PORT (127.0.0.1 unless HOST is given), unix:PATH, or -\n"
+               "\n"
                "Run 'zestub COMMAND --help' for a command's options. Without an Intel GPU,\n"
                "point the Level Zero loader at the simulator:\n"
                "  ZE_ENABLE_ALT_DRIVERS=/abs/path/libze_gtsim.so zestub devices\n");
@@ -48,14 +53,9 @@ int main(int argc, char **argv)
         return cli_devices(argc - 1, argv + 1);
     if (strcmp(cmd, "dump") == 0)
         return cli_dump(argc - 1, argv + 1);
-    if (cmd[0] == '-' || strchr(cmd, ':') || strcmp(cmd, "serve") == 0) {
-        /* zestub [OPTIONS] COMM --attach PID: the GDB server (a later issue). */
-        fprintf(stderr,
-                "zestub: the GDB server is not implemented yet ('%s'); available commands: "
-                "devices, dump\n",
-                cmd);
-        return 2;
-    }
+    /* zestub [OPTIONS] COMM --attach PID, --multi COMM: the GDB server. */
+    if (cmd[0] == '-' || strchr(cmd, ':'))
+        return cli_serve(argc, argv);
     fprintf(stderr, "zestub: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;

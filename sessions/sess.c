@@ -136,7 +136,9 @@ static void on_event(void *ctx, const struct zd_event *ev)
         note.type = stop ? SESS_NOTE_STOPPED : SESS_NOTE_UNAVAILABLE;
         if (sess_thread_valid(s, ev->thread)) {
             uint32_t t = sess_thread_index(s, ev->thread);
-            if (stop && s->state[t] != SESS_T_STOPPED && s->state[t] != SESS_T_HELD) {
+            if (stop && s->owed[t]) {
+                s->owed[t] = 0; /* the event of a stop already counted */
+            } else if (stop && s->state[t] != SESS_T_STOPPED && s->state[t] != SESS_T_HELD) {
                 sess_set_state(s, t, SESS_T_STOPPED);
                 note.thread = t;
                 sess_push_note(m, &note);
@@ -241,8 +243,10 @@ static int add_session(struct sess_manager *m, size_t device, uint32_t pid, stru
     if (rc)
         return rc;
     s->state = calloc(s->nthreads, 1);
+    s->owed = calloc(s->nthreads, 1);
     s->cache = calloc((size_t)s->nthreads * s->nregsets, sizeof(uint8_t *));
-    if (!s->state || !s->cache) {
+    if (!s->state || !s->cache || !s->owed) {
+        free(s->owed);
         free(s->state);
         free(s->cache);
         err->code = ZD_E_NOMEM;
@@ -252,6 +256,7 @@ static int add_session(struct sess_manager *m, size_t device, uint32_t pid, stru
     rc = zd_attach(m->zd, device, pid, &s->zs, err);
     if (rc) {
         free(s->state);
+        free(s->owed);
         free(s->cache);
         return rc;
     }
@@ -351,25 +356,50 @@ int sess_attach(struct zd *zd, uint32_t pid, const struct sess_options *opt,
     return 0;
 }
 
+/* Releases held modules (so the application never stays blocked in module
+ * creation behind us) and detaches; the driver resumes the threads. */
+static void close_session(struct sess_manager *m, struct session *s)
+{
+    struct zd_error e;
+    if (s->detached)
+        return;
+    for (size_t i = 0; i < s->nmodules; i++) {
+        if (!s->modules[i].acked)
+            (void)zd_ack(s->zs, &s->modules[i].ev, &e);
+        sym_module_close(s->modules[i].sym);
+    }
+    /* zd_detach joins the pump, which may need the lock: not held here. */
+    (void)zd_detach(s->zs, &e);
+    pthread_mutex_lock(&m->lock);
+    s->nmodules = 0;
+    s->zs = NULL;
+    s->detached = true;
+    s->alive = false;
+    for (uint32_t t = 0; s->cache && t < s->nthreads; t++)
+        sess_set_state(s, t, SESS_T_UNAVAILABLE);
+    pthread_mutex_unlock(&m->lock);
+}
+
+int sess_detach(struct sess_manager *m, unsigned session)
+{
+    if (session >= m->nsessions)
+        return ZD_E_INVALID;
+    close_session(m, &m->sessions[session]);
+    return 0;
+}
+
 void sess_detach_all(struct sess_manager *m)
 {
     if (!m)
         return;
     for (unsigned k = 0; k < m->nsessions; k++) {
         struct session *s = &m->sessions[k];
-        struct zd_error e;
-        /* Release held modules first so the application never stays
-         * blocked in module creation behind us. */
-        for (size_t i = 0; i < s->nmodules; i++) {
-            if (!s->modules[i].acked)
-                (void)zd_ack(s->zs, &s->modules[i].ev, &e);
-            sym_module_close(s->modules[i].sym);
-        }
-        (void)zd_detach(s->zs, &e);
+        close_session(m, s);
         for (uint32_t t = 0; s->cache && t < s->nthreads; t++)
             sess_drop_cache(s, t);
         free(s->cache);
         free(s->state);
+        free(s->owed);
         free(s->modules);
         free(s->faults);
     }
@@ -432,21 +462,38 @@ bool sess_alive(struct sess_manager *m, unsigned session)
     return alive;
 }
 
-/* Lock held. Clears the notification fd when the queue runs empty. */
+/* A stop note is only worth delivering while that stop lasts: one that
+ * queued up while its thread was stopped by other means (our own
+ * interrupt, a probe) and resumed since would report a stop that is over. */
+static bool note_stale(struct sess_manager *m, const struct sess_note *n)
+{
+    const struct session *s = &m->sessions[n->session];
+    if (n->type != SESS_NOTE_STOPPED || n->thread == UINT32_MAX || n->thread >= s->nthreads)
+        return false;
+    return s->state[n->thread] != SESS_T_STOPPED && s->state[n->thread] != SESS_T_HELD;
+}
+
+/* Lock held. Skips stale stop notes; clears the notification fd when the
+ * queue runs empty. */
 static int take_note(struct sess_manager *m, struct sess_note *note)
 {
-    if (!m->nnotes)
-        return ZD_E_TIMEOUT;
-    *note = m->notes[m->head];
-    m->head = (m->head + 1) % m->cap_notes;
-    m->nnotes--;
+    int rc = ZD_E_TIMEOUT;
+    while (m->nnotes) {
+        *note = m->notes[m->head];
+        m->head = (m->head + 1) % m->cap_notes;
+        m->nnotes--;
+        if (!note_stale(m, note)) {
+            rc = 0;
+            break;
+        }
+    }
     if (m->nnotes == 0 && m->notify_fd >= 0) {
         uint64_t v;
         if (read(m->notify_fd, &v, sizeof(v)) < 0) {
             /* EAGAIN: already clear */
         }
     }
-    return 0;
+    return rc;
 }
 
 int sess_wait(struct sess_manager *m, uint64_t timeout_ms, struct sess_note *note)

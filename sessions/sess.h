@@ -75,6 +75,9 @@ struct sym_module;
  * caller can tell "too early" (retry) from the rest. */
 int sess_attach(struct zd *zd, uint32_t pid, const struct sess_options *opt,
                 struct sess_manager **out, struct zd_error *err);
+/* Detaches one session (the driver resumes its threads); its index stays
+ * valid but the session is no longer alive. */
+int sess_detach(struct sess_manager *m, unsigned session);
 /* Detaches every session (the driver resumes their threads) and frees. */
 void sess_detach_all(struct sess_manager *m);
 

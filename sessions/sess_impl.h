@@ -29,9 +29,15 @@ struct session {
     const struct zd_device *dev;
     struct zd_session *zs;
     bool alive;
+    bool detached; /* zd session closed (sess_detach); zs is NULL */
     uint32_t nthreads;
     /* One byte per hardware thread: a 64K-thread device costs 64 KiB. */
     uint8_t *state;
+    /* Per thread: stops found by probing whose THREAD_STOPPED event is
+     * still on its way. When it arrives it belongs to a stop already
+     * counted, even if the thread has been resumed since, and is absorbed;
+     * otherwise a stale event would report a stop that is over. */
+    uint8_t *owed;
     struct zd_regset regsets[MAX_REGSETS];
     size_t nregsets;
     /* Per-stop register cache: nthreads x nregsets buffers, NULL = not read

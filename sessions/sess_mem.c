@@ -19,6 +19,11 @@ static int context(struct sess_manager *m, unsigned session, uint32_t thread, en
         snprintf(err->msg, sizeof(err->msg), "no such device");
         return ZD_E_INVALID;
     }
+    if (m->sessions[session].detached) {
+        err->code = ZD_E_LOST;
+        snprintf(err->msg, sizeof(err->msg), "the device was detached");
+        return ZD_E_LOST;
+    }
     st = thread < m->sessions[session].nthreads ? sess_thread_state(m, session, thread)
                                                 : SESS_T_RUNNING;
     if (st == SESS_T_STOPPED || st == SESS_T_HELD) {
@@ -61,6 +66,10 @@ int sess_write_registers(struct sess_manager *m, unsigned session, uint32_t thre
         return ZD_E_INVALID;
     }
     s = &m->sessions[session];
+    if (s->detached) {
+        err->code = ZD_E_LOST;
+        return ZD_E_LOST;
+    }
     slot = sess_regset_slot(s, type);
     if (slot < 0 || count == 0 || start >= s->regsets[slot].count ||
         count > s->regsets[slot].count - start) {

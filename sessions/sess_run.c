@@ -39,7 +39,9 @@ int sess_stop_all(struct sess_manager *m, struct zd_error *err)
         for (uint32_t t = 0; t < s->nthreads && s->alive; t++) {
             if (s->state[t] == SESS_T_RUNNING) {
                 s->state[t] = SESS_T_STOPPED;
+                s->owed[t] = 1;
                 if (sess_fill_cache(s, t, slot, &e) != 0) {
+                    s->owed[t] = 0;
                     m->stats.probes_failed++;
                     sess_set_state(s, t, SESS_T_UNAVAILABLE);
                     if (e.code == ZD_E_LOST)
@@ -161,7 +163,8 @@ int sess_interrupt_thread(struct sess_manager *m, unsigned session, uint32_t thr
                           struct zd_error *err)
 {
     memset(err, 0, sizeof(*err));
-    if (session >= m->nsessions || thread >= m->sessions[session].nthreads) {
+    if (session >= m->nsessions || thread >= m->sessions[session].nthreads ||
+        m->sessions[session].detached) {
         err->code = ZD_E_INVALID;
         snprintf(err->msg, sizeof(err->msg), "no such thread");
         return ZD_E_INVALID;
@@ -173,7 +176,7 @@ int sess_interrupt_thread(struct sess_manager *m, unsigned session, uint32_t thr
 int sess_interrupt_device(struct sess_manager *m, unsigned session, struct zd_error *err)
 {
     memset(err, 0, sizeof(*err));
-    if (session >= m->nsessions) {
+    if (session >= m->nsessions || m->sessions[session].detached) {
         err->code = ZD_E_INVALID;
         return ZD_E_INVALID;
     }

@@ -7,3 +7,5 @@ include $(srcdir)/tests/xpti/local.mk
 include $(srcdir)/tests/conformance/local.mk
 include $(srcdir)/tests/zestub/local.mk
 include $(srcdir)/tests/dump/local.mk
+include $(srcdir)/tests/rsp/local.mk
+include $(srcdir)/tests/integration/local.mk

@@ -189,9 +189,15 @@ static void slm(ze_device_handle_t dev)
            "the same with thread \"all\": INVALID_ARGUMENT (got %s)", conf_result(r));
 
     int ok = 1;
-    for (unsigned i = 0; i < n; i++)
-        if (conf_continue_past_bp(s, stops[i].info.thread.thread) != ZE_RESULT_SUCCESS)
+    for (unsigned i = 0; i < n; i++) {
+        ze_device_thread_t th = stops[i].info.thread.thread;
+        ze_result_t rc = conf_continue_past_bp(s, th);
+        if (rc != ZE_RESULT_SUCCESS) {
+            tap_diag("thread %u.%u.%u.%u (stop %u of %u): %s", th.slice, th.subslice, th.eu,
+                     th.thread, i, n, conf_result(rc));
             ok = 0;
+        }
+    }
     tap_ok(ok, "continue every thread past the breakpoint");
     tap_ok(conf_app_expect(&app, "done ZE_RESULT_SUCCESS", CONF_DEADLINE_MS, NULL, 0) &&
                conf_app_finish(&app, CONF_DEADLINE_MS),

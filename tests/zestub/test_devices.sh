@@ -84,8 +84,8 @@ run "" devices --bogus
 run "" bogus
 [ "$rc" -eq 2 ] && ok "unknown command: exit 2" || { notok "unknown command: exit 2"; show "$out"; }
 run "" --attach 1
-if [ "$rc" -eq 2 ] && printf '%s\n' "$out" | grep -q "not implemented yet"; then ok "server: not implemented yet"
-else notok "server: not implemented yet"; show "$out"; fi
+if [ "$rc" -eq 2 ] && printf '%s\n' "$out" | grep -q "^usage: zestub"; then ok "server without COMM: usage, exit 2"
+else notok "server without COMM: usage, exit 2"; show "$out"; fi
 run "" --version
 expect "--version" "^zestub [0-9]"
 run "" --help

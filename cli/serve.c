@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/* zestub as a GDB server, with gdbserver's spellings so Intel's GDB can
+ * start it (INTELGT_AUTO_ATTACH_GDBSERVER_PATH):
+ *   zestub [OPTIONS] COMM --attach PID     zestub [OPTIONS] --attach COMM PID
+ *   zestub [OPTIONS] --multi COMM          (target extended-remote)
+ * COMM: [HOST]:PORT (127.0.0.1 unless HOST is given), unix:PATH, or "-"
+ * (stdin/stdout). Options: --once, --debug-rsp, --log-level LEVEL. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "gdbstub/server.h"
+#include "gdbstub/target_sessions.h"
+#include "gdbstub/transport.h"
+
+/* The self-pipe SIGINT/SIGTERM write to, so the server loop ends cleanly
+ * (resuming and detaching) instead of dying with threads stopped. */
+static int wake_pipe[2] = {-1, -1};
+
+static void on_signal(int sig)
+{
+    char c = (char)sig;
+    if (write(wake_pipe[1], &c, 1) < 0) {
+        /* nothing more can be done in a signal handler */
+    }
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: zestub [--once] [--debug-rsp] COMM --attach PID\n"
+               "       zestub [--once] [--debug-rsp] --multi COMM\n"
+               "COMM is [HOST]:PORT (host 127.0.0.1 unless given), unix:PATH, or - for\n"
+               "stdin/stdout. Then, in GDB: target remote :PORT (or extended-remote and\n"
+               "attach PID).\n");
+}
+
+int cli_serve(int argc, char **argv)
+{
+    struct rsp_server_config cfg = {false, false, NULL, -1};
+    const char *comm = NULL, *pidarg = NULL;
+    bool attach = false;
+    struct rsp_target tgt = {NULL, NULL};
+    struct rsp_server *srv = NULL;
+    struct rsp_listener l;
+    char err[RSP_ERR_LEN * 4];
+    enum rsp_end why = RSP_END_DISCONNECT;
+    int rc = 1;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--once"))
+            cfg.once = true;
+        else if (!strcmp(a, "--multi"))
+            cfg.multi = true;
+        else if (!strcmp(a, "--attach"))
+            attach = true;
+        else if (!strcmp(a, "--debug-rsp"))
+            cfg.trace = stderr;
+        else if (!strcmp(a, "--log-level") && i + 1 < argc)
+            i++; /* accepted; diagnostics go to stderr regardless for now */
+        else if (!strncmp(a, "--log-level=", 12))
+            ;
+        else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "zestub: unknown option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        } else if (!comm)
+            comm = a;
+        else if (!pidarg)
+            pidarg = a;
+        else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!comm || (attach && !pidarg) || (!attach && pidarg)) {
+        usage(stderr);
+        return 2;
+    }
+    if (rsp_spec_is_nonlocal(comm))
+        fprintf(stderr,
+                "zestub: warning: listening on %s, not only on this machine: whoever "
+                "connects controls the GPU threads of the process\n",
+                comm);
+    if (rsp_sessions_target_new(&tgt, err, sizeof(err)) != 0) {
+        fprintf(stderr, "zestub: %s\n", err);
+        return 1;
+    }
+    if (pipe2(wake_pipe, O_CLOEXEC) == 0) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = on_signal;
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        cfg.wake_fd = wake_pipe[0];
+    }
+    if (rsp_server_new(&tgt, &cfg, &srv, err, sizeof(err)) != 0) {
+        fprintf(stderr, "zestub: %s\n", err);
+        goto out;
+    }
+    if (attach) {
+        char *end;
+        unsigned long pid = strtoul(pidarg, &end, 10);
+        if (*end || pid == 0 || pid > 0x7fffffffUL) {
+            fprintf(stderr, "zestub: --attach needs a process id, not '%s'\n", pidarg);
+            rc = 2;
+            goto out;
+        }
+        if (rsp_server_attach(srv, (uint32_t)pid, err, sizeof(err)) != 0) {
+            fprintf(stderr, "zestub: cannot attach to process %lu:\n%s\n", pid, err);
+            goto out;
+        }
+        fprintf(stderr, "Attached; pid = %lu\n", pid);
+    }
+    if (rsp_listen(&l, comm, err, sizeof(err)) != 0) {
+        fprintf(stderr, "zestub: %s\n", err);
+        goto out;
+    }
+    if (l.kind == RSP_TRANSPORT_TCP)
+        fprintf(stderr, "Listening on port %u\n", l.port);
+    else if (l.kind == RSP_TRANSPORT_UNIX)
+        fprintf(stderr, "Listening on %s\n", l.path);
+    rc = rsp_server_serve(srv, &l, &why, err, sizeof(err)) == 0 ? 0 : 1;
+    if (rc)
+        fprintf(stderr, "zestub: %s\n", err);
+    rsp_listener_close(&l);
+out:
+    rsp_server_free(srv);
+    rsp_sessions_target_free(&tgt);
+    return rc;
+}

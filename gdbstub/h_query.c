@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/* Negotiation and general queries: qSupported, qC, qAttached,
+ * QStartNoAckMode, QThreadEvents, qDeltaThreadList, '!', qRcmd. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gdbstub/server_int.h"
+
+/* Only what is implemented (fact sheet 2.2 minus what is not built yet:
+ * libraries, vAck, non-stop, the environment and signal packets). Z0-..Z4-
+ * tell GDB to write breakpoint bits itself instead of probing Z packets. */
+static const char features[] = "PacketSize=10000;QStartNoAckMode+;multiprocess+;"
+                               "swbreak+;qXfer:features:read+;qXfer:threads:read+;"
+                               "qXfer:exec-file:read+;vContSupported+;QThreadEvents+;"
+                               "multi-address-space+;x+;vRun-;R-;Z0-;Z1-;Z2-;Z3-;Z4-";
+_Static_assert(RSP_PACKET_SIZE == 0x10000, "PacketSize in the qSupported reply");
+
+static bool has_feature(const char *arg, size_t len, const char *name)
+{
+    size_t n = strlen(name);
+    const char *p = arg, *end = arg + len;
+    while (p < end) {
+        const char *semi = memchr(p, ';', (size_t)(end - p));
+        size_t l = semi ? (size_t)(semi - p) : (size_t)(end - p);
+        if (l == n && memcmp(p, name, n) == 0)
+            return true;
+        p += l + 1;
+    }
+    return false;
+}
+
+enum rsp_hresult rsp_h_qsupported(struct rsp_server *s, const char *arg, size_t len)
+{
+    s->client_swbreak = has_feature(arg, len, "swbreak+");
+    s->client_intelgt = has_feature(arg, len, "multi-address-space+") ||
+                        has_feature(arg, len, "unavailable+");
+    rsp_buf_puts(&s->reply, features);
+    return RSP_H_REPLY;
+}
+
+enum rsp_hresult rsp_h_qc(struct rsp_server *s, const char *arg, size_t len)
+{
+    uint32_t pid, tid;
+    if (!rsp_resolve_thread(s, s->g, &pid, &tid))
+        return RSP_H_REPLY; /* no device yet: GDB makes up a thread */
+    rsp_buf_puts(&s->reply, "QC");
+    rsp_put_ptid(&s->reply, pid, tid);
+    return RSP_H_REPLY;
+}
+
+enum rsp_hresult rsp_h_qattached(struct rsp_server *s, const char *arg, size_t len)
+{
+    /* Every device process was attached to, never started by us: GDB must
+     * detach, not kill, when it is done. */
+    rsp_buf_puts(&s->reply, "1");
+    return RSP_H_REPLY;
+}
+
+enum rsp_hresult rsp_h_noack(struct rsp_server *s, const char *arg, size_t len)
+{
+    /* The packet itself was acked already; the OK is the last packet the
+     * client acknowledges. */
+    s->noack = true;
+    rsp_buf_clear(&s->last);
+    rsp_reply_ok(&s->reply);
+    return RSP_H_REPLY;
+}
+
+enum rsp_hresult rsp_h_thread_events(struct rsp_server *s, const char *arg, size_t len)
+{
+    /* Device threads are never created or destroyed, so there is nothing to
+     * report either way. */
+    if (len == 1 && (arg[0] == '0' || arg[0] == '1'))
+        rsp_reply_ok(&s->reply);
+    else
+        rsp_reply_e01(&s->reply);
+    return RSP_H_REPLY;
+}
+
+enum rsp_hresult rsp_h_delta(struct rsp_server *s, const char *arg, size_t len)
+{
+    /* The thread set is fixed per device, so later lists carry only the
+     * threads whose tdesc changed (protocol 9). */
+    s->delta_threads = true;
+    rsp_buf_puts(&s->reply, "1");
+    return RSP_H_REPLY;
+}
+
+enum rsp_hresult rsp_h_extended(struct rsp_server *s, const char *arg, size_t len)
+{
+    rsp_reply_ok(&s->reply);
+    return RSP_H_REPLY;
+}
+
+static const char help_text[] = "The following monitor commands are supported:\n"
+                                "  help -- show this text\n"
+                                "  exit -- detach from every device and quit the server\n";
+
+enum rsp_hresult rsp_h_rcmd(struct rsp_server *s, const char *arg, size_t len)
+{
+    char *cmd;
+    int rc = -ENOENT;
+
+    if (len % 2 || !(cmd = malloc(len / 2 + 1))) {
+        rsp_reply_e01(&s->reply);
+        return RSP_H_REPLY;
+    }
+    if (!rsp_hex_decode(arg, len / 2, (uint8_t *)cmd) || memchr(cmd, 0, len / 2)) {
+        free(cmd);
+        rsp_reply_e01(&s->reply);
+        return RSP_H_REPLY;
+    }
+    cmd[len / 2] = 0;
+    if (strcmp(cmd, "exit") == 0) {
+        /* As gdbserver: acknowledge, flush, then leave (detaching). */
+        s->end_requested = true;
+        s->end = RSP_END_EXIT;
+        rsp_reply_ok(&s->reply);
+        free(cmd);
+        return RSP_H_REPLY;
+    }
+    if (strcmp(cmd, "help") == 0) {
+        struct rsp_buf t;
+        rsp_buf_init(&t);
+        rsp_buf_puts(&t, help_text);
+        if (s->target.ops->monitor)
+            s->target.ops->monitor(s->target.ctx, "help", &t);
+        if (!t.oom)
+            rsp_console(s, t.data);
+        rsp_buf_free(&t);
+        rsp_reply_ok(&s->reply);
+        free(cmd);
+        return RSP_H_REPLY;
+    }
+    if (s->target.ops->monitor) {
+        struct rsp_buf t;
+        rsp_buf_init(&t);
+        rc = s->target.ops->monitor(s->target.ctx, cmd, &t);
+        if (t.len && !t.oom)
+            rsp_console(s, t.data);
+        rsp_buf_free(&t);
+    }
+    if (rc == -ENOENT) {
+        struct rsp_buf t;
+        rsp_buf_init(&t);
+        rsp_buf_printf(&t, "Unknown monitor command '%s'; try 'monitor help'.\n", cmd);
+        if (!t.oom)
+            rsp_console(s, t.data);
+        rsp_buf_free(&t);
+    }
+    /* GDB prints the console text; E01 makes the command fail for scripts. */
+    if (rc == 0)
+        rsp_reply_ok(&s->reply);
+    else
+        rsp_reply_e01(&s->reply);
+    free(cmd);
+    return RSP_H_REPLY;
+}

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/* Registers of the Hg thread: g, G, p, P and Intel's e (expedited only).
+ * Registers that cannot be read are sent as "xx" per byte, which GDB shows
+ * as <unavailable> (protocol 1.3). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gdbstub/server_int.h"
+#include "regsets/regs.h"
+
+#define REG_MAX 1024 /* bytes; the widest Intel GT register is 64 */
+
+struct regctx {
+    uint32_t pid, tid;
+    const struct regs_catalog *regs;
+};
+
+static bool current(struct rsp_server *s, struct regctx *r)
+{
+    struct rsp_thread_info ti;
+    struct rsp_tdesc td;
+
+    if (!rsp_resolve_thread(s, s->g, &r->pid, &r->tid))
+        return false;
+    if (s->target.ops->thread_info(s->target.ctx, r->pid, r->tid, &ti) < 0)
+        return false;
+    if (s->target.ops->tdesc(s->target.ctx, ti.tdesc, &td) < 0 || !td.regs)
+        return false;
+    r->regs = td.regs;
+    return true;
+}
+
+/* Appends one register's value (or its "xx..."). */
+static void put_reg(struct rsp_server *s, const struct regctx *r, const struct regs_reg *reg)
+{
+    uint8_t buf[REG_MAX];
+    char e[RSP_ERR_LEN];
+    int rc = -1;
+
+    if (reg->byte_size <= sizeof(buf))
+        rc = s->target.ops->read_register(s->target.ctx, r->pid, r->tid, reg->regnum, buf,
+                                          reg->byte_size, e, sizeof(e));
+    if (rc == 0) {
+        rsp_buf_hex(&s->reply, buf, reg->byte_size);
+        return;
+    }
+    if (rsp_buf_reserve(&s->reply, 2 * (size_t)reg->byte_size)) {
+        memset(s->reply.data + s->reply.len, 'x', 2 * (size_t)reg->byte_size);
+        s->reply.len += 2 * (size_t)reg->byte_size;
+        s->reply.data[s->reply.len] = 0;
+    }
+}
+
+enum rsp_hresult rsp_h_read_regs(struct rsp_server *s, const char *arg, size_t len)
+{
+    struct regctx r;
+    if (!current(s, &r)) {
+        rsp_reply_e01(&s->reply);
+        return RSP_H_REPLY;
+    }
+    for (size_t i = 0; i < regs_catalog_count(r.regs); i++)
+        put_reg(s, &r, regs_catalog_at(r.regs, i));
+    return RSP_H_REPLY;
+}
+
+enum rsp_hresult rsp_h_expedited(struct rsp_server *s, const char *arg, size_t len)
+{
+    struct regctx r;
+    if (!current(s, &r)) {
+        rsp_reply_e01(&s->reply);
+        return RSP_H_REPLY;
+    }
+    for (size_t i = 0; i < regs_catalog_count(r.regs); i++) {
+        const struct regs_reg *reg = regs_catalog_at(r.regs, i);
+        if (!reg->expedited)
+            continue;
+        rsp_buf_printf(&s->reply, "%02x:", (unsigned)reg->regnum);
+        put_reg(s, &r, reg);
+        rsp_buf_putc(&s->reply, ';');
+    }
+    return RSP_H_REPLY;
+}
+
+enum rsp_hresult rsp_h_read_reg(struct rsp_server *s, const char *arg, size_t len)
+{
+    const char *p = arg, *end = arg + len;
+    uint64_t n;
+    struct regctx r;
+
+    if (!rsp_parse_hex(&p, end, &n) || p != end || !current(s, &r) ||
+        n >= regs_catalog_count(r.regs)) {
+        rsp_reply_e01(&s->reply);
+        return RSP_H_REPLY;
+    }
+    put_reg(s, &r, regs_catalog_at(r.regs, (size_t)n));
+    return RSP_H_REPLY;
+}
+
+/* Writes one register from hex; read-only registers are refused unless the
+ * value is unchanged (G always carries the whole file). */
+static int write_one(struct rsp_server *s, const struct regctx *r, const struct regs_reg *reg,
+                     const char *hex, bool from_g)
+{
+    uint8_t buf[REG_MAX], cur[REG_MAX];
+    char e[RSP_ERR_LEN];
+    size_t n = reg->byte_size;
+
+    if (n > sizeof(buf))
+        return -1;
+    if (from_g && hex[0] == 'x') /* unavailable when read: leave alone */
+        return 0;
+    if (!rsp_hex_decode(hex, n, buf))
+        return -1;
+    if (!reg->writable) {
+        if (from_g &&
+            s->target.ops->read_register(s->target.ctx, r->pid, r->tid, reg->regnum, cur, n, e,
+                                         sizeof(e)) == 0 &&
+            memcmp(cur, buf, n) == 0)
+            return 0;
+        return -1;
+    }
+    return s->target.ops->write_register(s->target.ctx, r->pid, r->tid, reg->regnum, buf, n, e,
+                                         sizeof(e)) == 0
+               ? 0
+               : -1;
+}
+
+enum rsp_hresult rsp_h_write_reg(struct rsp_server *s, const char *arg, size_t len)
+{
+    const char *p = arg, *end = arg + len;
+    const struct regs_reg *reg;
+    uint64_t n;
+    struct regctx r;
+
+    if (!rsp_parse_hex(&p, end, &n) || p == end || *p != '=' || !current(s, &r) ||
+        n >= regs_catalog_count(r.regs)) {
+        rsp_reply_e01(&s->reply);
+        return RSP_H_REPLY;
+    }
+    p++;
+    reg = regs_catalog_at(r.regs, (size_t)n);
+    if ((size_t)(end - p) != 2 * (size_t)reg->byte_size || write_one(s, &r, reg, p, false) < 0)
+        rsp_reply_e01(&s->reply);
+    else
+        rsp_reply_ok(&s->reply);
+    return RSP_H_REPLY;
+}
+
+enum rsp_hresult rsp_h_write_regs(struct rsp_server *s, const char *arg, size_t len)
+{
+    struct regctx r;
+    size_t total = 0, off = 0;
+
+    if (!current(s, &r)) {
+        rsp_reply_e01(&s->reply);
+        return RSP_H_REPLY;
+    }
+    for (size_t i = 0; i < regs_catalog_count(r.regs); i++)
+        total += 2 * (size_t)regs_catalog_at(r.regs, i)->byte_size;
+    if (len != total) {
+        rsp_reply_e01(&s->reply);
+        return RSP_H_REPLY;
+    }
+    for (size_t i = 0; i < regs_catalog_count(r.regs); i++) {
+        const struct regs_reg *reg = regs_catalog_at(r.regs, i);
+        if (write_one(s, &r, reg, arg + off, true) < 0) {
+            rsp_reply_e01(&s->reply);
+            return RSP_H_REPLY;
+        }
+        off += 2 * (size_t)reg->byte_size;
+    }
+    rsp_reply_ok(&s->reply);
+    return RSP_H_REPLY;
+}

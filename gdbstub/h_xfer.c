@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/* qXfer reads: features (target.xml, target-id-N.xml), threads, exec-file.
+ * A document is built when offset 0 is asked for and served in pieces from
+ * that snapshot, so a list never tears between two packets. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gdbstub/server_int.h"
+
+/* "ANNEX:OFFSET,LENGTH" */
+static bool parse_xfer(const char *arg, size_t len, char *annex, size_t annex_size, uint64_t *off,
+                       uint64_t *n)
+{
+    const char *colon = memchr(arg, ':', len), *p, *end = arg + len;
+    size_t al;
+
+    if (!colon)
+        return false;
+    al = (size_t)(colon - arg);
+    if (al >= annex_size)
+        return false;
+    memcpy(annex, arg, al);
+    annex[al] = 0;
+    p = colon + 1;
+    if (!rsp_parse_hex(&p, end, off) || p >= end || *p != ',')
+        return false;
+    p++;
+    return rsp_parse_hex(&p, end, n) && p == end;
+}
+
+static void serve(struct rsp_server *s, uint64_t off, uint64_t n)
+{
+    const struct rsp_buf *d = &s->xfer_doc;
+    size_t k;
+
+    if (off >= d->len) {
+        rsp_buf_puts(&s->reply, "l");
+        return;
+    }
+    k = d->len - (size_t)off;
+    if (n < k)
+        k = (size_t)n;
+    rsp_buf_putc(&s->reply, off + k < d->len ? 'm' : 'l');
+    rsp_buf_bin(&s->reply, (const uint8_t *)d->data + off, k);
+}
+
+/* Builds the document of key with build() when asked from offset 0 or when
+ * the snapshot is of something else. */
+static enum rsp_hresult
+xfer(struct rsp_server *s, const char *key, uint64_t off, uint64_t n,
+     int (*build)(struct rsp_server *s, const char *annex, struct rsp_buf *out), const char *annex)
+{
+    if (off == 0 || !s->xfer_valid || strcmp(s->xfer_key, key) != 0) {
+        rsp_buf_clear(&s->xfer_doc);
+        s->xfer_valid = false;
+        if (build(s, annex, &s->xfer_doc) < 0 || s->xfer_doc.oom) {
+            rsp_reply_e01(&s->reply);
+            return RSP_H_REPLY;
+        }
+        snprintf(s->xfer_key, sizeof(s->xfer_key), "%s", key);
+        s->xfer_valid = true;
+    }
+    serve(s, off, n);
+    return RSP_H_REPLY;
+}
+
+static int build_features(struct rsp_server *s, const char *annex, struct rsp_buf *out)
+{
+    const struct rsp_target_ops *o = s->target.ops;
+    struct rsp_thread_info ti;
+    char e[RSP_ERR_LEN];
+    uint32_t pid, tid;
+    unsigned long id;
+    char *end;
+
+    if (strcmp(annex, "target.xml") == 0) {
+        /* The tdesc of the Hg thread (protocol 3.5). */
+        if (!rsp_resolve_thread(s, s->g, &pid, &tid) ||
+            o->thread_info(s->target.ctx, pid, tid, &ti) < 0)
+            return -1;
+        return rsp_tdesc_xml(s, ti.tdesc, out, e, sizeof(e));
+    }
+    if (strncmp(annex, "target-id-", 10) != 0 || annex[10] < '0' || annex[10] > '9')
+        return -1;
+    id = strtoul(annex + 10, &end, 10);
+    if (strcmp(end, ".xml") != 0 || id == 0 || id > UINT32_MAX)
+        return -1;
+    return rsp_tdesc_xml(s, (uint32_t)id, out, e, sizeof(e));
+}
+
+enum rsp_hresult rsp_h_xfer_features(struct rsp_server *s, const char *arg, size_t len)
+{
+    char annex[64], key[96];
+    uint64_t off, n;
+
+    if (!parse_xfer(arg, len, annex, sizeof(annex), &off, &n)) {
+        rsp_reply_e01(&s->reply);
+        return RSP_H_REPLY;
+    }
+    snprintf(key, sizeof(key), "features:%.60s", annex);
+    return xfer(s, key, off, n, build_features, annex);
+}
+
+static int build_threads(struct rsp_server *s, const char *annex, struct rsp_buf *out)
+{
+    const struct rsp_target_ops *o = s->target.ops;
+    size_t nproc = o->process_count(s->target.ctx), listed = 0;
+    struct rsp_buf body;
+
+    rsp_forget_stale(s);
+    rsp_buf_init(&body);
+    for (size_t i = 0; i < nproc; i++) {
+        struct rsp_process_info pi;
+        struct rsp_sent_proc *sent;
+        if (o->process_at(s->target.ctx, i, &pi) < 0)
+            continue;
+        sent = rsp_sent_for(s, pi.pid, pi.nthreads);
+        if (!sent) {
+            rsp_buf_free(&body);
+            return -1;
+        }
+        for (uint32_t t = 1; t <= pi.nthreads; t++) {
+            struct rsp_thread_info ti;
+            if (o->thread_info(s->target.ctx, pi.pid, t, &ti) < 0)
+                continue;
+            /* Delta lists (after qDeltaThreadList) carry only threads whose
+             * tdesc the client has not seen; a client that never asked gets
+             * every thread every time, or it would drop the others. */
+            if (s->delta_threads && sent->tdesc[t - 1] == ti.tdesc)
+                continue;
+            sent->tdesc[t - 1] = ti.tdesc;
+            rsp_buf_puts(&body, "<thread id=\"");
+            rsp_put_ptid(&body, pi.pid, t);
+            rsp_buf_printf(&body, "\" id_str=\"ZE %u.%u.%u.%u\" tdesc=\"%u\"/>\n",
+                           (unsigned)ti.slice, (unsigned)ti.subslice, (unsigned)ti.eu,
+                           (unsigned)ti.thread, (unsigned)ti.tdesc);
+            listed++;
+        }
+    }
+    rsp_buf_puts(out, "<?xml version=\"1.0\"?>\n");
+    if (s->delta_threads)
+        rsp_buf_printf(out, "<threads delta=\"%zu\">\n", listed);
+    else
+        rsp_buf_puts(out, "<threads>\n");
+    if (body.len)
+        rsp_buf_put(out, body.data, body.len);
+    rsp_buf_puts(out, "</threads>\n");
+    rsp_buf_free(&body);
+    return out->oom ? -1 : 0;
+}
+
+enum rsp_hresult rsp_h_xfer_threads(struct rsp_server *s, const char *arg, size_t len)
+{
+    char annex[64];
+    uint64_t off, n;
+
+    if (!parse_xfer(arg, len, annex, sizeof(annex), &off, &n) || annex[0]) {
+        rsp_reply_e01(&s->reply);
+        return RSP_H_REPLY;
+    }
+    return xfer(s, "threads", off, n, build_threads, annex);
+}
+
+enum rsp_hresult rsp_h_xfer_exec_file(struct rsp_server *s, const char *arg, size_t len)
+{
+    char annex[64];
+    uint64_t off, n;
+
+    /* Device code arrives only as in-memory libraries: no executable. */
+    if (!parse_xfer(arg, len, annex, sizeof(annex), &off, &n))
+        rsp_reply_e01(&s->reply);
+    else
+        rsp_buf_puts(&s->reply, "l");
+    return RSP_H_REPLY;
+}

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/* Inside the server: the state the packet handlers share, and the helpers
+ * they use. Only the gdbstub sources include it. The server is single-threaded:
+ * handlers run on the event-loop thread, one packet at a time. */
+#ifndef ZESTUB_GDBSTUB_SERVER_INT_H
+#define ZESTUB_GDBSTUB_SERVER_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gdbstub/packet.h"
+#include "gdbstub/server.h"
+#include "gdbstub/target.h"
+#include "gdbstub/transport.h"
+
+/* A thread id as the client writes it: pid/tid -1 = all, 0 = any. */
+struct rsp_ptid {
+    int64_t pid, tid;
+};
+
+/* What the last thread list told the client, per device: the tdesc id
+ * each thread had (0 = never sent), for qXfer:threads:read deltas. */
+struct rsp_sent_proc {
+    uint32_t pid, n;
+    uint32_t *tdesc; /* [n], index tid - 1 */
+};
+
+struct rsp_server {
+    struct rsp_target target;
+    struct rsp_server_config cfg;
+    struct rsp_conn *conn;
+    struct rsp_rx rx;
+    struct rsp_buf reply; /* the payload a handler builds */
+    struct rsp_buf last;  /* the last frame sent, for '-' */
+    struct rsp_buf scratch;
+
+    /* negotiated per connection */
+    bool noack;
+    bool client_swbreak;
+    /* The client announced Intel's extensions (multi-address-space+ or
+     * unavailable+): it knows the intelgt architecture. Stock GDB does not,
+     * cannot parse Intel GT registers in a stop reply, and gets none. */
+    bool client_intelgt;
+    bool delta_threads; /* the client asked qDeltaThreadList: lists are deltas */
+
+    /* all-stop state */
+    bool running;   /* resumed: the next event is the pending stop reply */
+    bool have_stop; /* last_stop answers '?' */
+    struct rsp_event last_stop;
+    struct rsp_ptid g, c; /* Hg (registers, memory) and Hc threads */
+
+    /* qfThreadInfo / qsThreadInfo cursor */
+    size_t list_proc;
+    uint32_t list_tid;
+
+    /* qXfer documents are built at offset 0 and served in pieces */
+    struct rsp_buf xfer_doc;
+    char xfer_key[96];
+    bool xfer_valid;
+
+    struct rsp_sent_proc *sent;
+    size_t nsent;
+
+    bool end_requested; /* leave the loop once the output is flushed */
+    enum rsp_end end;
+
+    char err[RSP_ERR_LEN];
+};
+
+/* What a handler asks of the loop. */
+enum rsp_hresult {
+    RSP_H_REPLY = 0, /* send s->reply */
+    RSP_H_NOREPLY,   /* nothing now (resume: the stop reply comes later) */
+};
+
+typedef enum rsp_hresult (*rsp_handler_fn)(struct rsp_server *s, const char *arg, size_t len);
+
+/* ---- server.c helpers ---------------------------------------------------- */
+/* Parses "pP.T", "pP", "T", "-1", "0" (hex), advancing *p. */
+bool rsp_parse_ptid(const char **p, const char *end, struct rsp_ptid *out);
+void rsp_put_ptid(struct rsp_buf *b, int64_t pid, int64_t tid);
+bool rsp_find_process(struct rsp_server *s, uint32_t pid, struct rsp_process_info *out);
+/* A concrete, existing thread for want (any/all resolved to a thread of
+ * the named or current process, preferring the last stop). */
+bool rsp_resolve_thread(struct rsp_server *s, struct rsp_ptid want, uint32_t *pid, uint32_t *tid);
+/* Validates a ptid for H/T/vCont: the process exists, the tid is -1, 0 or
+ * in range. */
+bool rsp_ptid_valid(struct rsp_server *s, struct rsp_ptid p);
+/* Builds the stop reply for ev into b (T/U/W/X). */
+void rsp_stop_reply(struct rsp_server *s, const struct rsp_event *ev, struct rsp_buf *b);
+/* Takes note of a stop that is being reported (current thread, '?'). */
+void rsp_note_stop(struct rsp_server *s, const struct rsp_event *ev);
+/* Sends a packet now (O console output before the final reply). */
+int rsp_send_packet(struct rsp_server *s, const char *payload, size_t len);
+/* Console output as O packets (hex text, split to fit). */
+void rsp_console(struct rsp_server *s, const char *text);
+/* Forgets per-client state of processes no longer attached. */
+void rsp_forget_stale(struct rsp_server *s);
+struct rsp_sent_proc *rsp_sent_for(struct rsp_server *s, uint32_t pid, uint32_t n);
+
+/* ---- tdesc.c ------------------------------------------------------------- */
+/* The target-description XML of tdesc id. */
+int rsp_tdesc_xml(struct rsp_server *s, uint32_t id, struct rsp_buf *out, char *err, size_t errlen);
+void rsp_xml_escape(struct rsp_buf *b, const char *s);
+
+/* ---- dispatch.c ---------------------------------------------------------- */
+enum rsp_hresult rsp_dispatch(struct rsp_server *s, const char *pkt, size_t len);
+
+/* ---- the handlers, by file --------------------------------------------- */
+/* h_query.c */
+enum rsp_hresult rsp_h_qsupported(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_qc(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_qattached(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_noack(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_thread_events(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_delta(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_extended(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_rcmd(struct rsp_server *s, const char *arg, size_t len);
+/* h_threads.c */
+enum rsp_hresult rsp_h_set_thread(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_thread_alive(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_first_thread(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_next_thread(struct rsp_server *s, const char *arg, size_t len);
+/* h_regs.c */
+enum rsp_hresult rsp_h_read_regs(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_write_regs(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_read_reg(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_write_reg(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_expedited(struct rsp_server *s, const char *arg, size_t len);
+/* h_memory.c */
+enum rsp_hresult rsp_h_read_mem_hex(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_write_mem_hex(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_read_mem_bin(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_write_mem_bin(struct rsp_server *s, const char *arg, size_t len);
+/* h_run.c */
+enum rsp_hresult rsp_h_status(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_vcont_query(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_vcont(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_continue(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_continue_sig(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_step(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_step_sig(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_ctrlc(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_attach(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_detach(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_kill(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_vkill(struct rsp_server *s, const char *arg, size_t len);
+/* h_xfer.c */
+enum rsp_hresult rsp_h_xfer_features(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_xfer_threads(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_xfer_exec_file(struct rsp_server *s, const char *arg, size_t len);
+
+/* Interrupt (^C or vCtrlC) while running. */
+void rsp_interrupt(struct rsp_server *s);
+/* Shared by vAttach and --attach. 0, or negative with s->reply holding E02. */
+int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply);
+
+#endif

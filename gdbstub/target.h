@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/* The one interface through which the RSP server sees the debug model: a
+ * table of functions plus an opaque context. The server calls them from its
+ * single event-loop thread only; nothing here is called concurrently.
+ *
+ * Model (intelgt-remote-protocol.md 1): every attached device is a
+ * "process" with pid = device ordinal from 1; its hardware threads are lwps
+ * 1..nthreads, all existing from attach to detach. A thread's registers are
+ * described by a target description (tdesc) with a small global id >= 1.
+ *
+ * Return values: 0 on success, RSP_TARGET_UNAVAILABLE where documented, a
+ * negative errno-style code on failure with a sentence in err (errlen bytes,
+ * may be left empty). */
+#ifndef ZESTUB_GDBSTUB_TARGET_H
+#define ZESTUB_GDBSTUB_TARGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct regs_catalog; /* regsets/regs.h: the register layout of a tdesc */
+struct rsp_buf;      /* gdbstub/packet.h */
+
+/* Registers of an unavailable thread (idle or running other work). */
+#define RSP_TARGET_UNAVAILABLE 1
+/* attach: at least one device said "not ready yet"; Intel's GDB retries. */
+#define RSP_TARGET_TOO_EARLY (-11) /* -EAGAIN */
+
+enum rsp_thread_state {
+    RSP_THREAD_RUNNING = 0,
+    RSP_THREAD_STOPPED,
+    RSP_THREAD_UNAVAILABLE,
+};
+
+struct rsp_process_info {
+    uint32_t pid;      /* device ordinal, from 1 */
+    uint32_t nthreads; /* lwps are 1..nthreads */
+};
+
+struct rsp_thread_info {
+    enum rsp_thread_state state;
+    uint32_t tdesc; /* id of its current target description, >= 1 */
+    /* The hardware position, shown as id_str "ZE s.ss.eu.t". */
+    uint32_t slice, subslice, eu, thread;
+};
+
+/* The <device> element of a target description (protocol 3.1). */
+struct rsp_device_info {
+    uint16_t vendor_id, device_id;
+    char name[128];
+    char pci_slot[16]; /* "dddd:bb:dd.f" */
+    uint8_t uuid[16];  /* in driver order; written last byte first */
+    bool has_uuid;
+    uint32_t total_cores, total_threads;
+    int32_t subdevice_id; /* -1: a root device (no attribute) */
+};
+
+struct rsp_tdesc {
+    const struct regs_catalog *regs; /* owned by the target, valid until detach */
+    uint32_t pid;                    /* whose <device> element it carries */
+};
+
+/* Memory access: the thread context and address space, after the server
+ * has decoded "@space" and tagged addresses (protocol 8). */
+struct rsp_mem_ref {
+    uint32_t pid;
+    uint32_t tid;   /* 0: the device's "all" thread (default space only) */
+    uint32_t space; /* 0 default, 1 SLM */
+    uint64_t addr;
+};
+
+enum rsp_resume_kind {
+    RSP_RESUME_CONTINUE = 0,
+    RSP_RESUME_STEP,
+    RSP_RESUME_STOP, /* vCont;t */
+};
+
+/* One vCont action. pid/tid -1 is a wildcard; (P, -1) means every thread of
+ * device P, (-1, -1) every thread of every device. */
+struct rsp_resume {
+    enum rsp_resume_kind kind;
+    int64_t pid, tid;
+};
+
+enum rsp_event_kind {
+    RSP_EVENT_STOP = 1,    /* T: a thread stopped (signal, swbreak) */
+    RSP_EVENT_UNAVAILABLE, /* U pP.T: a requested thread could not be stopped */
+    RSP_EVENT_LIBRARY,     /* U pP.0;library: the library list changed */
+    RSP_EVENT_EXITED,      /* W code;process:P: the device is gone */
+    RSP_EVENT_KILLED,      /* X sig;process:P: process-level fault */
+};
+
+struct rsp_event {
+    enum rsp_event_kind kind;
+    uint32_t pid, tid;
+    int signal;   /* GDB signal number (STOP, KILLED) */
+    bool swbreak; /* STOP: a software breakpoint */
+    int code;     /* EXITED: the exit code (1 = host exit) */
+};
+
+struct rsp_target_ops {
+    /* vAttach: attach every supported device of the host process and, in
+     * all-stop, stop them; *stop is the reply (a STOP or UNAVAILABLE event
+     * of the last device attached). On failure err holds one line per device
+     * ("Device N [name] : reason"); RSP_TARGET_TOO_EARLY when a device was
+     * not ready ("attempting to attach too early"). */
+    int (*attach)(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *err, size_t errlen);
+    /* Devices currently attached, in pid order. */
+    size_t (*process_count)(void *ctx);
+    int (*process_at)(void *ctx, size_t i, struct rsp_process_info *out);
+    int (*thread_info)(void *ctx, uint32_t pid, uint32_t tid, struct rsp_thread_info *out);
+    int (*tdesc)(void *ctx, uint32_t id, struct rsp_tdesc *out);
+    int (*device_info)(void *ctx, uint32_t pid, struct rsp_device_info *out);
+
+    /* Register regnum of the thread's tdesc, byte_size bytes, target byte
+     * order. RSP_TARGET_UNAVAILABLE when the thread has no readable state.
+     * The server refuses writes to read-only registers itself. */
+    int (*read_register)(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnum, uint8_t *buf,
+                         size_t size, char *err, size_t errlen);
+    int (*write_register)(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnum,
+                          const uint8_t *buf, size_t size, char *err, size_t errlen);
+
+    /* Reads up to len bytes; *done is how many were read (a short read is
+     * fine, the client asks for the rest). */
+    int (*read_memory)(void *ctx, const struct rsp_mem_ref *ref, uint8_t *buf, size_t len,
+                       size_t *done, char *err, size_t errlen);
+    int (*write_memory)(void *ctx, const struct rsp_mem_ref *ref, const uint8_t *buf, size_t len,
+                        char *err, size_t errlen);
+
+    /* One vCont packet (or c/s), actions in the client's order: the leftmost
+     * action that matches a thread wins. The target batches wildcards into
+     * one resume per device. Stop events follow through next_event. */
+    int (*resume)(void *ctx, const struct rsp_resume *actions, size_t n, char *err, size_t errlen);
+    /* ^C / vCtrlC: stop everything (one device-wide interrupt per device);
+     * the stop arrives through next_event. */
+    int (*interrupt)(void *ctx, char *err, size_t errlen);
+    /* D;P: resume every thread of the device, detach, forget it. */
+    int (*detach)(void *ctx, uint32_t pid, char *err, size_t errlen);
+
+    /* Readable when next_event may have an event; -1 when there is no
+     * descriptor (the server then polls next_event every few ms). */
+    int (*event_fd)(void *ctx);
+    /* 1 and *ev filled, 0 when nothing is pending, negative on error. In
+     * all-stop, a STOP event means every device has been stopped. */
+    int (*next_event)(void *ctx, struct rsp_event *ev);
+
+    /* The client disconnected: resume what was stopped, send pending
+     * acknowledgements, detach every device. */
+    void (*client_gone)(void *ctx);
+
+    /* Optional (may be NULL): "monitor CMD" commands the server does not
+     * know. Text for the user goes to out (sent as console output).
+     * 0 handled, -ENOENT unknown command, other negative: failed. */
+    int (*monitor)(void *ctx, const char *cmd, struct rsp_buf *out);
+};
+
+struct rsp_target {
+    const struct rsp_target_ops *ops;
+    void *ctx;
+};
+
+#endif

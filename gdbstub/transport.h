@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/* RSP transports: a listener for "[HOST]:PORT" (TCP), "unix:PATH" (a Unix
+ * socket, mode 0600) or "-" (stdin/stdout, one connection), and the
+ * connection it yields: non-blocking reads, writes queued in an output
+ * buffer and flushed when the descriptor is writable.
+ *
+ * Errors are negative errno values; a sentence for a human goes into the
+ * caller's buffer (RSP_ERR_LEN bytes is always enough), as in Redis's anet.
+ * Writing to a peer that went away must not kill the process: sockets use
+ * MSG_NOSIGNAL, but for "-" the caller has to ignore SIGPIPE. */
+#ifndef ZESTUB_GDBSTUB_TRANSPORT_H
+#define ZESTUB_GDBSTUB_TRANSPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "gdbstub/packet.h"
+
+#define RSP_ERR_LEN 256
+
+enum rsp_transport_kind { RSP_TRANSPORT_TCP = 1, RSP_TRANSPORT_UNIX, RSP_TRANSPORT_STDIO };
+
+struct rsp_listener {
+    enum rsp_transport_kind kind;
+    int fd;          /* listening socket; -1 for stdio */
+    unsigned port;   /* TCP: the bound port (the chosen one for port 0) */
+    bool nonlocal;   /* TCP bound to something other than loopback */
+    bool stdio_used; /* "-" serves exactly one connection */
+    char path[108];  /* unix: the socket file, removed on close */
+    char host[64];   /* TCP: the address bound, for messages */
+};
+
+struct rsp_conn {
+    int in_fd, out_fd;
+    bool is_socket;
+    bool restore_flags; /* stdio: put back the descriptors' original flags */
+    int in_flags, out_flags;
+    struct rsp_buf out; /* bytes queued but not yet written */
+};
+
+/* True when spec names a TCP address other than the default loopback one
+ * (the caller warns: the debug port gives control of the GPU process). */
+bool rsp_spec_is_nonlocal(const char *spec);
+
+/* Parses spec and starts listening. TCP: "[HOST]:PORT", HOST empty means
+ * 127.0.0.1, "[v6addr]:PORT" is accepted, PORT 0 picks a free port
+ * (reported in l->port). */
+int rsp_listen(struct rsp_listener *l, const char *spec, char *err, size_t errlen);
+/* Waits for the next client (blocking). -ENOENT when a "-" listener has
+ * already served its one connection. */
+int rsp_accept(struct rsp_listener *l, struct rsp_conn *c, char *err, size_t errlen);
+/* Closes the listening socket and removes a unix socket file. */
+void rsp_listener_close(struct rsp_listener *l);
+/* A connection over existing descriptors (tests, socketpairs). */
+int rsp_conn_open_fds(struct rsp_conn *c, int in_fd, int out_fd, char *err, size_t errlen);
+
+/* Reads what is available: >0 bytes, 0 when nothing is ready, -EPIPE when
+ * the peer closed, another negative errno on errors. */
+ssize_t rsp_conn_read(struct rsp_conn *c, void *buf, size_t n);
+/* Queues data and writes as much as the descriptor takes now. */
+int rsp_conn_write(struct rsp_conn *c, const void *data, size_t n);
+/* Writes queued data: 0 when all is out, 1 when some is still queued,
+ * negative errno when the peer is gone. */
+int rsp_conn_flush(struct rsp_conn *c);
+bool rsp_conn_pending(const struct rsp_conn *c);
+/* Blocks (poll) until the queue is empty or timeout_ms passed. */
+int rsp_conn_drain(struct rsp_conn *c, int timeout_ms);
+void rsp_conn_close(struct rsp_conn *c);
+
+#endif
