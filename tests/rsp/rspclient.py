@@ -140,7 +140,12 @@ class Client:
         cs = bytes([self.read_byte(timeout), self.read_byte(timeout)])
         good = int(cs, 16) == checksum(raw)
         if not self.noack and ack and not notification:
-            self.write_raw(b"+" if good else b"-")
+            try:
+                self.write_raw(b"+" if good else b"-")
+            except (BrokenPipeError, ConnectionResetError):
+                # The server may close right after its last reply (monitor
+                # exit, --once): the packet is what matters, as for GDB.
+                pass
         if not good:
             raise RSPError("bad checksum from server")
         return decode_payload(bytes(raw)), notification
