@@ -212,7 +212,7 @@ static int wait_trigger(struct sess_manager *m, const struct dump_opts *o, doubl
             if (o->on == ON_STOP)
                 return 0;
             if (note.thread != UINT32_MAX &&
-                sess_thread_reason(m, note.session, note.thread) == SESS_STOP_PAGE_FAULT)
+                sess_thread_reason(m, note.session, note.thread) == REGS_STOP_PAGE_FAULT)
                 return 0;
             break;
         case SESS_NOTE_DETACHED:

@@ -18,7 +18,7 @@ struct dump_thread {
     unsigned session;
     uint32_t thread;
     struct zd_thread id;
-    enum sess_stop_reason reason;
+    enum regs_stop_reason reason;
     bool has_pc;
     uint64_t pc;
     bool has_module;

@@ -28,24 +28,6 @@ static void say(char *err, size_t errlen, const char *msg)
         snprintf(err, errlen, "%s", msg);
 }
 
-static int signal_of(enum sess_stop_reason r)
-{
-    switch (r) {
-    case SESS_STOP_PAGE_FAULT:
-        return 11; /* SIGSEGV */
-    case SESS_STOP_BREAKPOINT:
-        return 5; /* SIGTRAP */
-    case SESS_STOP_ILLEGAL:
-        return 4; /* SIGILL */
-    case SESS_STOP_SW_EXCEPTION:
-        return 149; /* GDB_EXC_SOFTWARE */
-    case SESS_STOP_INTERRUPT:
-        return 5;
-    default:
-        return 143; /* GDB_SIGNAL_UNKNOWN */
-    }
-}
-
 static bool valid(struct starget *t, uint32_t pid, uint32_t tid)
 {
     return pid >= 1 && pid <= t->n && sess_alive(t->m, pid - 1) &&
@@ -55,14 +37,14 @@ static bool valid(struct starget *t, uint32_t pid, uint32_t tid)
 /* A stop event for the thread, with its reason decoded from cr0. */
 static void stop_event(struct starget *t, unsigned k, uint32_t thread, struct rsp_event *ev)
 {
-    enum sess_stop_reason r = sess_thread_reason(t->m, k, thread);
+    enum regs_stop_reason r = sess_thread_reason(t->m, k, thread);
     memset(ev, 0, sizeof(*ev));
     ev->kind = RSP_EVENT_STOP;
     ev->pid = k + 1;
     ev->tid = thread + 1;
-    ev->signal = signal_of(r);
+    ev->signal = regs_stop_signal(r);
     /* A step ends with the breakpoint status bit too: not a breakpoint. */
-    ev->swbreak = r == SESS_STOP_BREAKPOINT && !t->stepping[k][thread];
+    ev->swbreak = r == REGS_STOP_BREAKPOINT && !t->stepping[k][thread];
     t->stepping[k][thread] = 0;
 }
 

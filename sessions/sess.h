@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "regsets/regs.h"
 #include "zetdebug/zd.h"
 
 enum sess_thread_state {
@@ -22,17 +23,6 @@ enum sess_thread_state {
     SESS_T_STOPPED,     /* stopped, state readable */
     SESS_T_HELD,        /* stopped, but kept for a later report */
     SESS_T_UNAVAILABLE, /* idle or unreachable: no registers */
-};
-
-/* Stop reasons, decoded from cr0.1 (intelgt-remote-protocol.md 6.1). */
-enum sess_stop_reason {
-    SESS_STOP_NONE = 0,
-    SESS_STOP_PAGE_FAULT,
-    SESS_STOP_BREAKPOINT,
-    SESS_STOP_ILLEGAL,
-    SESS_STOP_SW_EXCEPTION,
-    SESS_STOP_INTERRUPT,
-    SESS_STOP_UNKNOWN,
 };
 
 enum sess_note_type {
@@ -140,8 +130,9 @@ int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, 
 /* cr0-derived facts of a stopped thread (reads CR and SBA through the cache). */
 int sess_thread_pc(struct sess_manager *m, unsigned session, uint32_t thread, uint64_t *pc,
                    struct zd_error *err);
-enum sess_stop_reason sess_thread_reason(struct sess_manager *m, unsigned session, uint32_t thread);
-const char *sess_reason_name(enum sess_stop_reason r);
+/* Why a stopped thread stopped (cr0.1, read through the cache);
+ * REGS_STOP_UNKNOWN when its registers cannot be read. */
+enum regs_stop_reason sess_thread_reason(struct sess_manager *m, unsigned session, uint32_t thread);
 
 /* Register reads that succeeded (each is the first of its set for that
  * stop) and threads probed after stop-all and found unavailable. */

@@ -105,45 +105,12 @@ int sess_thread_pc(struct sess_manager *m, unsigned session, uint32_t thread, ui
     return 0;
 }
 
-enum sess_stop_reason sess_thread_reason(struct sess_manager *m, unsigned session, uint32_t thread)
+enum regs_stop_reason sess_thread_reason(struct sess_manager *m, unsigned session, uint32_t thread)
 {
     const uint8_t *cr;
     size_t crsz;
     struct zd_error err;
     if (sess_read_regset(m, session, thread, REGS_CR, &cr, &crsz, &err) != 0 || crsz < 8)
-        return SESS_STOP_NONE;
-    switch (regs_stop_reason(cr)) {
-    case REGS_STOP_PAGE_FAULT:
-        return SESS_STOP_PAGE_FAULT;
-    case REGS_STOP_BREAKPOINT:
-        return SESS_STOP_BREAKPOINT;
-    case REGS_STOP_ILLEGAL:
-        return SESS_STOP_ILLEGAL;
-    case REGS_STOP_SW_EXCEPTION:
-        return SESS_STOP_SW_EXCEPTION;
-    case REGS_STOP_INTERRUPT:
-        return SESS_STOP_INTERRUPT;
-    default:
-        return SESS_STOP_UNKNOWN;
-    }
-}
-
-const char *sess_reason_name(enum sess_stop_reason r)
-{
-    switch (r) {
-    case SESS_STOP_PAGE_FAULT:
-        return "page-fault";
-    case SESS_STOP_BREAKPOINT:
-        return "breakpoint";
-    case SESS_STOP_ILLEGAL:
-        return "illegal-instruction";
-    case SESS_STOP_SW_EXCEPTION:
-        return "software-exception";
-    case SESS_STOP_INTERRUPT:
-        return "interrupt";
-    case SESS_STOP_UNKNOWN:
-        return "unknown";
-    default:
-        return "none";
-    }
+        return REGS_STOP_UNKNOWN;
+    return regs_stop_reason(cr);
 }

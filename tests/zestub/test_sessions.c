@@ -99,7 +99,7 @@ int main(int argc, char **argv)
         goto out;
     t = note.thread;
     tap_ok(sess_thread_state(m, note.session, t) == SESS_T_STOPPED, "thread state is stopped");
-    tap_ok(sess_thread_reason(m, note.session, t) == SESS_STOP_BREAKPOINT, "reason: breakpoint");
+    tap_ok(sess_thread_reason(m, note.session, t) == REGS_STOP_BREAKPOINT, "reason: breakpoint");
     tap_ok(sess_thread_pc(m, note.session, t, &pc, &err) == 0 && pc == bp,
            "PC is the breakpoint address");
     sess_get_stats(m, &st0);
@@ -135,7 +135,7 @@ int main(int argc, char **argv)
             if (n2.type == SESS_NOTE_DETACHED)
                 detached = true;
             if (n2.type != SESS_NOTE_STOPPED ||
-                sess_thread_reason(m, n2.session, n2.thread) != SESS_STOP_BREAKPOINT)
+                sess_thread_reason(m, n2.session, n2.thread) != REGS_STOP_BREAKPOINT)
                 continue;
             sess_thread_pc(m, n2.session, n2.thread, &p2, &err);
             again += p2 == bp;
