@@ -340,6 +340,10 @@ static int t_next_event(void *ctx, struct rsp_event *ev)
             stop_event(t, note.session, note.thread, ev);
             return 1;
         case SESS_NOTE_UNAVAILABLE:
+            /* "Nothing to stop" for a whole device answers our own
+             * device-wide interrupt, not a request of the client. */
+            if (note.thread == UINT32_MAX)
+                continue;
             memset(ev, 0, sizeof(*ev));
             ev->kind = RSP_EVENT_UNAVAILABLE;
             ev->pid = note.session + 1;

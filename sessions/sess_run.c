@@ -18,18 +18,23 @@ int sess_stop_all(struct sess_manager *m, struct zd_error *err)
     memset(err, 0, sizeof(*err));
     for (unsigned k = 0; k < m->nsessions; k++) {
         struct session *s = &m->sessions[k];
-        bool running = false;
+        bool maybe_running = false;
         int slot = sess_regset_slot(s, REGS_CR);
         struct zd_error e;
 
+        /* An unavailable thread (idle at the last look) may have been given
+         * work since: only a device whose threads are all known stopped can
+         * skip the interrupt. */
         pthread_mutex_lock(&m->lock);
-        for (uint32_t t = 0; t < s->nthreads && !running; t++)
-            running = s->state[t] == SESS_T_RUNNING;
-        running = running && s->alive;
+        for (uint32_t t = 0; t < s->nthreads && !maybe_running; t++)
+            maybe_running = s->state[t] == SESS_T_RUNNING || s->state[t] == SESS_T_UNAVAILABLE;
+        maybe_running = maybe_running && s->alive;
         pthread_mutex_unlock(&m->lock);
         /* One interrupt for the whole device, never one per thread. A
-         * device with nothing running answers with THREAD_UNAVAILABLE. */
-        if (running)
+         * device with nothing running answers with THREAD_UNAVAILABLE; a
+         * thread that was unavailable and now runs reports its stop as a
+         * note. */
+        if (maybe_running)
             (void)zd_interrupt(s->zs, zd_thread_all(), &e);
         if (slot < 0)
             continue;

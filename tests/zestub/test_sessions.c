@@ -66,6 +66,18 @@ int main(int argc, char **argv)
         return tap_done();
     if (!tap_ok(sess_attach(zd, (uint32_t)app.pid, &opt, &m, &err) == 0, "attach: %s", err.msg))
         goto out;
+    {
+        /* Nothing runs yet: every thread ends up unavailable. A later
+         * stop-all must still interrupt the device, since work may have
+         * been dispatched onto those threads meanwhile. */
+        struct zd_stats a, b;
+        sess_stop_all(m, &err);
+        zd_get_stats(zd, &a);
+        sess_stop_all(m, &err);
+        zd_get_stats(zd, &b);
+        tap_ok(b.interrupt == a.interrupt + 1,
+               "stop-all interrupts a device whose threads are only unavailable");
+    }
     conf_app_send(&app, "go");
 
     /* The load is held: plant a breakpoint on the third instruction. */
