@@ -21,6 +21,9 @@ struct dump_out {
     enum phase phase;
     unsigned nthreads;
     struct zd *zd;
+    /* One register catalogue per device (session), built once. */
+    struct regs_catalog **cats;
+    unsigned ncats;
 };
 
 struct dump_out *dump_out_open(const char *json_path, uint32_t pid, const char *trigger,
@@ -59,6 +62,13 @@ static const struct zd_device *dev_of(struct sess_manager *m, unsigned k)
 
 void dump_out_devices(struct dump_out *o, struct sess_manager *m)
 {
+    o->ncats = sess_count(m);
+    o->cats = calloc(o->ncats ? o->ncats : 1, sizeof(*o->cats));
+    for (unsigned k = 0; o->cats && k < o->ncats; k++) {
+        size_t nsets;
+        const struct zd_regset *sets = sess_regsets(m, k, &nsets);
+        o->cats[k] = regs_catalog_new(sets, nsets);
+    }
     pthread_mutex_lock(&o->lock);
     if (o->json)
         fputs(",\"devices\":[", o->f);
@@ -159,27 +169,38 @@ struct reg_data {
     size_t size;
 };
 
-static size_t fetch_registers(struct sess_manager *m, const struct dump_thread *t,
+static const struct regs_catalog *catalog(const struct dump_out *o, unsigned session)
+{
+    return o->cats && session < o->ncats ? o->cats[session] : NULL;
+}
+
+/* Reads the register sets that hold a register to print, each once. */
+static size_t fetch_registers(struct dump_out *o, struct sess_manager *m,
+                              const struct dump_thread *t, enum dump_regs which,
                               struct reg_data *out, size_t max)
 {
-    size_t nsets, n = 0;
-    const struct zd_regset *sets = sess_regsets(m, t->session, &nsets);
-    for (size_t i = 0; i < nsets && n < max; i++) {
+    const struct regs_catalog *cat = catalog(o, t->session);
+    size_t n = 0;
+    for (size_t i = 0; cat && i < regs_catalog_count(cat) && n < max; i++) {
+        const struct regs_reg *r = regs_catalog_at(cat, i);
         struct zd_error err;
-        out[n].type = sets[i].type;
-        if (sess_read_regset(m, t->session, t->thread, sets[i].type, &out[n].data, &out[n].size,
-                             &err) == 0)
+        bool have = false;
+        if (which == DUMP_REGS_EXPEDITED && !r->expedited)
+            continue;
+        for (size_t k = 0; k < n && !have; k++)
+            have = out[k].type == r->regset_type;
+        out[n].type = r->regset_type;
+        if (!have && sess_read_regset(m, t->session, t->thread, r->regset_type, &out[n].data,
+                                      &out[n].size, &err) == 0)
             n++;
     }
     return n;
 }
 
-static void emit_registers(struct dump_out *o, struct sess_manager *m, const struct dump_thread *t,
-                           enum dump_regs which, const struct reg_data *rd, size_t nrd)
+static void emit_registers(struct dump_out *o, const struct dump_thread *t, enum dump_regs which,
+                           const struct reg_data *rd, size_t nrd)
 {
-    size_t nsets;
-    const struct zd_regset *sets = sess_regsets(m, t->session, &nsets);
-    struct regs_catalog *cat = regs_catalog_new(sets, nsets);
+    const struct regs_catalog *cat = catalog(o, t->session);
     bool first = true;
     if (!cat)
         return;
@@ -208,7 +229,6 @@ static void emit_registers(struct dump_out *o, struct sess_manager *m, const str
     }
     if (o->json)
         fputc('}', o->f);
-    regs_catalog_free(cat);
 }
 
 void dump_out_thread(struct dump_out *o, struct sess_manager *m, const struct dump_thread *t,
@@ -217,7 +237,7 @@ void dump_out_thread(struct dump_out *o, struct sess_manager *m, const struct du
     const struct zd_device *d = dev_of(m, t->session);
     const struct sym_location *l = &t->loc;
     struct reg_data rd[32];
-    size_t nrd = regs != DUMP_REGS_NONE ? fetch_registers(m, t, rd, 32) : 0;
+    size_t nrd = regs != DUMP_REGS_NONE ? fetch_registers(o, m, t, regs, rd, 32) : 0;
     pthread_mutex_lock(&o->lock);
     if (o->json) {
         fprintf(o->f, "%s{\"session\":%u,\"device\":%u,\"thread\":\"%u.%u.%u.%u\",",
@@ -272,7 +292,7 @@ void dump_out_thread(struct dump_out *o, struct sess_manager *m, const struct du
         fputc('\n', o->f);
     }
     if (regs != DUMP_REGS_NONE)
-        emit_registers(o, m, t, regs, rd, nrd);
+        emit_registers(o, t, regs, rd, nrd);
     if (o->json)
         fputc('}', o->f);
     o->nthreads++;
@@ -321,6 +341,9 @@ void dump_out_close(struct dump_out *o, struct sess_manager *m, int status, bool
     if (o->own)
         fclose(o->f);
     pthread_mutex_destroy(&o->lock);
+    for (unsigned k = 0; k < o->ncats; k++)
+        regs_catalog_free(o->cats[k]);
+    free(o->cats);
     free(o);
 }
 
