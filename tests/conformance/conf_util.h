@@ -97,6 +97,9 @@ void conf_set_pace(unsigned pace);
  * conf_helper commands (see conf_util.c); its stdout is a pipe to us. */
 int conf_helper_start(struct conf_app *helper, const char *const *args);
 
+/* Attaches to the debuggee's pid as one checked step; on failure the
+ * debuggee is killed and 1 returned. */
+int conf_attach(ze_device_handle_t dev, struct conf_app *app, zet_debug_session_handle_t *s);
 /* zetDebugReadEvent until an event arrives or the deadline passes. */
 ze_result_t conf_read_event(zet_debug_session_handle_t s, int timeout_ms, zet_debug_event_t *ev);
 const char *conf_event_name(uint32_t type);

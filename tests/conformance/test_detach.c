@@ -10,17 +10,6 @@
 #include "tests/conformance/conf_util.h"
 #include "tests/tap.h"
 
-static int attach(ze_device_handle_t dev, struct conf_app *app, zet_debug_session_handle_t *s)
-{
-    zet_debug_config_t cfg = {.pid = (uint32_t)app->pid};
-    ze_result_t r = zetDebugAttach(dev, &cfg, s);
-    if (!tap_ok(r == ZE_RESULT_SUCCESS, "attach: %s", conf_result(r))) {
-        conf_app_kill(app);
-        return 1;
-    }
-    return 0;
-}
-
 static const char *const vadd_args[] = {"vadd", "--groups", "2", NULL};
 
 static void detach_with_stopped_threads(ze_device_handle_t dev)
@@ -34,7 +23,7 @@ static void detach_with_stopped_threads(ze_device_handle_t dev)
 
     if (conf_app_start_ready(&app, 1, vadd_args))
         tap_bail("debuggee did not start");
-    if (attach(dev, &app, &s))
+    if (conf_attach(dev, &app, &s))
         return;
     conf_app_send(&app, "go");
     if (!conf_wait_event(s, ZET_DEBUG_EVENT_TYPE_MODULE_LOAD, CONF_DEADLINE_MS, &ev)) {
@@ -66,7 +55,7 @@ static void detach_with_pending_ack(ze_device_handle_t dev)
 
     if (conf_app_start_ready(&app, 1, vadd_args))
         tap_bail("debuggee did not start");
-    if (attach(dev, &app, &s))
+    if (conf_attach(dev, &app, &s))
         return;
     conf_app_send(&app, "go");
     tap_ok(conf_wait_event(s, ZET_DEBUG_EVENT_TYPE_MODULE_LOAD, CONF_DEADLINE_MS, &ev) &&

@@ -20,17 +20,6 @@ static void nap_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
-static int attach(ze_device_handle_t dev, struct conf_app *app, zet_debug_session_handle_t *s)
-{
-    zet_debug_config_t cfg = {.pid = (uint32_t)app->pid};
-    ze_result_t r = zetDebugAttach(dev, &cfg, s);
-    if (!tap_ok(r == ZE_RESULT_SUCCESS, "attach: %s", conf_result(r))) {
-        conf_app_kill(app);
-        return 1;
-    }
-    return 0;
-}
-
 static void interrupt_and_resume(ze_device_handle_t dev)
 {
     struct conf_app app;
@@ -45,7 +34,7 @@ static void interrupt_and_resume(ze_device_handle_t dev)
 
     if (conf_app_start_ready(&app, 1, args))
         tap_bail("debuggee did not start");
-    if (attach(dev, &app, &s))
+    if (conf_attach(dev, &app, &s))
         return;
     conf_wait_event(s, ZET_DEBUG_EVENT_TYPE_PROCESS_ENTRY, CONF_DEADLINE_MS, &ev);
 
@@ -132,7 +121,7 @@ static void killed_mid_kernel(ze_device_handle_t dev)
 
     if (conf_app_start_ready(&app, 1, args))
         tap_bail("debuggee did not start");
-    if (attach(dev, &app, &s))
+    if (conf_attach(dev, &app, &s))
         return;
     conf_app_send(&app, "go");
     conf_wait_event(s, ZET_DEBUG_EVENT_TYPE_MODULE_LOAD, CONF_DEADLINE_MS, &ev);
