@@ -665,14 +665,3 @@ static int helper_main(int argc, char **argv)
             return 5;
     }
 }
-
-int conf_attach(ze_device_handle_t dev, struct conf_app *app, zet_debug_session_handle_t *s)
-{
-    zet_debug_config_t cfg = {.pid = (uint32_t)app->pid};
-    ze_result_t r = zetDebugAttach(dev, &cfg, s);
-    if (!tap_ok(r == ZE_RESULT_SUCCESS, "attach: %s", conf_result(r))) {
-        conf_app_kill(app);
-        return 1;
-    }
-    return 0;
-}

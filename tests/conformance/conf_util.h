@@ -13,6 +13,8 @@
 #include <ze_api.h>
 #include <zet_api.h>
 
+#include "tests/tap.h"
+
 /* zet_intel_gpu_debug.h is not installed with the Debian headers; these are
  * its register-set type values (level-zero-facts.md section 7). */
 enum {
@@ -97,9 +99,6 @@ void conf_set_pace(unsigned pace);
  * conf_helper commands (see conf_util.c); its stdout is a pipe to us. */
 int conf_helper_start(struct conf_app *helper, const char *const *args);
 
-/* Attaches to the debuggee's pid as one checked step; on failure the
- * debuggee is killed and 1 returned. */
-int conf_attach(ze_device_handle_t dev, struct conf_app *app, zet_debug_session_handle_t *s);
 /* zetDebugReadEvent until an event arrives or the deadline passes. */
 ze_result_t conf_read_event(zet_debug_session_handle_t s, int timeout_ms, zet_debug_event_t *ev);
 const char *conf_event_name(uint32_t type);
@@ -138,5 +137,21 @@ ze_result_t conf_write_cr0(zet_debug_session_handle_t s, ze_device_thread_t t,
 ze_result_t conf_isabase(zet_debug_session_handle_t s, ze_device_thread_t t, uint64_t *base);
 /* Clears the breakpoint status, sets suppress and resumes one thread. */
 ze_result_t conf_continue_past_bp(zet_debug_session_handle_t s, ze_device_thread_t t);
+
+/* Attaches to the debuggee's pid as one checked step; on failure the
+ * debuggee is killed and 1 returned. Inline on purpose: tests/tap.h keeps
+ * its counters per translation unit, so the check must be counted in the
+ * test's own unit (run.sh compares planned and run checks). */
+static inline int conf_attach(ze_device_handle_t dev, struct conf_app *app,
+                              zet_debug_session_handle_t *s)
+{
+    zet_debug_config_t cfg = {.pid = (uint32_t)app->pid};
+    ze_result_t r = zetDebugAttach(dev, &cfg, s);
+    if (!tap_ok(r == ZE_RESULT_SUCCESS, "attach: %s", conf_result(r))) {
+        conf_app_kill(app);
+        return 1;
+    }
+    return 0;
+}
 
 #endif
