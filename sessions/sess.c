@@ -361,16 +361,32 @@ int sess_attach(struct zd *zd, uint32_t pid, const struct sess_options *opt,
 static void close_session(struct sess_manager *m, struct session *s)
 {
     struct zd_error e;
+    struct module_rec *mods;
+    size_t nmods;
+
     if (s->detached)
         return;
-    for (size_t i = 0; i < s->nmodules; i++) {
-        if (!s->modules[i].acked)
-            (void)zd_ack(s->zs, &s->modules[i].ev, &e);
-        sym_module_close(s->modules[i].sym);
-    }
+    /* The pump runs until zd_detach joins it and frees a module's symbols
+     * on MODULE_UNLOAD: take the list away from it first, and free the
+     * symbols only once it has stopped. */
+    pthread_mutex_lock(&m->lock);
+    mods = s->modules;
+    nmods = s->nmodules;
+    s->modules = NULL;
+    s->nmodules = s->cap_modules = 0;
+    pthread_mutex_unlock(&m->lock);
+    for (size_t i = 0; i < nmods; i++)
+        if (!mods[i].acked)
+            (void)zd_ack(s->zs, &mods[i].ev, &e);
     /* zd_detach joins the pump, which may need the lock: not held here. */
     (void)zd_detach(s->zs, &e);
+    for (size_t i = 0; i < nmods; i++)
+        sym_module_close(mods[i].sym);
+    free(mods);
     pthread_mutex_lock(&m->lock);
+    /* Modules the pump recorded after we took the list. */
+    for (size_t i = 0; i < s->nmodules; i++)
+        sym_module_close(s->modules[i].sym);
     s->nmodules = 0;
     s->zs = NULL;
     s->detached = true;
