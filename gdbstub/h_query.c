@@ -9,9 +9,11 @@
 
 /* Only what is implemented (fact sheet 2.2 minus what is not built yet:
  * libraries, vAck, non-stop, the environment and signal packets). Z0-..Z4-
- * tell GDB to write breakpoint bits itself instead of probing Z packets. */
+ * tell GDB to write breakpoint bits itself instead of probing Z packets.
+ * A client without Intel's extensions gets no intelgt description (it
+ * would only warn and ignore it) but the host-shaped one of hostview.c. */
 static const char features[] = "PacketSize=10000;QStartNoAckMode+;multiprocess+;"
-                               "swbreak+;qXfer:features:read+;qXfer:threads:read+;"
+                               "swbreak+;qXfer:threads:read+;"
                                "qXfer:exec-file:read+;vContSupported+;QThreadEvents+;"
                                "multi-address-space+;x+;vRun-;R-;Z0-;Z1-;Z2-;Z3-;Z4-";
 _Static_assert(RSP_PACKET_SIZE == 0x10000, "PacketSize in the qSupported reply");
@@ -35,7 +37,10 @@ enum rsp_hresult rsp_h_qsupported(struct rsp_server *s, const char *arg, size_t 
     s->client_swbreak = has_feature(arg, len, "swbreak+");
     s->client_intelgt = has_feature(arg, len, "multi-address-space+") ||
                         has_feature(arg, len, "unavailable+");
+    s->host_arch = rsp_host_arch_from_qsupported(arg, len);
     rsp_buf_puts(&s->reply, features);
+    if (s->client_intelgt || s->host_arch != RSP_HOST_UNKNOWN)
+        rsp_buf_puts(&s->reply, ";qXfer:features:read+");
     return RSP_H_REPLY;
 }
 
@@ -45,7 +50,7 @@ enum rsp_hresult rsp_h_qc(struct rsp_server *s, const char *arg, size_t len)
     if (!rsp_resolve_thread(s, s->g, &pid, &tid))
         return RSP_H_REPLY; /* no device yet: GDB makes up a thread */
     rsp_buf_puts(&s->reply, "QC");
-    rsp_put_ptid(&s->reply, pid, tid);
+    rsp_put_ptid(s, &s->reply, pid, tid);
     return RSP_H_REPLY;
 }
 

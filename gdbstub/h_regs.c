@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Registers of the Hg thread: g, G, p, P and Intel's e (expedited only).
  * Registers that cannot be read are sent as "xx" per byte, which GDB shows
- * as <unavailable> (protocol 1.3). */
+ * as <unavailable> (protocol 1.3).
+ *
+ * A client without Intel's extensions (stock GDB) has no intelgt
+ * architecture and gets the host-shaped view of hostview.c instead;
+ * register writes are refused for it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,9 +55,23 @@ static void put_reg(struct rsp_server *s, const struct regctx *r, const struct r
     }
 }
 
+/* True, with the reply built, when the client has no intelgt architecture
+ * and writes are refused. */
+static bool archless_write(struct rsp_server *s)
+{
+    if (s->client_intelgt)
+        return false;
+    rsp_reply_etext(&s->reply, "registers need a debugger with the Intel GT architecture");
+    return true;
+}
+
 enum rsp_hresult rsp_h_read_regs(struct rsp_server *s, const char *arg, size_t len)
 {
     struct regctx r;
+    if (!s->client_intelgt) {
+        rsp_hostview_read_regs(s);
+        return RSP_H_REPLY;
+    }
     if (!current(s, &r)) {
         rsp_reply_e01(&s->reply);
         return RSP_H_REPLY;
@@ -87,7 +105,15 @@ enum rsp_hresult rsp_h_read_reg(struct rsp_server *s, const char *arg, size_t le
     uint64_t n;
     struct regctx r;
 
-    if (!rsp_parse_hex(&p, end, &n) || p != end || !current(s, &r) ||
+    if (!rsp_parse_hex(&p, end, &n) || p != end) {
+        rsp_reply_e01(&s->reply);
+        return RSP_H_REPLY;
+    }
+    if (!s->client_intelgt) {
+        rsp_hostview_read_reg(s, n);
+        return RSP_H_REPLY;
+    }
+    if (!current(s, &r) ||
         n >= regs_catalog_count(r.regs)) {
         rsp_reply_e01(&s->reply);
         return RSP_H_REPLY;
@@ -132,6 +158,8 @@ enum rsp_hresult rsp_h_write_reg(struct rsp_server *s, const char *arg, size_t l
     uint64_t n;
     struct regctx r;
 
+    if (archless_write(s))
+        return RSP_H_REPLY;
     if (!rsp_parse_hex(&p, end, &n) || p == end || *p != '=' || !current(s, &r) ||
         n >= regs_catalog_count(r.regs)) {
         rsp_reply_e01(&s->reply);
@@ -151,6 +179,8 @@ enum rsp_hresult rsp_h_write_regs(struct rsp_server *s, const char *arg, size_t 
     struct regctx r;
     size_t total = 0, off = 0;
 
+    if (archless_write(s))
+        return RSP_H_REPLY;
     if (!current(s, &r)) {
         rsp_reply_e01(&s->reply);
         return RSP_H_REPLY;

@@ -126,7 +126,7 @@ enum rsp_hresult rsp_h_vcont(struct rsp_server *s, const char *arg, size_t len)
         }
         if (p < end && *p == ':') {
             p++;
-            if (!rsp_parse_ptid(&p, end, &who))
+            if (!rsp_parse_ptid(s, &p, end, &who))
                 goto bad;
         }
         if (!action_target(s, who, &a[n]))
@@ -247,6 +247,8 @@ static int detach_one(struct rsp_server *s, uint32_t pid)
         s->g.pid = s->g.tid = 0;
     if (s->c.pid == pid)
         s->c.pid = s->c.tid = 0;
+    if (s->alias_dev == pid)
+        s->alias_dev = s->alias_host = 0;
     return rc;
 }
 
@@ -264,7 +266,8 @@ enum rsp_hresult rsp_h_detach(struct rsp_server *s, const char *arg, size_t len)
             if ((rc = detach_one(s, pi.pid)) < 0)
                 break;
     } else if (!rsp_parse_hex(&p, end, &pid) || p != end || pid > UINT32_MAX ||
-               !rsp_find_process(s, (uint32_t)pid, NULL))
+               !rsp_find_process(s, (uint32_t)(pid = (uint64_t)rsp_pid_from_wire(s, (int64_t)pid)),
+                                 NULL))
         rc = -1;
     else
         rc = detach_one(s, (uint32_t)pid);

@@ -9,7 +9,7 @@ enum rsp_hresult rsp_h_set_thread(struct rsp_server *s, const char *arg, size_t 
     struct rsp_ptid *slot;
     uint32_t pid, tid;
 
-    if (len < 2 || (arg[0] != 'g' && arg[0] != 'c') || !rsp_parse_ptid(&p, end, &want) ||
+    if (len < 2 || (arg[0] != 'g' && arg[0] != 'c') || !rsp_parse_ptid(s, &p, end, &want) ||
         p != end) {
         rsp_reply_e01(&s->reply);
         return RSP_H_REPLY;
@@ -45,7 +45,7 @@ enum rsp_hresult rsp_h_thread_alive(struct rsp_server *s, const char *arg, size_
     uint32_t pid, tid;
 
     /* Threads never exit while their device is attached. */
-    if (!rsp_parse_ptid(&p, end, &want) || p != end || want.tid <= 0 ||
+    if (!rsp_parse_ptid(s, &p, end, &want) || p != end || want.tid <= 0 ||
         !rsp_resolve_thread(s, want, &pid, &tid))
         rsp_reply_e01(&s->reply);
     else
@@ -69,7 +69,7 @@ static enum rsp_hresult list_more(struct rsp_server *s)
         }
         s->list_tid++;
         rsp_buf_putc(&s->reply, any ? ',' : 'm');
-        rsp_put_ptid(&s->reply, pi.pid, s->list_tid);
+        rsp_put_ptid(s, &s->reply, pi.pid, s->list_tid);
         any = true;
     }
     if (!any)

@@ -74,6 +74,8 @@ static int build_features(struct rsp_server *s, const char *annex, struct rsp_bu
     unsigned long id;
     char *end;
 
+    if (!s->client_intelgt)
+        return rsp_hostview_tdesc(s, annex, out);
     if (strcmp(annex, "target.xml") == 0) {
         /* The tdesc of the Hg thread (protocol 3.5). */
         if (!rsp_resolve_thread(s, s->g, &pid, &tid) ||
@@ -131,7 +133,7 @@ static int build_threads(struct rsp_server *s, const char *annex, struct rsp_buf
                 continue;
             sent->tdesc[t - 1] = ti.tdesc;
             rsp_buf_puts(&body, "<thread id=\"");
-            rsp_put_ptid(&body, pi.pid, t);
+            rsp_put_ptid(s, &body, pi.pid, t);
             rsp_buf_printf(&body, "\" id_str=\"ZE %u.%u.%u.%u\" tdesc=\"%u\"/>\n",
                            (unsigned)ti.slice, (unsigned)ti.subslice, (unsigned)ti.eu,
                            (unsigned)ti.thread, (unsigned)ti.tdesc);

@@ -100,13 +100,30 @@ static bool parse_id(const char **p, const char *end, int64_t *out)
     return true;
 }
 
-bool rsp_parse_ptid(const char **p, const char *end, struct rsp_ptid *out)
+int64_t rsp_pid_to_wire(const struct rsp_server *s, int64_t pid)
+{
+    return s->alias_dev && pid == s->alias_dev ? s->alias_host : pid;
+}
+
+int64_t rsp_pid_from_wire(const struct rsp_server *s, int64_t pid)
+{
+    if (!s->alias_dev)
+        return pid;
+    if (pid == s->alias_host)
+        return s->alias_dev;
+    return pid == s->alias_dev ? INT32_MAX : pid; /* hidden behind the alias */
+}
+
+bool rsp_parse_ptid(const struct rsp_server *s, const char **p, const char *end,
+                    struct rsp_ptid *out)
 {
     const char *q = *p;
     if (q < end && *q == 'p') {
         q++;
         if (!parse_id(&q, end, &out->pid))
             return false;
+        if (out->pid > 0)
+            out->pid = rsp_pid_from_wire(s, out->pid);
         out->tid = -1; /* "pP": every thread of P */
         if (q < end && *q == '.') {
             q++;
@@ -123,13 +140,13 @@ bool rsp_parse_ptid(const char **p, const char *end, struct rsp_ptid *out)
     return true;
 }
 
-void rsp_put_ptid(struct rsp_buf *b, int64_t pid, int64_t tid)
+void rsp_put_ptid(const struct rsp_server *s, struct rsp_buf *b, int64_t pid, int64_t tid)
 {
     rsp_buf_putc(b, 'p');
     if (pid < 0)
         rsp_buf_puts(b, "-1");
     else
-        rsp_buf_printf(b, "%llx", (unsigned long long)pid);
+        rsp_buf_printf(b, "%llx", (unsigned long long)rsp_pid_to_wire(s, pid));
     if (tid < 0)
         rsp_buf_puts(b, ".-1");
     else
@@ -290,31 +307,33 @@ void rsp_stop_reply(struct rsp_server *s, const struct rsp_event *ev, struct rsp
         rsp_buf_printf(b, "T%02x", (unsigned)ev->signal & 0xff);
         if (ev->swbreak && s->client_swbreak)
             rsp_buf_puts(b, "swbreak:;");
-        if (s->target.ops->thread_info(s->target.ctx, ev->pid, ev->tid, &ti) == 0) {
+        if (s->client_intelgt &&
+            s->target.ops->thread_info(s->target.ctx, ev->pid, ev->tid, &ti) == 0) {
             rsp_buf_printf(b, "tdesc:%x;", (unsigned)ti.tdesc);
-            if (s->client_intelgt)
-                expedite(s, ev->pid, ev->tid, ti.tdesc, b);
+            expedite(s, ev->pid, ev->tid, ti.tdesc, b);
         }
         rsp_buf_puts(b, "thread:");
-        rsp_put_ptid(b, ev->pid, ev->tid);
+        rsp_put_ptid(s, b, ev->pid, ev->tid);
         rsp_buf_putc(b, ';');
         /* Never "library:;" here: GDB would take the stop for a solib event
          * and lose the breakpoint (protocol 12.2). */
         break;
     case RSP_EVENT_UNAVAILABLE:
         rsp_buf_putc(b, 'U');
-        rsp_put_ptid(b, ev->pid, ev->tid);
+        rsp_put_ptid(s, b, ev->pid, ev->tid);
         break;
     case RSP_EVENT_LIBRARY:
         rsp_buf_putc(b, 'U');
-        rsp_put_ptid(b, ev->pid, 0);
+        rsp_put_ptid(s, b, ev->pid, 0);
         rsp_buf_puts(b, ";library");
         break;
     case RSP_EVENT_EXITED:
-        rsp_buf_printf(b, "W%x;process:%x", (unsigned)ev->code & 0xff, (unsigned)ev->pid);
+        rsp_buf_printf(b, "W%x;process:%llx", (unsigned)ev->code & 0xff,
+                       (unsigned long long)rsp_pid_to_wire(s, ev->pid));
         break;
     case RSP_EVENT_KILLED:
-        rsp_buf_printf(b, "X%02x;process:%x", (unsigned)ev->signal & 0xff, (unsigned)ev->pid);
+        rsp_buf_printf(b, "X%02x;process:%llx", (unsigned)ev->signal & 0xff,
+                       (unsigned long long)rsp_pid_to_wire(s, ev->pid));
         break;
     }
 }
@@ -418,6 +437,10 @@ int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply
         rsp_buf_free(&msg);
         return rc;
     }
+    if (!s->client_intelgt && s->conn && !rsp_find_process(s, host_pid, NULL)) {
+        s->alias_dev = ev.pid;
+        s->alias_host = host_pid;
+    }
     rsp_note_stop(s, &ev);
     rsp_stop_reply(s, &ev, reply);
     return 0;
@@ -456,6 +479,9 @@ static void reset_connection(struct rsp_server *s, struct rsp_conn *c)
     rsp_buf_clear(&s->last);
     s->noack = false;
     s->client_swbreak = false;
+    s->client_intelgt = false;
+    s->host_arch = RSP_HOST_UNKNOWN;
+    s->alias_dev = s->alias_host = 0;
     s->delta_threads = false;
     s->running = false;
     s->xfer_valid = false;

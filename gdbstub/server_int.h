@@ -26,6 +26,9 @@ struct rsp_sent_proc {
     uint32_t *tdesc; /* [n], index tid - 1 */
 };
 
+/* The register layout of a client without the intelgt architecture. */
+enum rsp_host_arch { RSP_HOST_UNKNOWN, RSP_HOST_X86_64 };
+
 struct rsp_server {
     struct rsp_target target;
     struct rsp_server_config cfg;
@@ -42,6 +45,13 @@ struct rsp_server {
      * unavailable+): it knows the intelgt architecture. Stock GDB does not,
      * cannot parse Intel GT registers in a stop reply, and gets none. */
     bool client_intelgt;
+    /* For the others: the register layout they expect (hostview.c). */
+    enum rsp_host_arch host_arch;
+    /* Stock GDB's "attach PID" insists that the device process it gets
+     * back has the host pid it attached to (it asserts otherwise), so for
+     * such a client that one device process is shown under the host pid:
+     * alias_dev on our side is alias_host on the wire (0: no alias). */
+    uint32_t alias_dev, alias_host;
     bool delta_threads; /* the client asked qDeltaThreadList: lists are deltas */
 
     /* all-stop state */
@@ -68,6 +78,14 @@ struct rsp_server {
     char err[RSP_ERR_LEN];
 };
 
+/* ---- hostview.c: registers for clients without the intelgt arch --------- */
+enum rsp_host_arch rsp_host_arch_from_qsupported(const char *arg, size_t len);
+/* Append the 'g' reply / one 'p' reply of the Hg thread to s->reply. */
+void rsp_hostview_read_regs(struct rsp_server *s);
+void rsp_hostview_read_reg(struct rsp_server *s, uint64_t regnum);
+/* target.xml for such a client (-1 for any other annex or host). */
+int rsp_hostview_tdesc(struct rsp_server *s, const char *annex, struct rsp_buf *out);
+
 /* What a handler asks of the loop. */
 enum rsp_hresult {
     RSP_H_REPLY = 0, /* send s->reply */
@@ -78,8 +96,12 @@ typedef enum rsp_hresult (*rsp_handler_fn)(struct rsp_server *s, const char *arg
 
 /* ---- server.c helpers ---------------------------------------------------- */
 /* Parses "pP.T", "pP", "T", "-1", "0" (hex), advancing *p. */
-bool rsp_parse_ptid(const char **p, const char *end, struct rsp_ptid *out);
-void rsp_put_ptid(struct rsp_buf *b, int64_t pid, int64_t tid);
+bool rsp_parse_ptid(const struct rsp_server *s, const char **p, const char *end,
+                    struct rsp_ptid *out);
+void rsp_put_ptid(const struct rsp_server *s, struct rsp_buf *b, int64_t pid, int64_t tid);
+/* A process id between our numbering and the wire's (see alias_dev). */
+int64_t rsp_pid_to_wire(const struct rsp_server *s, int64_t pid);
+int64_t rsp_pid_from_wire(const struct rsp_server *s, int64_t pid);
 bool rsp_find_process(struct rsp_server *s, uint32_t pid, struct rsp_process_info *out);
 /* A concrete, existing thread for want (any/all resolved to a thread of
  * the named or current process, preferring the last stop). */

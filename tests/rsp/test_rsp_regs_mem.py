@@ -12,7 +12,7 @@ from rspclient import Server, Tap  # noqa: E402
 t = Tap()
 srv = Server("--attach", "0x1234", comm=":0")
 c = srv.connect()
-c.req("qSupported:swbreak+")
+c.req("qSupported:swbreak+;multi-address-space+")
 
 # device 1 (tdesc 1): GRF 128x32B, ce 4, sr0 16, cr0 16, SBA 9x8, dbg0 8
 SIZES1 = [32] * 128 + [4, 16, 16] + [8] * 9 + [8]
@@ -110,6 +110,29 @@ _, out = c.monitor("mock lastmem")
 t.eq(out.strip(), "pid=1 tid=0 space=0 addr=0x10000", "context falls back to tid 0")
 t.eq(c.req("m10@1,4"), "E01", "SLM without a stopped thread -> E01")
 t.eq(c.req("m4000000000000010,4"), "E01", "tagged SLM without a stopped thread -> E01")
+
+# A client without Intel's extensions (stock GDB): the host-shaped view.
+c.req("qSupported:multiprocess+;swbreak+;xmlRegisters=i386")
+t.eq(c.req("Hgp1.1"), "OK", "stock: Hg p1.1")
+x86 = c.xfer("features", "target.xml")[0]
+t.ok(b"<architecture>i386:x86-64</architecture>" in x86 and b"<reg" not in x86,
+     "stock x86 GDB: target.xml names x86-64 and no registers", x86)
+pc = (0x800000 + 0x100).to_bytes(8, "little").hex()  # mock: isabase + IP of tid 1
+t.eq(c.req("g"), "xx" * 128 + pc, "stock x86 GDB: g = rax..r15 unavailable, rip = device PC")
+t.eq(c.req("p10"), pc, "stock x86 GDB: p10 (rip) = device PC")
+t.eq(c.req("p0"), "xx", "stock x86 GDB: other registers unavailable")
+t.eq(c.req("p11"), "xx", "stock x86 GDB: eflags unavailable")
+t.ok(c.req("P10=" + "00" * 8).startswith("E."), "stock: register writes refused with E.text")
+t.ok(c.req("G" + "00" * 136).startswith("E."), "stock: G refused with E.text")
+t.eq(c.req("m10000,2"), "0100", "stock: memory reads work")
+t.eq(c.req("Hgp1.3"), "OK", "stock: Hg p1.3 (unavailable)")
+t.eq(c.req("p10"), "xx" * 8, "stock: the PC of a thread that is not stopped is unavailable")
+c.req("qSupported:multiprocess+")
+t.eq(c.req("Hgp1.1"), "OK", "unknown host: Hg p1.1")
+t.eq(c.req("g"), "xx" * 8, "unknown host family: g of 8 unavailable bytes")
+t.eq(c.req("p10"), "xx", "unknown host family: p unavailable")
+t.eq(c.req("qXfer:features:read:target.xml:0,100"), "E01",
+     "unknown host family: no target description")
 
 c.close()
 srv.proc.terminate()

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Debian's stock GDB (no Intel GT architecture) against zestub and a real
+application on gtsim: `target remote` with --attach, `target
+extended-remote` with `attach PID`, and what such a GDB can do there (the
+thread list, each thread's PC, memory at the PC, monitor commands, detach
+leaving the application to finish). Ground truth: the configured topology
+for the threads, and the kernel's ELF fixture for the bytes at the PC. What
+stock GDB can and cannot do is written down in doc/stock-gdb.md."""
+import os
+import re
+import sys
+
+sys.dont_write_bytecode = True
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+sys.path.insert(0, os.path.join(here, "..", "rsp"))
+import gtsim_run as g  # noqa: E402
+from rspclient import Tap  # noqa: E402
+
+gdb = g.find_gdb()
+if not gdb:
+    print("1..0 # SKIP gdb is not installed")
+    sys.exit(0)
+
+# 2 x 2 x 4 = 16 hardware threads, slow enough to be caught running.
+env = g.gtsim_env("platform=xehpc,subslices=2,eus=2,threads=4,pace=20")
+NTHREADS = 16
+with open(os.path.join(g.srcdir, "tests", "kernels", "fixtures", "vadd-xehpc.elf"), "rb") as f:
+    kernel_elf = f.read()
+t = Tap()
+
+
+def thread_rows(out):
+    """(gdb number, pid, tid, pc) for every row of `info threads`."""
+    return [(int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4), 16))
+            for m in re.finditer(r"^\*?\s+(\d+)\s+Thread (\d+)\.(\d+)\s+0x([0-9a-f]+) in ",
+                                 out, re.M)]
+
+
+def words_at_pc(out):
+    """The bytes of an `x/4xw $pc` line (little-endian words)."""
+    m = re.search(r"^0x[0-9a-f]+:\s+((?:0x[0-9a-f]{8}\s*){4})$", out, re.M)
+    if not m:
+        return None
+    return b"".join(int(w, 16).to_bytes(4, "little") for w in m.group(1).split())
+
+
+def common_checks(tag, out, pid_shown):
+    t.ok("internal-error" not in out and "Remote 'g' packet" not in out
+         and "Truncated register" not in out and "PC register is not available" not in out,
+         "%s: no GDB errors about the target" % tag, out)
+    rows = thread_rows(out)
+    t.eq(len(rows), NTHREADS, "%s: info threads lists every hardware thread" % tag)
+    t.ok(rows and all(r[1] == pid_shown for r in rows),
+         "%s: threads belong to process %d" % (tag, pid_shown), rows[:2])
+    t.eq(sorted(r[2] for r in rows), list(range(1, NTHREADS + 1)),
+         "%s: thread ids 1..%d" % (tag, NTHREADS))
+    t.ok(rows and all(r[3] != 0 for r in rows), "%s: every thread has a PC" % tag, rows[:2])
+    code = words_at_pc(out)
+    t.ok(code is not None and code in kernel_elf,
+         "%s: the 16 bytes at $pc are code of the vadd kernel (its ELF fixture)" % tag,
+         code.hex() if code else out)
+    t.ok("The following monitor commands are supported" in out and "exit --" in out,
+         "%s: monitor help reaches the server" % tag, out)
+    t.ok(re.search(r"\[Inferior 1 \(process \d+\) detached\]", out) is not None,
+         "%s: detach" % tag, out)
+
+
+try:
+    # ---- target remote, zestub --attach PID ----------------------------------
+    app, line = g.start_app(env)
+    t.ok(line.startswith("device:"), "the application started", line)
+    srv = g.Zestub(env, "--attach", str(app.pid))
+    t.ok(srv.port is not None, "zestub listens", srv.stderr())
+    rc, out = g.gdb_batch(gdb, ["target remote :%d" % srv.port, "info threads", "x/4xw $pc",
+                                "monitor help", "detach"])
+    t.eq(rc, 0, "target remote: gdb exits 0")
+    common_checks("target remote", out, 1)
+    t.eq(g.wait_exit(app), 0, "target remote: the application finishes after detach")
+    t.eq(srv.wait(), 0, "target remote: zestub --once exits 0")
+    t.ok("Detached from device" in srv.stderr(), "zestub says it detached", srv.stderr())
+
+    # ---- target extended-remote, attach PID ------------------------------------
+    app, line = g.start_app(env)
+    srv = g.Zestub(env, "--multi")
+    rc, out = g.gdb_batch(gdb, ["target extended-remote :%d" % srv.port, "attach %d" % app.pid,
+                                "info threads", "info inferiors", "x/4xw $pc", "monitor help",
+                                "detach", "monitor exit"])
+    t.eq(rc, 0, "extended-remote: gdb exits 0")
+    # Stock GDB insists that the process it attached to keeps the host pid,
+    # so zestub shows the device process under it for such a client.
+    common_checks("extended-remote", out, app.pid)
+    t.ok(re.search(r"^\*\s+1\s+process %d\s" % app.pid, out, re.M) is not None
+         or "[Inferior 1 (process %d) detached]" % app.pid in out,
+         "extended-remote: the inferior is the host pid GDB attached to", out)
+    t.eq(g.wait_exit(app), 0, "extended-remote: the application finishes after detach")
+    t.eq(srv.wait(), 0, "extended-remote: monitor exit ends zestub with 0")
+
+    # ---- continue to the end: the device process exits --------------------------
+    app, line = g.start_app(env)
+    srv = g.Zestub(env, "--attach", str(app.pid))
+    rc, out = g.gdb_batch(gdb, ["target remote :%d" % srv.port, "continue"])
+    t.ok(re.search(r"\[Inferior 1 \(process 1\) exited with code 01\]", out) is not None,
+         "continue: GDB sees the device process exit when the application ends", out)
+    t.eq(g.wait_exit(app), 0, "continue: the application finishes normally")
+    t.eq(srv.wait(), 0, "continue: zestub exits 0")
+finally:
+    g.cleanup()
+sys.exit(t.done())
