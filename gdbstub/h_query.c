@@ -35,8 +35,8 @@ static bool has_feature(const char *arg, size_t len, const char *name)
 enum rsp_hresult rsp_h_qsupported(struct rsp_server *s, const char *arg, size_t len)
 {
     s->client_swbreak = has_feature(arg, len, "swbreak+");
-    s->client_intelgt = has_feature(arg, len, "multi-address-space+") ||
-                        has_feature(arg, len, "unavailable+");
+    s->client_intelgt =
+        has_feature(arg, len, "multi-address-space+") || has_feature(arg, len, "unavailable+");
     s->host_arch = rsp_host_arch_from_qsupported(arg, len);
     rsp_buf_puts(&s->reply, features);
     if (s->client_intelgt || s->host_arch != RSP_HOST_UNKNOWN)

@@ -113,8 +113,7 @@ enum rsp_hresult rsp_h_read_reg(struct rsp_server *s, const char *arg, size_t le
         rsp_hostview_read_reg(s, n);
         return RSP_H_REPLY;
     }
-    if (!current(s, &r) ||
-        n >= regs_catalog_count(r.regs)) {
+    if (!current(s, &r) || n >= regs_catalog_count(r.regs)) {
         rsp_reply_e01(&s->reply);
         return RSP_H_REPLY;
     }

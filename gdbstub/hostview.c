@@ -71,8 +71,8 @@ static bool hg_pc(struct rsp_server *s, uint64_t *pc)
         isabase->byte_size > sizeof(base))
         return false;
     /* RSP_TARGET_UNAVAILABLE is positive: only 0 is a value. */
-    if (s->target.ops->read_register(s->target.ctx, pid, tid, cr0->regnum, cr0v, cr0->byte_size,
-                                     e, sizeof(e)) != 0 ||
+    if (s->target.ops->read_register(s->target.ctx, pid, tid, cr0->regnum, cr0v, cr0->byte_size, e,
+                                     sizeof(e)) != 0 ||
         s->target.ops->read_register(s->target.ctx, pid, tid, isabase->regnum, base,
                                      isabase->byte_size, e, sizeof(e)) != 0)
         return false;
