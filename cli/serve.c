@@ -32,16 +32,22 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: zestub [--once] [--debug-rsp] COMM --attach PID\n"
-               "       zestub [--once] [--debug-rsp] --multi COMM\n"
+    fprintf(f, "usage: zestub [OPTIONS] COMM --attach PID\n"
+               "       zestub [OPTIONS] --multi COMM\n"
                "COMM is [HOST]:PORT (host 127.0.0.1 unless given), unix:PATH, or - for\n"
                "stdin/stdout. Then, in GDB: target remote :PORT (or extended-remote and\n"
-               "attach PID).\n");
+               "attach PID).\n"
+               "Options:\n"
+               "  --once               serve one client, then exit\n"
+               "  --log-level LEVEL    error, warning (default), info (connections, attach,\n"
+               "                       interrupts, module loads) or debug (every resume and\n"
+               "                       device event), on stderr\n"
+               "  --debug-rsp          every packet in and out, on stderr\n");
 }
 
 int cli_serve(int argc, char **argv)
 {
-    struct rsp_server_config cfg = {false, false, NULL, -1};
+    struct rsp_server_config cfg = {.wake_fd = -1, .log = {.f = stderr, .level = RSP_LOG_WARNING}};
     const char *comm = NULL, *pidarg = NULL;
     bool attach = false;
     struct rsp_target tgt = {NULL, NULL};
@@ -61,11 +67,14 @@ int cli_serve(int argc, char **argv)
             attach = true;
         else if (!strcmp(a, "--debug-rsp"))
             cfg.trace = stderr;
-        else if (!strcmp(a, "--log-level") && i + 1 < argc)
-            i++; /* accepted; diagnostics go to stderr regardless for now */
-        else if (!strncmp(a, "--log-level=", 12))
-            ;
-        else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        else if (!strcmp(a, "--log-level") || !strncmp(a, "--log-level=", 12)) {
+            const char *v = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : "");
+            if (!rsp_log_parse_level(v, &cfg.log.level)) {
+                fprintf(stderr,
+                        "zestub: --log-level takes error, warning, info or debug, not '%s'\n", v);
+                return 2;
+            }
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -94,6 +103,7 @@ int cli_serve(int argc, char **argv)
         fprintf(stderr, "zestub: %s\n", err);
         return 1;
     }
+    rsp_sessions_target_set_log(&tgt, &cfg.log);
     if (pipe2(wake_pipe, O_CLOEXEC) == 0) {
         struct sigaction sa;
         memset(&sa, 0, sizeof(sa));

@@ -55,7 +55,15 @@ static enum rsp_hresult start(struct rsp_server *s, const struct rsp_resume *a, 
     }
     for (size_t i = 0; i < n; i++)
         only_stop = only_stop && a[i].kind == RSP_RESUME_STOP;
+    if (rsp_log_on(&s->cfg.log, RSP_LOG_DEBUG))
+        for (size_t i = 0; i < n; i++)
+            rsp_logf(&s->cfg.log, RSP_LOG_DEBUG, "resume: %s p%d.%d",
+                     a[i].kind == RSP_RESUME_STEP       ? "step"
+                     : a[i].kind == RSP_RESUME_CONTINUE ? "continue"
+                                                        : "stop",
+                     (int)a[i].pid, (int)a[i].tid);
     if (s->target.ops->resume(s->target.ctx, a, n, e, sizeof(e)) < 0) {
+        rsp_logf(&s->cfg.log, RSP_LOG_WARNING, "resume failed: %s", e[0] ? e : "no reason given");
         rsp_reply_etext(&s->reply, e[0] ? e : "resume failed");
         return RSP_H_REPLY;
     }
@@ -241,6 +249,11 @@ static int detach_one(struct rsp_server *s, uint32_t pid)
 {
     char e[RSP_ERR_LEN] = "";
     int rc = s->target.ops->detach(s->target.ctx, pid, e, sizeof(e));
+    if (rc < 0)
+        rsp_logf(&s->cfg.log, RSP_LOG_WARNING, "detach from device process %u failed: %s",
+                 (unsigned)pid, e[0] ? e : "no reason given");
+    else
+        rsp_logf(&s->cfg.log, RSP_LOG_INFO, "detached from device process %u", (unsigned)pid);
     if (s->have_stop && s->last_stop.pid == pid)
         s->have_stop = false;
     if (s->g.pid == pid)

@@ -2,7 +2,7 @@
 # gdbstub: the GDB remote-serial-protocol server (transport, codec,
 # dispatch, handlers, target-description XML). Link it with libregsets.la.
 noinst_LTLIBRARIES += libgdbstub.la
-libgdbstub_la_SOURCES = gdbstub/packet.h gdbstub/packet.c \
+libgdbstub_la_SOURCES = gdbstub/packet.h gdbstub/packet.c gdbstub/log.h gdbstub/log.c \
 	gdbstub/transport.h gdbstub/transport.c \
 	gdbstub/target.h gdbstub/server.h gdbstub/server_int.h gdbstub/server.c \
 	gdbstub/dispatch.h gdbstub/dispatch.c gdbstub/tdesc.c \

@@ -434,9 +434,13 @@ int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply
         if (rc == RSP_TARGET_TOO_EARLY && !strstr(text, "attempting to attach too early"))
             rsp_buf_puts(&msg, "\nattempting to attach too early");
         rsp_reply_e02(reply, msg.oom ? "Failed to attach." : msg.data);
+        rsp_logf(&s->cfg.log, RSP_LOG_WARNING, "attach to process %u failed: %s",
+                 (unsigned)host_pid, msg.oom ? "out of memory" : msg.data);
         rsp_buf_free(&msg);
         return rc;
     }
+    rsp_logf(&s->cfg.log, RSP_LOG_INFO, "attached to process %u: %zu device process(es)",
+             (unsigned)host_pid, o->process_count(s->target.ctx));
     if (!s->client_intelgt && s->conn && !rsp_find_process(s, host_pid, NULL)) {
         s->alias_dev = ev.pid;
         s->alias_host = host_pid;
@@ -468,8 +472,10 @@ void rsp_interrupt(struct rsp_server *s)
      * it too); the stop it causes arrives as an ordinary event. */
     if (!s->running)
         return;
+    rsp_logf(&s->cfg.log, RSP_LOG_INFO, "interrupt: stopping every device");
     if (s->target.ops->interrupt(s->target.ctx, e, sizeof(e)) < 0)
-        trace(s, "!!", e, strlen(e));
+        rsp_logf(&s->cfg.log, RSP_LOG_WARNING, "interrupt failed: %s",
+                 e[0] ? e : "no reason given");
 }
 
 static void reset_connection(struct rsp_server *s, struct rsp_conn *c)
@@ -555,6 +561,20 @@ static int feed(struct rsp_server *s, const uint8_t *p, size_t n)
     return rc;
 }
 
+static void log_event(struct rsp_server *s, const struct rsp_event *ev)
+{
+    static const char *const kinds[] = {
+        [RSP_EVENT_STOP] = "stop",       [RSP_EVENT_UNAVAILABLE] = "unavailable",
+        [RSP_EVENT_LIBRARY] = "library", [RSP_EVENT_EXITED] = "exited",
+        [RSP_EVENT_KILLED] = "killed",
+    };
+    const char *k = (size_t)ev->kind < sizeof(kinds) / sizeof(kinds[0]) && kinds[ev->kind]
+                        ? kinds[ev->kind]
+                        : "?";
+    rsp_logf(&s->cfg.log, RSP_LOG_DEBUG, "event: %s p%u.%u signal %d code %d", k, (unsigned)ev->pid,
+             (unsigned)ev->tid, ev->signal, ev->code);
+}
+
 static int pump_events(struct rsp_server *s)
 {
     const struct rsp_target_ops *o = s->target.ops;
@@ -572,6 +592,7 @@ static int pump_events(struct rsp_server *s)
             rsp_reply_etext(&s->reply, "target event failed");
             return rsp_send_packet(s, s->reply.data, s->reply.len) < 0 ? -EPIPE : 0;
         }
+        log_event(s, &ev);
         rsp_note_stop(s, &ev);
         rsp_stop_reply(s, &ev, &s->reply);
         return rsp_send_packet(s, s->reply.data, s->reply.len) < 0 ? -EPIPE : 0;
@@ -581,6 +602,12 @@ static int pump_events(struct rsp_server *s)
 
 static enum rsp_end finish(struct rsp_server *s, enum rsp_end why)
 {
+    static const char *const whys[] = {[RSP_END_DISCONNECT] = "disconnected",
+                                       [RSP_END_EXIT] = "monitor exit",
+                                       [RSP_END_WAKE] = "signal",
+                                       [RSP_END_ERROR] = "error"};
+    rsp_logf(&s->cfg.log, RSP_LOG_INFO, "client gone (%s): resuming every thread, detaching",
+             (size_t)why < sizeof(whys) / sizeof(whys[0]) && whys[why] ? whys[why] : "?");
     /* Whatever ended the session, the devices must not stay stopped. */
     s->target.ops->client_gone(s->target.ctx);
     s->have_stop = false;
@@ -596,6 +623,7 @@ enum rsp_end rsp_server_run(struct rsp_server *s, struct rsp_conn *c, char *err,
     uint8_t in[16384];
 
     reset_connection(s, c);
+    rsp_logf(&s->cfg.log, RSP_LOG_INFO, "client connected");
     for (;;) {
         struct pollfd p[4];
         int np = 0, ci, ei = -1, wi = -1, evfd, timeout = -1, r;

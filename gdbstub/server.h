@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "gdbstub/target.h"
+#include "gdbstub/log.h"
 #include "gdbstub/transport.h"
 
 struct rsp_server_config {
@@ -23,6 +24,8 @@ struct rsp_server_config {
     /* When readable, the loop returns RSP_END_WAKE (a self-pipe the caller
      * writes from a signal handler); -1 for none. */
     int wake_fd;
+    /* --log-level: connections, attach, interrupts, resumes, events. */
+    struct rsp_log log;
 };
 
 enum rsp_end {

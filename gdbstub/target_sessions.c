@@ -20,6 +20,7 @@ struct starget {
     struct regs_catalog **cats; /* one target description per device */
     uint8_t **stepping;         /* per device, per thread: resumed with a step */
     unsigned n;
+    struct rsp_log log;
 };
 
 static void say(char *err, size_t errlen, const char *msg)
@@ -352,10 +353,23 @@ static int t_next_event(void *ctx, struct rsp_event *ev)
         case SESS_NOTE_MODULE_LOAD:
             /* No in-memory-library support yet: acknowledge at once, as the
              * server must for clients without vAck. */
-            if (note.need_ack)
-                sess_module_release(t->m, note.session, note.module_begin, note.module_end, &e);
+            rsp_logf(&t->log, RSP_LOG_INFO, "device process %u: module loaded at 0x%llx-0x%llx",
+                     note.session + 1, (unsigned long long)note.module_begin,
+                     (unsigned long long)note.module_end);
+            if (note.need_ack &&
+                sess_module_release(t->m, note.session, note.module_begin, note.module_end, &e))
+                rsp_logf(&t->log, RSP_LOG_WARNING,
+                         "device process %u: acknowledging a module load failed: %s",
+                         note.session + 1, e.msg);
+            continue;
+        case SESS_NOTE_MODULE_UNLOAD:
+            rsp_logf(&t->log, RSP_LOG_INFO, "device process %u: module unloaded at 0x%llx",
+                     note.session + 1, (unsigned long long)note.module_begin);
             continue;
         case SESS_NOTE_DETACHED:
+            rsp_logf(&t->log, RSP_LOG_INFO,
+                     "device process %u: the application is gone from the device",
+                     note.session + 1);
             memset(ev, 0, sizeof(*ev));
             ev->kind = RSP_EVENT_EXITED;
             ev->pid = note.session + 1;
@@ -374,7 +388,8 @@ static void t_client_gone(void *ctx)
     struct zd_error e;
     if (!t->m)
         return;
-    sess_resume_all(t->m, &e);
+    if (sess_resume_all(t->m, &e))
+        rsp_logf(&t->log, RSP_LOG_WARNING, "resuming every thread failed: %s", e.msg);
     sess_detach_all(t->m);
     t->m = NULL;
     for (unsigned k = 0; k < t->n; k++) {
@@ -435,4 +450,11 @@ void rsp_sessions_target_free(struct rsp_target *tgt)
     zd_close(t->zd);
     free(t);
     tgt->ctx = NULL;
+}
+
+void rsp_sessions_target_set_log(struct rsp_target *tgt, const struct rsp_log *log)
+{
+    struct starget *t = tgt->ctx;
+    if (t && log)
+        t->log = *log;
 }

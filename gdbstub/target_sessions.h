@@ -6,11 +6,15 @@
 
 #include <stddef.h>
 
+#include "gdbstub/log.h"
 #include "gdbstub/target.h"
 
 /* Opens Level Zero (zeInit and device discovery); attaching happens on the
  * client's vAttach, or at once with rsp_sessions_target_attach. */
 int rsp_sessions_target_new(struct rsp_target *out, char *err, size_t errlen);
 void rsp_sessions_target_free(struct rsp_target *t);
+/* Where module loads, device exits and failed cleanups are logged (the
+ * log is copied; default: nothing). */
+void rsp_sessions_target_set_log(struct rsp_target *t, const struct rsp_log *log);
 
 #endif

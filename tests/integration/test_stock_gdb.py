@@ -80,6 +80,8 @@ try:
     t.eq(g.wait_exit(app), 0, "target remote: the application finishes after detach")
     t.eq(srv.wait(), 0, "target remote: zestub --once exits 0")
     t.ok("Detached from device" in srv.stderr(), "zestub says it detached", srv.stderr())
+    t.ok("zestub: info:" not in srv.stderr() and "zestub: debug:" not in srv.stderr(),
+         "default --log-level: no info or debug lines", srv.stderr())
 
     # ---- target extended-remote, attach PID ------------------------------------
     app, line = g.start_app(env)
@@ -99,12 +101,21 @@ try:
 
     # ---- continue to the end: the device process exits --------------------------
     app, line = g.start_app(env)
-    srv = g.Zestub(env, "--attach", str(app.pid))
+    srv = g.Zestub(env, "--log-level", "debug", "--attach", str(app.pid))
     rc, out = g.gdb_batch(gdb, ["target remote :%d" % srv.port, "continue"])
     t.ok(re.search(r"\[Inferior 1 \(process 1\) exited with code 01\]", out) is not None,
          "continue: GDB sees the device process exit when the application ends", out)
     t.eq(g.wait_exit(app), 0, "continue: the application finishes normally")
     t.eq(srv.wait(), 0, "continue: zestub exits 0")
+    log = srv.stderr()
+    for want in ("zestub: info: attached to process %d" % app.pid, "zestub: info: client connected",
+                 "zestub: debug: resume: continue p1.-1",
+                 "zestub: info: device process 1: the application is gone from the device",
+                 "zestub: debug: event: exited p1.0", "zestub: info: client gone"):
+        t.ok(want in log, "--log-level debug logs '%s'" % want, log)
+    bad = g.Zestub(env, "--log-level", "loud", "-")
+    t.ok(bad.wait() == 2 and "--log-level takes error, warning, info or debug" in bad.stderr(),
+         "--log-level with a bad level: exit 2 and a clear message", bad.stderr())
 finally:
     g.cleanup()
 sys.exit(t.done())
