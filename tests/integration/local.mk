@@ -3,6 +3,8 @@
 TESTS += tests/integration/test_serve.py
 TESTS += tests/integration/test_stock_gdb.py
 TESTS += tests/integration/test_gdb_mi.py
+TESTS += tests/integration/test_intelgt_gdb.py
 EXTRA_DIST += tests/integration/test_serve.py
 EXTRA_DIST += tests/integration/test_stock_gdb.py tests/integration/gtsim_run.py
 EXTRA_DIST += tests/integration/test_gdb_mi.py tests/integration/mi.py
+EXTRA_DIST += tests/integration/test_intelgt_gdb.py
