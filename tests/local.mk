@@ -4,6 +4,7 @@ include $(srcdir)/tests/kernels/local.mk
 include $(srcdir)/tests/unit/local.mk
 include $(srcdir)/tests/gtsim/local.mk
 include $(srcdir)/tests/xpti/local.mk
+include $(srcdir)/tests/fuzz/local.mk
 include $(srcdir)/tests/conformance/local.mk
 include $(srcdir)/tests/zestub/local.mk
 include $(srcdir)/tests/dump/local.mk

@@ -28,3 +28,28 @@ xptiincludedir = $(includedir)/zestub/xpti
 xptiinclude_HEADERS = xpti/xpti.h
 
 EXTRA_DIST += xpti/README.md
+
+# libzestub_xpti.so: the subscriber an application loads through
+# XPTI_SUBSCRIBERS; it writes the XPTI table zestub reads (xpti/README.md,
+# "The XPTI table"). Exports only xptiTraceInit and xptiTraceFinish.
+lib_LTLIBRARIES += libzestub_xpti.la
+libzestub_xpti_la_SOURCES = \
+	xpti/xtab_format.h xpti/xtab_writer.h xpti/xtab_writer.c \
+	xpti/xtab_w_tasks.c xpti/xtab_w_allocs.c xpti/xtab_memfd.c \
+	xpti/subscriber.h xpti/subscriber_site.c xpti/subscriber_zestub.c
+libzestub_xpti_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
+libzestub_xpti_la_LDFLAGS = -module -avoid-version -no-undefined
+libzestub_xpti_la_LIBADD = libxptifw.la $(PTHREAD_LIBS)
+
+# libxtab: the table's reader, for zestub (sessions/) and the tests. Needs
+# neither the dispatcher nor the subscriber.
+noinst_LTLIBRARIES += libxtab.la
+libxtab_la_SOURCES = \
+	xpti/xtab_format.h xpti/xtab_reader.h xpti/xtab_int.h \
+	xpti/xtab_reader.c xpti/xtab_records.c xpti/xtab_query.c xpti/xtab_locate.c
+
+# The writer alone, for tests that lay tables out in their own memory.
+noinst_LTLIBRARIES += libxtab_writer.la
+libxtab_writer_la_SOURCES = \
+	xpti/xtab_format.h xpti/xtab_writer.h xpti/xtab_writer.c \
+	xpti/xtab_w_tasks.c xpti/xtab_w_allocs.c xpti/xtab_memfd.c

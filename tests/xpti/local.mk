@@ -36,3 +36,29 @@ tests_xpti_sycl_app_LDADD = $(XPTI_TEST_LDADD)
 
 TESTS += $(XPTI_CHECKS) tests/xpti/bench_smoke.sh
 EXTRA_DIST += tests/xpti/bench_smoke.sh
+
+# The XPTI table (xpti/xtab*): round trip, full-table policy, concurrent
+# writers, corrupt tables, and end to end through libzestub_xpti.so.
+XTAB_CHECKS = \
+	tests/xpti/test_xtab \
+	tests/xpti/test_xtab_corrupt \
+	tests/xpti/test_xtab_e2e
+check_PROGRAMS += $(XTAB_CHECKS) tests/xpti/xtab_app
+tests_xpti_test_xtab_LDADD = libxtab.la libxtab_writer.la $(PTHREAD_LIBS)
+tests_xpti_test_xtab_corrupt_LDADD = libxtab.la libxtab_writer.la $(PTHREAD_LIBS)
+tests_xpti_test_xtab_e2e_SOURCES = tests/xpti/test_xtab_e2e.c tests/xpti/xtab_app.h
+tests_xpti_test_xtab_e2e_LDADD = libxtab.la
+tests_xpti_test_xtab_e2e_DEPENDENCIES = libxtab.la libzestub_xpti.la tests/xpti/xtab_app
+tests_xpti_xtab_app_SOURCES = tests/xpti/xtab_app.c tests/xpti/xtab_app.h $(XPTI_SYCL_FLOW)
+tests_xpti_xtab_app_LDADD = $(XPTI_TEST_LDADD)
+TESTS += $(XTAB_CHECKS)
+
+# The subscriber's cost per notification (not a test; xpti/README.md quotes it).
+check_PROGRAMS += tests/xpti/xtab_cost
+tests_xpti_xtab_cost_LDADD = $(XPTI_TEST_LDADD)
+.PHONY: bench-xtab
+bench-xtab: tests/xpti/xtab_cost libzestub_xpti.la
+	for t in 1 4; do \
+	  tests/xpti/xtab_cost --noop 100000 $$t; \
+	  XPTI_SUBSCRIBERS=$(abs_top_builddir)/.libs/libzestub_xpti.so tests/xpti/xtab_cost 100000 $$t; \
+	done

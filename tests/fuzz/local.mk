@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: MIT
+# Fuzz targets. As plain programs they replay mutations of a sound input in
+# `make check`; `make fuzz-xtab` builds the libFuzzer version with clang
+# (tests/fuzz/README.md).
+check_PROGRAMS += tests/fuzz/fuzz_xtab
+tests_fuzz_fuzz_xtab_LDADD = libxtab.la libxtab_writer.la $(PTHREAD_LIBS)
+TESTS += tests/fuzz/fuzz_xtab
+EXTRA_DIST += tests/fuzz/README.md
+
+FUZZ_CC = clang
+FUZZ_FLAGS = -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -DZESTUB_LIBFUZZER \
+	-D_GNU_SOURCE -I$(top_srcdir) -I$(top_builddir)
+.PHONY: fuzz-xtab
+fuzz-xtab:
+	$(MKDIR_P) tests/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o tests/fuzz/fuzz_xtab_libfuzzer \
+		$(top_srcdir)/tests/fuzz/fuzz_xtab.c $(top_srcdir)/xpti/xtab_reader.c \
+		$(top_srcdir)/xpti/xtab_records.c $(top_srcdir)/xpti/xtab_query.c \
+		$(top_srcdir)/xpti/xtab_locate.c
+	@echo "run: tests/fuzz/fuzz_xtab_libfuzzer -max_total_time=60 CORPUS_DIR"
+CLEANFILES += tests/fuzz/fuzz_xtab_libfuzzer

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/* libzestub_xpti.so: the XPTI subscriber an application loads through
+ * XPTI_SUBSCRIBERS so zestub can learn where its kernels were submitted and
+ * where its device memory came from. It writes the XPTI table (xpti/README.md)
+ * and nothing else: no output, no files, no effect on the notifications.
+ *
+ * Its state is process-global because a subscriber's entry points and
+ * callbacks carry no context. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "xpti/subscriber.h"
+
+XPTI_API void xptiTraceInit(unsigned maj, unsigned min, const char *version, const char *stream);
+XPTI_API void xptiTraceFinish(const char *stream);
+
+static struct xtab_w table;
+static pthread_once_t table_once = PTHREAD_ONCE_INIT;
+/* Cleared in a forked child: it inherits the mapping, and writing the
+ * parent's table from another process would mislead the reader. */
+static atomic_bool table_ok;
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static bool writing(void)
+{
+    return atomic_load_explicit(&table_ok, memory_order_acquire);
+}
+
+static void forked_child(void)
+{
+    atomic_store(&table_ok, false);
+}
+
+static void create_table(void)
+{
+    char err[256];
+    if (xtab_w_create_memfd(&table, &XTAB_DEFAULT_CAPS, err, sizeof(err)) != 0) {
+        /* Once, on stderr: tracing goes on without us. */
+        fprintf(stderr, "libzestub_xpti: no XPTI table (%s); zestub will not see this process\n",
+                err);
+        return;
+    }
+    pthread_atfork(NULL, NULL, forked_child);
+    atomic_store(&table_ok, true);
+}
+
+/* The queue a task was submitted to, when the runtime stashed it. */
+static uint64_t current_queue(void)
+{
+    char *key = NULL;
+    uint64_t value = 0;
+    if (xptiGetStashedTuple(&key, &value) == XPTI_RESULT_SUCCESS && key &&
+        strcmp(key, "queue_id") == 0)
+        return value;
+    return 0;
+}
+
+static void on_sycl(uint16_t type, struct xpti_event *parent, struct xpti_event *ev,
+                    uint64_t instance, const void *user_data)
+{
+    if (!ev || !writing())
+        return;
+    switch (type) {
+    case XPTI_TP_NODE_CREATE:
+        sub_site_of(&table, ev);
+        break;
+    case XPTI_TP_TASK_BEGIN:
+        xtab_w_task_begin(&table, ev->unique_id, instance, sub_site_of(&table, ev), current_queue(),
+                          now_ns());
+        break;
+    case XPTI_TP_TASK_END:
+        xtab_w_task_end(&table, ev->unique_id, instance, now_ns());
+        break;
+    default:
+        break;
+    }
+}
+
+/* mem_alloc notifications may come without an event; the code location is
+ * then the thread's current tracepoint scope. */
+static const struct xpti_event *alloc_event(const struct xpti_event *ev)
+{
+    return ev ? ev : xpti_tracepoint_event(xptiGetTracepointScopeData());
+}
+
+static void on_mem(uint16_t type, struct xpti_event *parent, struct xpti_event *event,
+                   uint64_t instance, const void *user_data)
+{
+    const struct xpti_mem_alloc_data *d = user_data;
+    if (!d || !writing())
+        return;
+    const struct xpti_event *ev = alloc_event(event);
+    uint64_t uid = ev ? ev->unique_id : xptiGetUniversalId();
+    uint32_t site = sub_site_of(&table, ev);
+    /* The pointer is known only once the allocation is done; a release is
+     * recorded when it starts, since the memory may be reused right after. */
+    if (type == XPTI_TP_MEM_ALLOC_END)
+        xtab_w_alloc(&table, d->alloc_pointer, d->alloc_size, d->guard_zone_size,
+                     d->mem_object_handle, uid, site, now_ns());
+    else if (type == XPTI_TP_MEM_RELEASE_BEGIN)
+        xtab_w_release(&table, d->alloc_pointer, uid, site, now_ns());
+}
+
+void xptiTraceInit(unsigned maj, unsigned min, const char *version, const char *stream)
+{
+    static const uint16_t sycl_types[] = {XPTI_TP_NODE_CREATE, XPTI_TP_TASK_BEGIN,
+                                          XPTI_TP_TASK_END};
+    static const uint16_t mem_types[] = {XPTI_TP_MEM_ALLOC_END, XPTI_TP_MEM_RELEASE_BEGIN};
+    bool sycl = stream && (strcmp(stream, "sycl") == 0 || strcmp(stream, "sycl.pi") == 0);
+    bool mem = stream && strcmp(stream, "sycl.experimental.mem_alloc") == 0;
+    if (!sycl && !mem)
+        return;
+    pthread_once(&table_once, create_table);
+    if (!writing())
+        return;
+    xpti_stream_id_t id = xptiRegisterStream(stream);
+    const uint16_t *types = sycl ? sycl_types : mem_types;
+    size_t n =
+        sycl ? sizeof(sycl_types) / sizeof(*sycl_types) : sizeof(mem_types) / sizeof(*mem_types);
+    for (size_t i = 0; i < n; i++)
+        xptiRegisterCallback(id, types[i], sycl ? on_sycl : on_mem);
+}
+
+/* The table outlives the stream: zestub may still read it. */
+void xptiTraceFinish(const char *stream) {}
+
+/* The framework unloads its subscribers when it is finalised; no callback
+ * can come after that, so the table and the private state go with us. */
+__attribute__((destructor)) static void unloaded(void)
+{
+    if (table.base) {
+        atomic_store(&table_ok, false);
+        xtab_w_destroy(&table);
+    }
+}
