@@ -3,7 +3,11 @@
  * command list and an event. On an Intel GPU it checks c = a + b. gtsim
  * does not compute arithmetic, so on gtsim it checks what gtsim models: the
  * launch completes and signals its event, and memory copies round-trip
- * through device memory. Pass --expect-sum to insist on the arithmetic. */
+ * through device memory. Pass --expect-sum to insist on the arithmetic.
+ * --print-buffers is for debugger tests: once the kernel is submitted it
+ * prints the device addresses of `a` (a[i] = i) and of an extra buffer of
+ * known bytes (byte i = i mod 256, so it holds every character the remote
+ * protocol has to escape), while the kernel still runs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +15,8 @@
 #include "examples/l0_common.h"
 
 #define N 4096
+/* Larger than any remote-protocol packet, so reads of it get truncated. */
+#define PATTERN_BYTES (128 * 1024)
 
 int main(int argc, char **argv)
 {
@@ -31,9 +37,21 @@ int main(int argc, char **argv)
     ze_event_pool_handle_t pool;
     ze_event_handle_t done;
     int *a, *b, *c, *dev, *back;
+    unsigned char *pattern = NULL;
     uint32_t gx, gy, gz;
-    int expect_sum = argc > 1 && strcmp(argv[1], "--expect-sum") == 0;
+    int expect_sum = 0, print_buffers = 0;
     int bad = 0;
+
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--expect-sum") == 0)
+            expect_sum = 1;
+        else if (strcmp(argv[i], "--print-buffers") == 0)
+            print_buffers = 1;
+        else {
+            fprintf(stderr, "usage: %s [--expect-sum] [--print-buffers]\n", argv[0]);
+            return 2;
+        }
+    }
 
     if (l0_open(&env))
         return 1;
@@ -60,6 +78,12 @@ int main(int argc, char **argv)
         c[i] = -1;
         back[i] = 0;
     }
+    if (print_buffers) {
+        L0_CHECK(zeMemAllocShared(env.context, &ddesc, &hdesc, PATTERN_BYTES, 64, env.device,
+                                  (void **)&pattern));
+        for (int i = 0; i < PATTERN_BYTES; i++)
+            pattern[i] = (unsigned char)i;
+    }
 
     L0_CHECK(zeKernelSuggestGroupSize(kernel, N, 1, 1, &gx, &gy, &gz));
     L0_CHECK(zeKernelSetGroupSize(kernel, gx, gy, gz));
@@ -81,6 +105,14 @@ int main(int argc, char **argv)
     ze_fence_handle_t fence;
     L0_CHECK(zeFenceCreate(queue, &fdesc, &fence));
     L0_CHECK(zeCommandQueueExecuteCommandLists(queue, 1, &list, fence));
+    if (print_buffers) {
+        /* Printed after the submission so a debugger that attaches on this
+         * line finds the kernel running. */
+        printf("buffers: a=0x%llx a_bytes=%zu pattern=0x%llx pattern_bytes=%d\n",
+               (unsigned long long)(uintptr_t)a, (size_t)N * sizeof(int),
+               (unsigned long long)(uintptr_t)pattern, PATTERN_BYTES);
+        fflush(stdout);
+    }
     L0_CHECK(zeFenceHostSynchronize(fence, UINT64_MAX));
     L0_CHECK(zeCommandQueueSynchronize(queue, UINT64_MAX));
     L0_CHECK(zeFenceDestroy(fence));
@@ -109,6 +141,8 @@ int main(int argc, char **argv)
     zeMemFree(env.context, c);
     zeMemFree(env.context, dev);
     zeMemFree(env.context, back);
+    if (pattern)
+        zeMemFree(env.context, pattern);
     zeKernelDestroy(kernel);
     zeModuleDestroy(module);
     zeContextDestroy(env.context);

@@ -56,8 +56,19 @@ enum rsp_hresult rsp_h_qc(struct rsp_server *s, const char *arg, size_t len)
 
 enum rsp_hresult rsp_h_qattached(struct rsp_server *s, const char *arg, size_t len)
 {
-    /* Every device process was attached to, never started by us: GDB must
-     * detach, not kill, when it is done. */
+    const char *p = arg, *end = arg + len;
+    uint64_t pid;
+
+    /* "qAttached:P" names a process; as gdbserver, an unknown one is an
+     * error. Every device process was attached to, never started by us: GDB
+     * must detach, not kill, when it is done. */
+    if (len > 0) {
+        if (!rsp_parse_hex(&p, end, &pid) || p != end || pid > INT32_MAX ||
+            !rsp_find_process(s, (uint32_t)rsp_pid_from_wire(s, (int64_t)pid), NULL)) {
+            rsp_reply_e01(&s->reply);
+            return RSP_H_REPLY;
+        }
+    }
     rsp_buf_puts(&s->reply, "1");
     return RSP_H_REPLY;
 }

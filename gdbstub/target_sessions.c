@@ -6,10 +6,14 @@
 #include "gdbstub/target_sessions.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "regsets/regs.h"
 #include "sessions/sess.h"
@@ -18,9 +22,28 @@ struct starget {
     struct zd *zd;
     struct sess_manager *m;
     struct regs_catalog **cats; /* one target description per device */
-    uint8_t **stepping;         /* per device, per thread: resumed with a step */
+    uint8_t **flags;            /* per device, per thread: TF_* */
     unsigned n;
     struct rsp_log log;
+    /* The event fd the server polls: an epoll set of the sessions' note fd
+     * and held_fd, an eventfd that says a held thread is to be reported
+     * (held_k, held_th) instead of a resume. */
+    int ep_fd, held_fd;
+    bool held_report;
+    unsigned held_k;
+    uint32_t held_th;
+};
+
+/* Per-thread flags. Protocol 7: only threads that were part of the resume
+ * count for its stop reply. A thread that was not (stopped by our own
+ * stop-all, or left stopped by a scheduler-locked resume) and stopped for a
+ * reason of its own (breakpoint, fault) is HELD: reported, instead of
+ * resumed, when a later resume includes it. Its interrupt stops are ours
+ * and dropped. */
+enum {
+    TF_STEPPING = 1, /* resumed with a step: the breakpoint bit is not a breakpoint */
+    TF_RESUMED = 2,  /* part of the last resume */
+    TF_HELD = 4,     /* stopped with an unreported event of its own */
 };
 
 static void say(char *err, size_t errlen, const char *msg)
@@ -45,8 +68,8 @@ static void stop_event(struct starget *t, unsigned k, uint32_t thread, struct rs
     ev->tid = thread + 1;
     ev->signal = regs_stop_signal(r);
     /* A step ends with the breakpoint status bit too: not a breakpoint. */
-    ev->swbreak = r == REGS_STOP_BREAKPOINT && !t->stepping[k][thread];
-    t->stepping[k][thread] = 0;
+    ev->swbreak = r == REGS_STOP_BREAKPOINT && !(t->flags[k][thread] & TF_STEPPING);
+    t->flags[k][thread] &= (uint8_t) ~(TF_STEPPING | TF_HELD);
 }
 
 static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *err, size_t errlen)
@@ -68,12 +91,17 @@ static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *
     }
     t->n = sess_count(t->m);
     t->cats = calloc(t->n, sizeof(*t->cats));
-    t->stepping = calloc(t->n, sizeof(*t->stepping));
-    for (unsigned k = 0; t->cats && t->stepping && k < t->n; k++) {
+    t->flags = calloc(t->n, sizeof(*t->flags));
+    for (unsigned k = 0; t->cats && t->flags && k < t->n; k++) {
         size_t ns;
         const struct zd_regset *sets = sess_regsets(t->m, k, &ns);
         t->cats[k] = regs_catalog_new(sets, ns);
-        t->stepping[k] = calloc(sess_thread_count(t->m, k), 1);
+        t->flags[k] = calloc(sess_thread_count(t->m, k), 1);
+    }
+    {
+        struct epoll_event ev = {.events = EPOLLIN};
+        ev.data.fd = sess_notify_fd(t->m);
+        epoll_ctl(t->ep_fd, EPOLL_CTL_ADD, ev.data.fd, &ev);
     }
     /* All-stop attach: stop every device, report a thread of the last. */
     sess_stop_all(t->m, &e);
@@ -257,39 +285,83 @@ static bool matches(const struct rsp_resume *a, uint32_t pid, uint32_t tid)
            (a->tid == -1 || a->tid == 0 || a->tid == (int64_t)tid);
 }
 
+/* The first action of a vCont that applies to the thread, or NULL. */
+static const struct rsp_resume *action_for(const struct rsp_resume *actions, size_t n, unsigned k,
+                                           uint32_t th)
+{
+    for (size_t i = 0; i < n; i++)
+        if (matches(&actions[i], k + 1, th + 1))
+            return &actions[i];
+    return NULL;
+}
+
+/* A held thread the resume would include: it is reported instead of
+ * anything being resumed (protocol 7). */
+static bool find_held(struct starget *t, const struct rsp_resume *actions, size_t n, unsigned *hk,
+                      uint32_t *hth)
+{
+    for (unsigned k = 0; k < t->n; k++) {
+        if (!sess_alive(t->m, k))
+            continue;
+        for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++) {
+            const struct rsp_resume *a;
+            if (!(t->flags[k][th] & TF_HELD) || sess_thread_state(t->m, k, th) != SESS_T_STOPPED)
+                continue;
+            a = action_for(actions, n, k, th);
+            if (a && a->kind != RSP_RESUME_STOP) {
+                *hk = k;
+                *hth = th;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 static int t_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err, size_t errlen)
 {
     struct starget *t = ctx;
     struct zd_error e;
     bool only_continue_all = true;
+    uint64_t one = 1;
+
+    if (find_held(t, actions, n, &t->held_k, &t->held_th)) {
+        t->held_report = true;
+        if (write(t->held_fd, &one, sizeof(one)) < 0) {
+            /* the counter cannot overflow with one write per resume */
+        }
+        return 0;
+    }
     for (size_t i = 0; i < n; i++)
         only_continue_all &=
             actions[i].kind == RSP_RESUME_CONTINUE && actions[i].pid == -1 && actions[i].tid == -1;
-    /* The common case: one resume per device. */
-    if (only_continue_all)
-        return sess_resume_all(t->m, &e) == 0 ? 0 : (say(err, errlen, e.msg), -EIO);
     for (unsigned k = 0; k < t->n; k++) {
         if (!sess_alive(t->m, k))
             continue;
         for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++) {
-            const struct rsp_resume *a = NULL;
+            const struct rsp_resume *a = action_for(actions, n, k, th);
             enum sess_thread_state st = sess_thread_state(t->m, k, th);
-            for (size_t i = 0; i < n && !a; i++)
-                if (matches(&actions[i], k + 1, th + 1))
-                    a = &actions[i];
-            if (!a)
+            /* Running and unavailable threads an action covers count as
+             * resumed too: GDB considers them running, and a later stop of
+             * theirs (a breakpoint once work arrives) must be reported. */
+            bool covered = a && a->kind != RSP_RESUME_STOP;
+            bool resumes = covered && (st == SESS_T_STOPPED || st == SESS_T_HELD);
+            t->flags[k][th] = (uint8_t)((t->flags[k][th] & TF_HELD) | (covered ? TF_RESUMED : 0) |
+                                        (resumes && a->kind == RSP_RESUME_STEP ? TF_STEPPING : 0));
+            if (only_continue_all)
                 continue;
-            if (a->kind == RSP_RESUME_STOP) {
+            if (a && a->kind == RSP_RESUME_STOP) {
                 if (st == SESS_T_RUNNING)
                     sess_interrupt_thread(t->m, k, th, &e);
                 continue;
             }
-            if (st != SESS_T_STOPPED && st != SESS_T_HELD)
-                continue;
-            t->stepping[k][th] = a->kind == RSP_RESUME_STEP;
-            sess_resume_thread(t->m, k, th, a->kind == RSP_RESUME_STEP, &e);
+            if (resumes)
+                sess_resume_thread(t->m, k, th, a->kind == RSP_RESUME_STEP, &e);
         }
     }
+    /* The common case: one resume per device. */
+    if (only_continue_all)
+        return sess_resume_all(t->m, &e) == 0 ? 0 : (say(err, errlen, e.msg), -EIO);
     return 0;
 }
 
@@ -321,7 +393,12 @@ static int t_detach(void *ctx, uint32_t pid, char *err, size_t errlen)
 static int t_event_fd(void *ctx)
 {
     struct starget *t = ctx;
-    return t->m ? sess_notify_fd(t->m) : -1;
+    return t->m ? t->ep_fd : -1;
+}
+
+static bool own_reason(enum regs_stop_reason r)
+{
+    return r != REGS_STOP_INTERRUPT && r != REGS_STOP_UNKNOWN;
 }
 
 static int t_next_event(void *ctx, struct rsp_event *ev)
@@ -331,11 +408,29 @@ static int t_next_event(void *ctx, struct rsp_event *ev)
     struct zd_error e;
     if (!t->m)
         return 0;
+    if (t->held_report) {
+        uint64_t v;
+        if (read(t->held_fd, &v, sizeof(v)) < 0) {
+            /* already drained: the report below is what matters */
+        }
+        t->held_report = false;
+        stop_event(t, t->held_k, t->held_th, ev);
+        return 1;
+    }
     while (sess_poll(t->m, &note) == 0) {
         switch (note.type) {
         case SESS_NOTE_STOPPED:
             if (note.thread == UINT32_MAX)
                 continue;
+            if (!(t->flags[note.session][note.thread] & TF_RESUMED)) {
+                /* Not part of the resume (protocol 7): ours, or held. */
+                if (own_reason(sess_thread_reason(t->m, note.session, note.thread)))
+                    t->flags[note.session][note.thread] |= TF_HELD;
+                rsp_logf(&t->log, RSP_LOG_DEBUG, "p%u.%u stopped outside the resume: %s",
+                         note.session + 1, note.thread + 1,
+                         t->flags[note.session][note.thread] & TF_HELD ? "held" : "dropped");
+                continue;
+            }
             /* All-stop: everything stops before the report. */
             sess_stop_all(t->m, &e);
             stop_event(t, note.session, note.thread, ev);
@@ -390,16 +485,18 @@ static void t_client_gone(void *ctx)
         return;
     if (sess_resume_all(t->m, &e))
         rsp_logf(&t->log, RSP_LOG_WARNING, "resuming every thread failed: %s", e.msg);
+    epoll_ctl(t->ep_fd, EPOLL_CTL_DEL, sess_notify_fd(t->m), NULL);
     sess_detach_all(t->m);
     t->m = NULL;
     for (unsigned k = 0; k < t->n; k++) {
         regs_catalog_free(t->cats[k]);
-        free(t->stepping[k]);
+        free(t->flags[k]);
     }
     free(t->cats);
-    free(t->stepping);
+    free(t->flags);
     t->cats = NULL;
-    t->stepping = NULL;
+    t->flags = NULL;
+    t->held_report = false;
     t->n = 0;
 }
 
@@ -431,8 +528,23 @@ int rsp_sessions_target_new(struct rsp_target *out, char *err, size_t errlen)
         say(err, errlen, "out of memory");
         return -ENOMEM;
     }
+    t->ep_fd = epoll_create1(EPOLL_CLOEXEC);
+    t->held_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (t->ep_fd < 0 || t->held_fd < 0 ||
+        epoll_ctl(t->ep_fd, EPOLL_CTL_ADD, t->held_fd,
+                  &(struct epoll_event){.events = EPOLLIN, .data.fd = t->held_fd}) < 0) {
+        say(err, errlen, "epoll/eventfd: out of file descriptors");
+        if (t->ep_fd >= 0)
+            close(t->ep_fd);
+        if (t->held_fd >= 0)
+            close(t->held_fd);
+        free(t);
+        return -EMFILE;
+    }
     if (zd_open(&t->zd, &e) != 0) {
         say(err, errlen, e.msg);
+        close(t->ep_fd);
+        close(t->held_fd);
         free(t);
         return -ENODEV;
     }
@@ -448,6 +560,8 @@ void rsp_sessions_target_free(struct rsp_target *tgt)
         return;
     t_client_gone(t);
     zd_close(t->zd);
+    close(t->ep_fd);
+    close(t->held_fd);
     free(t);
     tgt->ctx = NULL;
 }

@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: MIT
 # zestub's GDB server against real applications on gtsim.
 TESTS += tests/integration/test_serve.py
+TESTS += tests/integration/test_packets.py
 TESTS += tests/integration/test_stock_gdb.py
 TESTS += tests/integration/test_gdb_mi.py
 TESTS += tests/integration/test_intelgt_gdb.py
 EXTRA_DIST += tests/integration/test_serve.py
+EXTRA_DIST += tests/integration/test_packets.py
 EXTRA_DIST += tests/integration/test_stock_gdb.py tests/integration/gtsim_run.py
 EXTRA_DIST += tests/integration/test_gdb_mi.py tests/integration/mi.py
 EXTRA_DIST += tests/integration/test_intelgt_gdb.py
