@@ -42,6 +42,10 @@ static void usage(FILE *f)
                "  --log-level LEVEL    error, warning (default), info (connections, attach,\n"
                "                       interrupts, module loads) or debug (every resume and\n"
                "                       device event), on stderr\n"
+               "  --library-ack-timeout SECONDS\n"
+               "                       a module load GDB was told about and did not\n"
+               "                       acknowledge (vAck) in time is let go (default 60,\n"
+               "                       0: wait forever)\n"
                "  --debug-rsp          every packet in and out, on stderr\n");
 }
 
@@ -74,6 +78,19 @@ int cli_serve(int argc, char **argv)
                         "zestub: --log-level takes error, warning, info or debug, not '%s'\n", v);
                 return 2;
             }
+        } else if (!strcmp(a, "--library-ack-timeout") ||
+                   !strncmp(a, "--library-ack-timeout=", 22)) {
+            const char *v = a[21] == '=' ? a + 22 : (i + 1 < argc ? argv[++i] : "");
+            char *end;
+            double sec = strtod(v, &end);
+            if (!*v || *end || !(sec >= 0) || sec > 86400 * 365) {
+                fprintf(stderr,
+                        "zestub: --library-ack-timeout takes seconds (0: wait forever), "
+                        "not '%s'\n",
+                        v);
+                return 2;
+            }
+            cfg.library_ack_timeout_ms = (uint64_t)(sec * 1000);
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;

@@ -7,7 +7,9 @@
  * --print-buffers is for debugger tests: once the kernel is submitted it
  * prints the device addresses of `a` (a[i] = i) and of an extra buffer of
  * known bytes (byte i = i mod 256, so it holds every character the remote
- * protocol has to escape), while the kernel still runs. */
+ * protocol has to escape), while the kernel still runs. --wait-before-load
+ * reads one line from stdin before creating the module (so a debugger can
+ * attach first) and says when the module creation has returned. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +41,7 @@ int main(int argc, char **argv)
     int *a, *b, *c, *dev, *back;
     unsigned char *pattern = NULL;
     uint32_t gx, gy, gz;
-    int expect_sum = 0, print_buffers = 0;
+    int expect_sum = 0, print_buffers = 0, wait_before_load = 0;
     int bad = 0;
 
     for (int i = 1; i < argc; i++) {
@@ -47,8 +49,11 @@ int main(int argc, char **argv)
             expect_sum = 1;
         else if (strcmp(argv[i], "--print-buffers") == 0)
             print_buffers = 1;
+        else if (strcmp(argv[i], "--wait-before-load") == 0)
+            wait_before_load = 1;
         else {
-            fprintf(stderr, "usage: %s [--expect-sum] [--print-buffers]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--expect-sum] [--print-buffers] [--wait-before-load]\n",
+                    argv[0]);
             return 2;
         }
     }
@@ -60,8 +65,18 @@ int main(int argc, char **argv)
            env.props.numEUsPerSubslice, env.props.numThreadsPerEU);
     /* Progress lines go out at once: tools (and tests) watch for them. */
     fflush(stdout);
+    if (wait_before_load) {
+        char line[16];
+        if (!fgets(line, sizeof(line), stdin))
+            return 1;
+    }
     if (l0_load_module(&env, "vadd", NULL, &module))
         return 1;
+    if (wait_before_load) {
+        /* A debugger that holds the module's load event holds this line. */
+        printf("module: created\n");
+        fflush(stdout);
+    }
     L0_CHECK(zeKernelCreate(module, &kdesc, &kernel));
 
     L0_CHECK(zeMemAllocShared(env.context, &ddesc, &hdesc, N * sizeof(int), 64, env.device,

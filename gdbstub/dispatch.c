@@ -66,6 +66,8 @@ static const struct entry table[] = {
     PREFIX("qXfer:features:read:", rsp_h_xfer_features),
     PREFIX("qXfer:threads:read:", rsp_h_xfer_threads),
     PREFIX("qXfer:exec-file:read:", rsp_h_xfer_exec_file),
+    PREFIX("qXfer:libraries:read:", rsp_h_xfer_libraries),
+    PREFIX("vAck:", rsp_h_vack),
 };
 #define NENTRIES (sizeof(table) / sizeof(table[0]))
 

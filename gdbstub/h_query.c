@@ -38,9 +38,17 @@ enum rsp_hresult rsp_h_qsupported(struct rsp_server *s, const char *arg, size_t 
     s->client_intelgt =
         has_feature(arg, len, "multi-address-space+") || has_feature(arg, len, "unavailable+");
     s->host_arch = rsp_host_arch_from_qsupported(arg, len);
+    s->client_libraries = rsp_libraries_supported(s) &&
+                          has_feature(arg, len, "qXfer:libraries:read:in-memory-library+");
+    s->client_vack = s->client_libraries && has_feature(arg, len, "vAck:in-memory-library+");
     rsp_buf_puts(&s->reply, features);
     if (s->client_intelgt || s->host_arch != RSP_HOST_UNKNOWN)
         rsp_buf_puts(&s->reply, ";qXfer:features:read+");
+    /* Modules as in-memory libraries only for clients that read them. */
+    if (s->client_libraries)
+        rsp_buf_puts(&s->reply, ";qXfer:libraries:read+;qXfer:libraries:read:in-memory-library+");
+    if (s->client_vack)
+        rsp_buf_puts(&s->reply, ";vAck:in-memory-library+");
     return RSP_H_REPLY;
 }
 

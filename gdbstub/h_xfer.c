@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* qXfer reads: features (target.xml, target-id-N.xml), threads, exec-file.
+/* qXfer reads: features (target.xml, target-id-N.xml), threads, exec-file,
+ * libraries (h_library.c builds the list).
  * A document is built when offset 0 is asked for and served in pieces from
  * that snapshot, so a list never tears between two packets. */
 #include <stdio.h>
@@ -175,4 +176,32 @@ enum rsp_hresult rsp_h_xfer_exec_file(struct rsp_server *s, const char *arg, siz
     else
         rsp_buf_puts(&s->reply, "l");
     return RSP_H_REPLY;
+}
+
+static int build_libraries(struct rsp_server *s, const char *annex, struct rsp_buf *out)
+{
+    uint32_t pid, tid;
+    /* The libraries of the Hg process (GDB selects it with Hg pP.0). */
+    if (annex[0] || !rsp_resolve_thread(s, s->g, &pid, &tid))
+        return -1;
+    return rsp_libraries_xml(s, pid, out);
+}
+
+enum rsp_hresult rsp_h_xfer_libraries(struct rsp_server *s, const char *arg, size_t len)
+{
+    char annex[8], key[32];
+    uint64_t off, n;
+    uint32_t pid, tid;
+
+    if (!rsp_libraries_supported(s)) {
+        rsp_buf_clear(&s->reply); /* not offered: unknown packet */
+        return RSP_H_REPLY;
+    }
+    if (!parse_xfer(arg, len, annex, sizeof(annex), &off, &n) ||
+        !rsp_resolve_thread(s, s->g, &pid, &tid)) {
+        rsp_reply_e01(&s->reply);
+        return RSP_H_REPLY;
+    }
+    snprintf(key, sizeof(key), "libraries:%u", (unsigned)pid);
+    return xfer(s, key, off, n, build_libraries, annex);
 }

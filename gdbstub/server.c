@@ -78,6 +78,7 @@ void rsp_server_free(struct rsp_server *s)
     rsp_buf_free(&s->scratch);
     rsp_buf_free(&s->xfer_doc);
     free_sent(s);
+    free(s->acks);
     free(s);
 }
 
@@ -489,6 +490,8 @@ static void reset_connection(struct rsp_server *s, struct rsp_conn *c)
     s->host_arch = RSP_HOST_UNKNOWN;
     s->alias_dev = s->alias_host = 0;
     s->delta_threads = false;
+    s->client_libraries = s->client_vack = false;
+    rsp_library_reset(s);
     s->running = false;
     s->xfer_valid = false;
     s->end_requested = false;
@@ -586,6 +589,10 @@ static int pump_events(struct rsp_server *s)
         r = o->next_event(s->target.ctx, &ev);
         if (r == 0)
             return 0;
+        if (r > 0 && ev.kind == RSP_EVENT_LIBRARY && !rsp_library_event(s, ev.pid)) {
+            log_event(s, &ev);
+            continue; /* nothing to tell this client: still running */
+        }
         s->running = false;
         if (r < 0) {
             /* The resume is answered anyway, or GDB would wait forever. */
@@ -646,6 +653,11 @@ enum rsp_end rsp_server_run(struct rsp_server *s, struct rsp_conn *c, char *err,
             } else
                 timeout = EVENT_POLL_MS;
         }
+        {
+            int lt = rsp_library_timeout_ms(s);
+            if (lt >= 0 && (timeout < 0 || lt < timeout))
+                timeout = lt;
+        }
         if (s->cfg.wake_fd >= 0) {
             wi = np;
             p[np++] = (struct pollfd){.fd = s->cfg.wake_fd, .events = POLLIN};
@@ -659,6 +671,7 @@ enum rsp_end rsp_server_run(struct rsp_server *s, struct rsp_conn *c, char *err,
         }
         if (wi >= 0 && (p[wi].revents & POLLIN))
             return finish(s, RSP_END_WAKE);
+        rsp_library_expire(s);
         if (rsp_conn_pending(c)) {
             if (rsp_conn_flush(c) < 0)
                 return finish(s, RSP_END_DISCONNECT);

@@ -26,6 +26,9 @@ struct rsp_server_config {
     int wake_fd;
     /* --log-level: connections, attach, interrupts, resumes, events. */
     struct rsp_log log;
+    /* --library-ack-timeout: a module load the client was told about and
+     * did not vAck within this many ms is acknowledged anyway (0: never). */
+    uint64_t library_ack_timeout_ms;
 };
 
 enum rsp_end {

@@ -26,6 +26,13 @@ struct rsp_sent_proc {
     uint32_t *tdesc; /* [n], index tid - 1 */
 };
 
+/* A module load announced to the client and not acknowledged yet. */
+struct rsp_pending_ack {
+    uint32_t pid;
+    uint64_t begin, end;
+    uint64_t since_ms; /* CLOCK_MONOTONIC when it was announced */
+};
+
 /* The register layout of a client without the intelgt architecture. */
 enum rsp_host_arch { RSP_HOST_UNKNOWN, RSP_HOST_X86_64 };
 
@@ -53,6 +60,11 @@ struct rsp_server {
      * alias_dev on our side is alias_host on the wire (0: no alias). */
     uint32_t alias_dev, alias_host;
     bool delta_threads; /* the client asked qDeltaThreadList: lists are deltas */
+    /* qXfer:libraries:read:in-memory-library+ and vAck:in-memory-library+
+     * from the client (h_library.c). */
+    bool client_libraries, client_vack;
+    struct rsp_pending_ack *acks;
+    size_t nacks, cap_acks;
 
     /* all-stop state */
     bool running;   /* resumed: the next event is the pending stop reply */
@@ -85,6 +97,17 @@ void rsp_hostview_read_regs(struct rsp_server *s);
 void rsp_hostview_read_reg(struct rsp_server *s, uint64_t regnum);
 /* target.xml for such a client (-1 for any other annex or host). */
 int rsp_hostview_tdesc(struct rsp_server *s, const char *annex, struct rsp_buf *out);
+
+/* ---- h_library.c: in-memory libraries ------------------------------------ */
+bool rsp_libraries_supported(const struct rsp_server *s);
+/* A LIBRARY event of pid: acknowledges at once what the client cannot, or
+ * starts the timeout clock. True when the client is to be told. */
+bool rsp_library_event(struct rsp_server *s, uint32_t pid);
+/* Milliseconds until the next acknowledgement timeout (-1: none). */
+int rsp_library_timeout_ms(struct rsp_server *s);
+void rsp_library_expire(struct rsp_server *s);
+void rsp_library_reset(struct rsp_server *s);
+int rsp_libraries_xml(struct rsp_server *s, uint32_t pid, struct rsp_buf *out);
 
 /* What a handler asks of the loop. */
 enum rsp_hresult {
@@ -172,6 +195,8 @@ enum rsp_hresult rsp_h_vkill(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_xfer_features(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_xfer_threads(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_xfer_exec_file(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_xfer_libraries(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_vack(struct rsp_server *s, const char *arg, size_t len);
 
 /* Interrupt (^C or vCtrlC) while running. */
 void rsp_interrupt(struct rsp_server *s);

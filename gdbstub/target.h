@@ -98,6 +98,14 @@ struct rsp_event {
     int code;     /* EXITED: the exit code (1 = host exit) */
 };
 
+/* A module a device process has loaded: an ELF in the debuggee's memory
+ * (GDB reads [begin, end) with ordinary memory reads). */
+struct rsp_library {
+    uint64_t begin, end;
+    uint64_t load;  /* where its code is on the device */
+    bool needs_ack; /* the load waits for the client's vAck */
+};
+
 struct rsp_target_ops {
     /* vAttach: attach every supported device of the host process and, in
      * all-stop, stop them; *stop is the reply (a STOP or UNAVAILABLE event
@@ -147,6 +155,16 @@ struct rsp_target_ops {
     /* The client disconnected: resume what was stopped, send pending
      * acknowledgements, detach every device. */
     void (*client_gone)(void *ctx);
+
+    /* Optional (NULL: no libraries). The modules of device process pid;
+     * LIBRARY events say the list changed (a load that waits for an
+     * acknowledgement, or an unload). ack_library releases a waiting load
+     * (pid 0: the first process that has one with that range); -ENOENT when
+     * none matches. */
+    size_t (*library_count)(void *ctx, uint32_t pid);
+    int (*library_at)(void *ctx, uint32_t pid, size_t i, struct rsp_library *out);
+    int (*ack_library)(void *ctx, uint32_t pid, uint64_t begin, uint64_t end, char *err,
+                       size_t errlen);
 
     /* Optional (may be NULL): "monitor CMD" commands the server does not
      * know. Text for the user goes to out (sent as console output).

@@ -446,21 +446,26 @@ static int t_next_event(void *ctx, struct rsp_event *ev)
             ev->tid = note.thread == UINT32_MAX ? 0 : note.thread + 1;
             return 1;
         case SESS_NOTE_MODULE_LOAD:
-            /* No in-memory-library support yet: acknowledge at once, as the
-             * server must for clients without vAck. */
-            rsp_logf(&t->log, RSP_LOG_INFO, "device process %u: module loaded at 0x%llx-0x%llx",
+            /* The server decides when it is acknowledged (vAck, or at once
+             * for clients without in-memory libraries). Loads that need no
+             * acknowledgement (known before attach) are only listed. */
+            rsp_logf(&t->log, RSP_LOG_INFO, "device process %u: module loaded at 0x%llx-0x%llx%s",
                      note.session + 1, (unsigned long long)note.module_begin,
-                     (unsigned long long)note.module_end);
-            if (note.need_ack &&
-                sess_module_release(t->m, note.session, note.module_begin, note.module_end, &e))
-                rsp_logf(&t->log, RSP_LOG_WARNING,
-                         "device process %u: acknowledging a module load failed: %s",
-                         note.session + 1, e.msg);
-            continue;
+                     (unsigned long long)note.module_end,
+                     note.need_ack ? ", waiting for its acknowledgement" : "");
+            if (!note.need_ack)
+                continue;
+            memset(ev, 0, sizeof(*ev));
+            ev->kind = RSP_EVENT_LIBRARY;
+            ev->pid = note.session + 1;
+            return 1;
         case SESS_NOTE_MODULE_UNLOAD:
             rsp_logf(&t->log, RSP_LOG_INFO, "device process %u: module unloaded at 0x%llx",
                      note.session + 1, (unsigned long long)note.module_begin);
-            continue;
+            memset(ev, 0, sizeof(*ev));
+            ev->kind = RSP_EVENT_LIBRARY;
+            ev->pid = note.session + 1;
+            return 1;
         case SESS_NOTE_DETACHED:
             rsp_logf(&t->log, RSP_LOG_INFO,
                      "device process %u: the application is gone from the device",
@@ -475,6 +480,53 @@ static int t_next_event(void *ctx, struct rsp_event *ev)
         }
     }
     return 0;
+}
+
+static size_t t_library_count(void *ctx, uint32_t pid)
+{
+    struct starget *t = ctx;
+    return pid >= 1 && pid <= t->n && sess_alive(t->m, pid - 1) ? sess_module_count(t->m, pid - 1)
+                                                                : 0;
+}
+
+static int t_library_at(void *ctx, uint32_t pid, size_t i, struct rsp_library *out)
+{
+    struct starget *t = ctx;
+    struct sess_module_info mi;
+    if (pid < 1 || pid > t->n || !sess_alive(t->m, pid - 1) ||
+        sess_module_at(t->m, pid - 1, i, &mi) != 0)
+        return -ENOENT;
+    out->begin = mi.begin;
+    out->end = mi.end;
+    out->load = mi.load;
+    out->needs_ack = mi.need_ack && !mi.acked;
+    return 0;
+}
+
+static int t_ack_library(void *ctx, uint32_t pid, uint64_t begin, uint64_t end, char *err,
+                         size_t errlen)
+{
+    struct starget *t = ctx;
+    struct zd_error e;
+    for (unsigned k = 0; k < t->n; k++) {
+        struct rsp_library lib;
+        bool waiting = false;
+        if ((pid && k + 1 != pid) || !sess_alive(t->m, k))
+            continue;
+        /* Identical modules can be loaded on several sub-devices: only one
+         * that still waits matches. */
+        for (size_t i = 0; !waiting && t_library_at(t, k + 1, i, &lib) == 0; i++)
+            waiting = lib.needs_ack && lib.begin == begin && lib.end == end;
+        if (!waiting)
+            continue;
+        if (sess_module_release(t->m, k, begin, end, &e) != 0) {
+            say(err, errlen, e.msg);
+            return -EIO;
+        }
+        return 0;
+    }
+    say(err, errlen, "no module load waits for that acknowledgement");
+    return -ENOENT;
 }
 
 static void t_client_gone(void *ctx)
@@ -517,6 +569,9 @@ static const struct rsp_target_ops ops = {
     .event_fd = t_event_fd,
     .next_event = t_next_event,
     .client_gone = t_client_gone,
+    .library_count = t_library_count,
+    .library_at = t_library_at,
+    .ack_library = t_ack_library,
     .monitor = NULL,
 };
 

@@ -77,14 +77,16 @@ void sess_set_state(struct session *s, uint32_t thread, enum sess_thread_state s
 
 /* ---- the event pump (zetdebug's reader thread) ------------------------- */
 
-static void add_module(struct session *s, const struct zd_event *ev, struct sym_module *sym)
+/* False when out of memory: the module is then not tracked (and must be
+ * acknowledged at once, or the application would wait forever). */
+static bool add_module(struct session *s, const struct zd_event *ev, struct sym_module *sym)
 {
     if (s->nmodules == s->cap_modules) {
         size_t cap = s->cap_modules ? s->cap_modules * 2 : 8;
         struct module_rec *n = realloc(s->modules, cap * sizeof(*n));
         if (!n) {
             sym_module_close(sym);
-            return;
+            return false;
         }
         s->modules = n;
         s->cap_modules = cap;
@@ -93,6 +95,7 @@ static void add_module(struct session *s, const struct zd_event *ev, struct sym_
     s->modules[s->nmodules].acked = !ev->need_ack;
     s->modules[s->nmodules].sym = sym;
     s->nmodules++;
+    return true;
 }
 
 /* Reads the module's ELF from the device and indexes its symbols. A module
@@ -156,9 +159,16 @@ static void on_event(void *ctx, const struct zd_event *ev)
         break;
     }
     case ZD_EV_MODULE_LOAD:
+        /* An empty module is acknowledged at once and otherwise ignored, as
+         * Intel's server does (its unload finds nothing). */
+        if (ev->module_begin >= ev->module_end) {
+            sym_module_close(sym);
+            break;
+        }
+        if (!add_module(s, ev, sym))
+            break; /* acknowledged at once */
         /* Held: the layer above acknowledges when it knows the module. */
         ack_now = false;
-        add_module(s, ev, sym);
         note.type = SESS_NOTE_MODULE_LOAD;
         note.module_begin = ev->module_begin;
         note.module_end = ev->module_end;
@@ -565,6 +575,37 @@ int sess_module_release(struct sess_manager *m, unsigned session, uint64_t begin
         }
     pthread_mutex_unlock(&m->lock);
     return found ? zd_ack(s->zs, &ev, err) : 0;
+}
+
+size_t sess_module_count(struct sess_manager *m, unsigned session)
+{
+    size_t n;
+    if (session >= m->nsessions)
+        return 0;
+    pthread_mutex_lock(&m->lock);
+    n = m->sessions[session].nmodules;
+    pthread_mutex_unlock(&m->lock);
+    return n;
+}
+
+int sess_module_at(struct sess_manager *m, unsigned session, size_t i, struct sess_module_info *out)
+{
+    int rc = ZD_E_INVALID;
+    if (session >= m->nsessions)
+        return rc;
+    pthread_mutex_lock(&m->lock);
+    if (i < m->sessions[session].nmodules) {
+        const struct module_rec *r = &m->sessions[session].modules[i];
+        out->begin = r->ev.module_begin;
+        out->end = r->ev.module_end;
+        out->load = r->ev.module_load;
+        out->need_ack = r->ev.need_ack;
+        out->acked = r->acked;
+        out->has_symbols = r->sym != NULL;
+        rc = 0;
+    }
+    pthread_mutex_unlock(&m->lock);
+    return rc;
 }
 
 const struct sym_module *sess_module_for_pc(struct sess_manager *m, unsigned session, uint64_t pc,

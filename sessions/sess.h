@@ -84,6 +84,18 @@ int sess_wait(struct sess_manager *m, uint64_t timeout_ms, struct sess_note *not
 /* The module is known to the layer above: acknowledge its load event. */
 int sess_module_release(struct sess_manager *m, unsigned session, uint64_t begin, uint64_t end,
                         struct zd_error *err);
+/* The modules a session knows (loaded before or after attach, not yet
+ * unloaded), by position 0..count-1; positions change when one unloads. */
+struct sess_module_info {
+    uint64_t begin, end; /* the in-memory ELF in the debuggee */
+    uint64_t load;       /* its load address on the device */
+    bool need_ack;       /* the load event asked for an acknowledgement */
+    bool acked;          /* ... and got it (or never needed one) */
+    bool has_symbols;    /* its ELF was read and parsed */
+};
+size_t sess_module_count(struct sess_manager *m, unsigned session);
+int sess_module_at(struct sess_manager *m, unsigned session, size_t i,
+                   struct sess_module_info *out);
 /* Symbols of the module whose code contains pc (NULL if none). */
 const struct sym_module *sess_module_for_pc(struct sess_manager *m, unsigned session, uint64_t pc,
                                             uint64_t *begin, uint64_t *end);

@@ -4,8 +4,10 @@
  * must add it); anything else attaches both devices and stops them.
  *
  * monitor mock next KIND [P [T]]  what the next continue produces:
- *     none (run until ^C), swbreak P T, segv P T, unavail P T, library P,
+ *     none (run until ^C), swbreak P T, segv P T, unavail P T, library P
+ *     (device P loads a module at 0x20000-0x21000 that waits for an ack),
  *     exit P (W1), kill P (X0b)
+ * monitor mock acks               how many module loads were acknowledged
  * monitor mock lastresume         the actions of the last resume
  * monitor mock lastmem            the context of the last memory access
  * monitor mock tdesc P T ID       give a thread another target description
@@ -55,6 +57,9 @@ struct mock_target {
     char next[16];
     uint32_t next_pid, next_tid;
     char lastresume[256], lastmem[128];
+    /* one module per device at most; "library P" loads it */
+    bool lib_loaded[NDEV], lib_waits[NDEV];
+    unsigned acks;
 };
 
 /* Register sets as a driver would list them. */
@@ -413,8 +418,10 @@ static int m_resume(void *ctx, const struct rsp_resume *a, size_t n, char *err, 
         stop_all(m);
         ev.kind = RSP_EVENT_UNAVAILABLE;
     } else if (strcmp(m->next, "library") == 0) {
+        /* A library change stops nothing (protocol 4): still running. */
         ev.kind = RSP_EVENT_LIBRARY;
-        stop_all(m);
+        if (dev_of(m, ev.pid))
+            m->lib_loaded[ev.pid - 1] = m->lib_waits[ev.pid - 1] = true;
     } else if (strcmp(m->next, "exit") == 0 || strcmp(m->next, "kill") == 0) {
         stop_all(m);
         if (dev_of(m, ev.pid))
@@ -491,6 +498,40 @@ static void m_client_gone(void *ctx)
     fprintf(stderr, "mock: client gone, detached %u device(s)\n", n);
 }
 
+static size_t m_library_count(void *ctx, uint32_t pid)
+{
+    struct mock_target *m = ctx;
+    return dev_of(m, pid) && m->lib_loaded[pid - 1] ? 1 : 0;
+}
+
+static int m_library_at(void *ctx, uint32_t pid, size_t i, struct rsp_library *out)
+{
+    struct mock_target *m = ctx;
+    if (i >= m_library_count(ctx, pid))
+        return -ENOENT;
+    out->begin = 0x20000;
+    out->end = 0x21000;
+    out->load = 0x800000;
+    out->needs_ack = m->lib_waits[pid - 1];
+    return 0;
+}
+
+static int m_ack_library(void *ctx, uint32_t pid, uint64_t begin, uint64_t end, char *err,
+                         size_t errlen)
+{
+    struct mock_target *m = ctx;
+    for (uint32_t p = 1; p <= NDEV; p++) {
+        if ((pid && p != pid) || !dev_of(m, p) || !m->lib_waits[p - 1] || begin != 0x20000 ||
+            end != 0x21000)
+            continue;
+        m->lib_waits[p - 1] = false;
+        m->acks++;
+        return 0;
+    }
+    snprintf(err, errlen, "nothing waits");
+    return -ENOENT;
+}
+
 static int m_monitor(void *ctx, const char *cmd, struct rsp_buf *out)
 {
     struct mock_target *m = ctx;
@@ -510,6 +551,10 @@ static int m_monitor(void *ctx, const char *cmd, struct rsp_buf *out)
     }
     if (strcmp(cmd, "lastmem") == 0) {
         rsp_buf_printf(out, "%s\n", m->lastmem);
+        return 0;
+    }
+    if (strcmp(cmd, "acks") == 0) {
+        rsp_buf_printf(out, "%u\n", m->acks);
         return 0;
     }
     if (sscanf(cmd, "next %15s %u %u", kind, &p, &t) >= 1) {
@@ -550,6 +595,9 @@ static const struct rsp_target_ops ops = {
     .next_event = m_next_event,
     .client_gone = m_client_gone,
     .monitor = m_monitor,
+    .library_count = m_library_count,
+    .library_at = m_library_at,
+    .ack_library = m_ack_library,
 };
 
 const struct rsp_target_ops *mock_target_ops(void)

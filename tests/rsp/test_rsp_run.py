@@ -92,9 +92,30 @@ t.ok(c.recv().decode().startswith("T0btdesc:1;"), "page fault stop -> T0b")
 c.monitor("mock next unavail 1 3")
 c.send("vCont;c")
 t.eq(c.recv(), b"Up1.3", "unavailable -> Up1.3")
+c.req("qSupported:multiprocess+;swbreak+;multi-address-space+;unavailable+;"
+      "qXfer:libraries:read:in-memory-library+;vAck:in-memory-library+")
 c.monitor("mock next library 1")
 c.send("vCont;c")
 t.eq(c.recv(), b"Up1.0;library", "library change -> Up1.0;library")
+xml = c.xfer("libraries", "")[0]
+t.eq(xml, b'<library-list version="1.2">\n<in-memory-library begin="0x20000" end="0x21000" '
+     b'ack="yes"><segment address="0x800000"/></in-memory-library>\n</library-list>\n',
+     "qXfer:libraries:read: the module, waiting for its ack")
+t.eq(c.req("vAck:in-memory-library:0x20000,0x21000"), "OK", "vAck")
+t.eq(c.monitor("mock acks")[1].strip(), "1", "vAck acknowledged the load once")
+t.ok(b'ack="yes"' not in c.xfer("libraries", "")[0] and
+     b'version="1.1"' in c.xfer("libraries", "")[0], "acknowledged: listed without ack, 1.1")
+t.ok(c.req("vAck:in-memory-library:0x20000").startswith("E.junk in vAck"), "vAck junk -> E.")
+# Without vAck from the client the server acknowledges at once and, when it
+# cannot read libraries either, does not report the change.
+c.req("qSupported:multiprocess+;swbreak+;multi-address-space+;unavailable+")
+c.monitor("mock next library 2")
+c.send("vCont;c")
+t.eq(c.pending(0.3), b"", "no library report to a client that cannot read libraries")
+t.eq(c.monitor("mock acks")[1].strip(), "2", "... and the load is acknowledged at once")
+c.interrupt()
+t.ok(c.recv().startswith(b"T05"), "^C after that")
+c.req("qSupported:multiprocess+;swbreak+;multi-address-space+;unavailable+")
 
 # bad vCont packets
 for bad in ("vCont;", "vCont;x", "vCont;c:p9.1", "vCont;c:p1.99", "vCont;r10,20:p1.1",

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Modules as in-memory libraries against vadd on gtsim (protocol 4): a
+load after attach is announced as Up1.0;library before the kernel runs,
+listed by qXfer:libraries:read with ack="yes" and readable as an ELF, and
+the application stays blocked in zeModuleCreate until vAck; an unload is
+announced and leaves the list. A client that never acknowledges is
+overruled by --library-ack-timeout; a client without vAck never blocks the
+application."""
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+
+sys.dont_write_bytecode = True
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+sys.path.insert(0, os.path.join(here, "..", "rsp"))
+import gtsim_run as g  # noqa: E402
+from rspclient import Client, Tap  # noqa: E402
+
+env = g.gtsim_env("platform=xehpc,subslices=2,eus=2,threads=4,pace=200")
+INTEL = ("qSupported:multiprocess+;swbreak+;vContSupported+;multi-address-space+;unavailable+;"
+         "qXfer:libraries:read:in-memory-library+;vAck:library+;vAck:in-memory-library+")
+t = Tap()
+
+
+def start(args=(), client_features=INTEL):
+    """vadd waiting before its module load, zestub over stdio, attached."""
+    app_env = dict(env, ZET_ENABLE_PROGRAM_DEBUGGING="1")
+    app = subprocess.Popen([os.path.join(g.top, "examples", "vadd"), "--wait-before-load"],
+                           env=app_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT)
+    g._procs.append(app)
+    line = app.stdout.readline().decode()
+    err = open("/tmp/zestub_libs_%d.err" % os.getpid(), "w+b")
+    srv = subprocess.Popen([os.path.join(g.top, "zestub"), "--once", "--log-level", "info"] +
+                           list(args) + ["--multi", "-"], env=env, stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, stderr=err, bufsize=0)
+    g._procs.append(srv)
+    c = Client(srv.stdout.fileno(), srv.stdin.fileno(), timeout=20.0)
+    reply = c.req(client_features)
+    stop = c.req("vAttach;%x" % app.pid, timeout=30)
+    return app, srv, c, err, line, reply, stop
+
+
+def app_line(app, timeout):
+    """The application's next output line, or None after timeout."""
+    r, _, _ = select.select([app.stdout], [], [], timeout)
+    return app.stdout.readline().decode() if r else None
+
+
+def go(app):
+    app.stdin.write(b"go\n")
+    app.stdin.flush()
+
+
+def libraries(c):
+    return c.xfer("libraries", "")[0].decode()
+
+
+def stderr_of(err):
+    err.flush()
+    err.seek(0)
+    return err.read().decode(errors="replace")
+
+
+def finish(app, srv, c, err, tag):
+    """Continue until the application is gone; returns the replies seen."""
+    seen = []
+    for _ in range(10):
+        c.send("vCont;c")
+        r = c.recv(timeout=60).decode()
+        seen.append(r)
+        if r.startswith("W"):
+            break
+    t.eq(g.wait_exit(app), 0, "%s: the application finishes normally" % tag)
+    c.close()
+    srv.stdin.close()
+    t.eq(g.wait_exit(srv, 10), 0, "%s: zestub exits 0" % tag)
+    err.close()
+    os.unlink(err.name)
+    return seen
+
+
+try:
+    # ---- Intel's client: announce, list, read, hold until vAck --------------
+    app, srv, c, err, line, reply, stop = start()
+    t.ok(line.startswith("device:"), "the application started", line)
+    for f in ("qXfer:libraries:read+", "qXfer:libraries:read:in-memory-library+",
+              "vAck:in-memory-library+"):
+        t.ok(f in reply.split(";"), "qSupported announces %s to Intel's client" % f, reply)
+    t.ok(stop.startswith("T") or stop.startswith("U"), "attached", stop)
+    before = libraries(c)
+    t.ok("<in-memory-library" not in before and 'version="1.0"' in before,
+         "no module before the load: an empty list, version 1.0", before)
+    go(app)
+    c.send("vCont;c")
+    lib = c.recv(timeout=30).decode()
+    t.eq(lib, "Up1.0;library", "the load is announced as Up1.0;library")
+    xml = libraries(c)
+    m = re.search(r'<in-memory-library begin="0x([0-9a-f]+)" end="0x([0-9a-f]+)" ack="yes">'
+                  r'<segment address="0x([0-9a-f]+)"/></in-memory-library>', xml)
+    t.ok(m is not None and 'version="1.2"' in xml,
+         "qXfer:libraries:read lists it with ack=\"yes\", version 1.2", xml)
+    if m:
+        begin, end = int(m.group(1), 16), int(m.group(2), 16)
+        t.ok(end > begin and int(m.group(3), 16) != 0, "begin < end, a load address", xml)
+        t.eq(c.req("m%x,4" % begin), "7f454c46", "the module reads as an ELF at begin")
+        t.eq(app_line(app, 1.5), None, "the application stays blocked in zeModuleCreate")
+        t.ok(c.req("vAck:in-memory-library:zz").startswith("E."), "vAck with junk -> E.text")
+        t.eq(c.req("vAck:in-memory-library:0x%x,0x%x" % (begin, end)), "OK", "vAck -> OK")
+        got = app_line(app, 20)
+        t.eq(got, "module: created\n", "after vAck the module creation returns")
+        after = libraries(c)
+        t.ok(('begin="0x%x"' % begin) in after and 'ack="yes"' not in after,
+             "the acknowledged module stays listed without ack", after)
+        t.eq(c.req("vAck:in-memory-library:%x,%x" % (begin, end)), "OK",
+             "a second vAck (nothing waits any more) is harmless")
+    seen = finish(app, srv, c, err, "vAck")
+    t.ok("Up1.0;library" in seen, "the unload is announced as a library change", seen)
+    t.ok(seen and seen[-1].startswith("W1;process:1"), "then W1 when the application exits",
+         seen)
+
+    # ---- a client that announces vAck and never sends it -------------------
+    app, srv, c, err, line, reply, stop = start(["--library-ack-timeout", "1"])
+    go(app)
+    c.send("vCont;c")
+    t.eq(c.recv(timeout=30).decode(), "Up1.0;library", "timeout run: the load is announced")
+    t0 = time.time()
+    got = app_line(app, 20)
+    waited = time.time() - t0
+    t.ok(got == "module: created\n" and waited >= 0.5,
+         "without vAck the module is let go after the timeout (%.1f s)" % waited, got)
+    log = stderr_of(err)
+    t.ok("no vAck for module" in log and "acknowledging it so that the application goes on" in log,
+         "the timeout is logged", log)
+    finish(app, srv, c, err, "timeout")
+
+    # ---- a client without vAck (stock GDB): never blocked, never told ---------
+    app, srv, c, err, line, reply, stop = start(
+        client_features="qSupported:multiprocess+;swbreak+;vContSupported+")
+    t.ok("libraries" not in reply and "vAck" not in reply,
+         "no libraries or vAck announced to a client that cannot read them", reply)
+    go(app)
+    c.send("vCont;c")
+    got = app_line(app, 20)
+    t.eq(got, "module: created\n", "no vAck: the load is acknowledged at once")
+    end = c.recv(timeout=60).decode()
+    t.ok(end.startswith("W1"), "no library stop for such a client, only the exit", end)
+    t.eq(g.wait_exit(app), 0, "no vAck: the application finishes normally")
+    c.close()
+    srv.stdin.close()
+    t.eq(g.wait_exit(srv, 10), 0, "no vAck: zestub exits 0")
+    err.close()
+    os.unlink(err.name)
+except Exception as e:  # report, then still print the plan
+    t.ok(False, "libraries session: %r" % e)
+finally:
+    g.cleanup()
+sys.exit(t.done())
