@@ -698,7 +698,12 @@ int rsp_server_serve(struct rsp_server *s, struct rsp_listener *l, enum rsp_end 
 
     for (;;) {
         struct rsp_conn c;
-        rc = rsp_accept(l, &c, err, errlen);
+        rc = rsp_accept(l, &c, s->cfg.wake_fd, err, errlen);
+        if (rc == -EINTR) { /* a signal while nobody was connected */
+            end = RSP_END_WAKE;
+            rc = 0;
+            break;
+        }
         if (rc < 0)
             break;
         end = rsp_server_run(s, &c, err, errlen);

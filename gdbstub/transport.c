@@ -234,7 +234,7 @@ static void conn_init(struct rsp_conn *c)
     rsp_buf_init(&c->out);
 }
 
-int rsp_accept(struct rsp_listener *l, struct rsp_conn *c, char *err, size_t errlen)
+int rsp_accept(struct rsp_listener *l, struct rsp_conn *c, int wake_fd, char *err, size_t errlen)
 {
     int fd, rc, one = 1;
 
@@ -254,10 +254,20 @@ int rsp_accept(struct rsp_listener *l, struct rsp_conn *c, char *err, size_t err
         return 0;
     }
     for (;;) {
+        /* Wait for a client or the wake fd (a signal handler's self-pipe):
+         * SIGTERM while nobody is connected must still end the server. */
+        struct pollfd p[2] = {{.fd = l->fd, .events = POLLIN}, {.fd = wake_fd, .events = POLLIN}};
+        if (poll(p, wake_fd >= 0 ? 2 : 1, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            return fail(err, errlen, -errno, "poll: %s", strerror(errno));
+        }
+        if (wake_fd >= 0 && (p[1].revents & POLLIN))
+            return fail(err, errlen, -EINTR, "interrupted while waiting for a client");
         fd = accept4(l->fd, NULL, NULL, SOCK_CLOEXEC);
         if (fd >= 0)
             break;
-        if (errno == EINTR || errno == ECONNABORTED)
+        if (errno == EINTR || errno == ECONNABORTED || errno == EAGAIN || errno == EWOULDBLOCK)
             continue;
         return fail(err, errlen, -errno, "accept: %s", strerror(errno));
     }

@@ -49,7 +49,9 @@ bool rsp_spec_is_nonlocal(const char *spec);
 int rsp_listen(struct rsp_listener *l, const char *spec, char *err, size_t errlen);
 /* Waits for the next client (blocking). -ENOENT when a "-" listener has
  * already served its one connection. */
-int rsp_accept(struct rsp_listener *l, struct rsp_conn *c, char *err, size_t errlen);
+/* Waits for the next client; wake_fd (-1: none) readable ends the wait
+ * with -EINTR. */
+int rsp_accept(struct rsp_listener *l, struct rsp_conn *c, int wake_fd, char *err, size_t errlen);
 /* Closes the listening socket and removes a unix socket file. */
 void rsp_listener_close(struct rsp_listener *l);
 /* A connection over existing descriptors (tests, socketpairs). */

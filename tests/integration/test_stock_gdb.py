@@ -9,6 +9,7 @@ for the threads, and the kernel's ELF fixture for the bytes at the PC. What
 stock GDB can and cannot do is written down in doc/stock-gdb.md."""
 import os
 import re
+import signal
 import sys
 
 sys.dont_write_bytecode = True
@@ -113,6 +114,14 @@ try:
                  "zestub: info: device process 1: the application is gone from the device",
                  "zestub: debug: event: exited p1.0", "zestub: info: client gone"):
         t.ok(want in log, "--log-level debug logs '%s'" % want, log)
+    # ---- SIGTERM while waiting for a client: exit, leave nothing stopped ----
+    app, line = g.start_app(env)
+    srv = g.Zestub(env, "--attach", str(app.pid))
+    srv.proc.send_signal(signal.SIGTERM)
+    t.ok(srv.wait(5) is not None, "SIGTERM while no client is connected ends zestub",
+         srv.stderr())
+    t.eq(g.wait_exit(app), 0, "... and the application it had stopped finishes normally")
+
     bad = g.Zestub(env, "--log-level", "loud", "-")
     t.ok(bad.wait() == 2 and "--log-level takes error, warning, info or debug" in bad.stderr(),
          "--log-level with a bad level: exit 2 and a clear message", bad.stderr())
