@@ -68,6 +68,8 @@ static const struct entry table[] = {
     PREFIX("qXfer:exec-file:read:", rsp_h_xfer_exec_file),
     PREFIX("qXfer:libraries:read:", rsp_h_xfer_libraries),
     PREFIX("vAck:", rsp_h_vack),
+    PREFIX("Z", rsp_h_insert_bp),
+    PREFIX("z", rsp_h_remove_bp),
 };
 #define NENTRIES (sizeof(table) / sizeof(table[0]))
 

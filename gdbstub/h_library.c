@@ -81,6 +81,8 @@ bool rsp_library_event(struct rsp_server *s, uint32_t pid)
     struct rsp_library lib;
     if (!rsp_libraries_supported(s))
         return false;
+    /* Before any acknowledgement: a reloaded module gets its bits back. */
+    rsp_breakpoints_replant(s, pid);
     if (s->client_vack) {
         time_waiting(s, pid);
         return s->client_libraries;

@@ -15,7 +15,7 @@
 static const char features[] = "PacketSize=10000;QStartNoAckMode+;multiprocess+;"
                                "swbreak+;qXfer:threads:read+;"
                                "qXfer:exec-file:read+;vContSupported+;QThreadEvents+;"
-                               "multi-address-space+;x+;vRun-;R-;Z0-;Z1-;Z2-;Z3-;Z4-";
+                               "multi-address-space+;x+;vRun-;R-;Z1-;Z2-;Z3-;Z4-";
 _Static_assert(RSP_PACKET_SIZE == 0x10000, "PacketSize in the qSupported reply");
 
 static bool has_feature(const char *arg, size_t len, const char *name)
@@ -42,6 +42,8 @@ enum rsp_hresult rsp_h_qsupported(struct rsp_server *s, const char *arg, size_t 
                           has_feature(arg, len, "qXfer:libraries:read:in-memory-library+");
     s->client_vack = s->client_libraries && has_feature(arg, len, "vAck:in-memory-library+");
     rsp_buf_puts(&s->reply, features);
+    /* Z0 in the server only for clients that cannot write the bit. */
+    rsp_buf_puts(&s->reply, rsp_server_breakpoints(s) ? ";Z0+" : ";Z0-");
     if (s->client_intelgt || s->host_arch != RSP_HOST_UNKNOWN)
         rsp_buf_puts(&s->reply, ";qXfer:features:read+");
     /* Modules as in-memory libraries only for clients that read them. */

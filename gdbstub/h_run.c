@@ -39,7 +39,7 @@ enum rsp_hresult rsp_h_vcont_query(struct rsp_server *s, const char *arg, size_t
 {
     /* C and S are accepted, their signals ignored (protocol 2.3); no range
      * stepping yet. */
-    rsp_buf_puts(&s->reply, "vCont;c;C;t;s;S");
+    rsp_buf_puts(&s->reply, "vCont;c;C;t;s;S;r");
     return RSP_H_REPLY;
 }
 
@@ -50,6 +50,15 @@ static enum rsp_hresult start(struct rsp_server *s, const struct rsp_resume *a, 
     bool only_stop = true;
 
     if (s->target.ops->process_count(s->target.ctx) == 0) {
+        /* The last device went away while GDB was stopped: its exit is
+         * still queued and answers this resume. */
+        struct rsp_event ev;
+        memset(&ev, 0, sizeof(ev));
+        if (s->target.ops->next_event(s->target.ctx, &ev) > 0) {
+            rsp_note_stop(s, &ev);
+            rsp_stop_reply(s, &ev, &s->reply);
+            return RSP_H_REPLY;
+        }
         rsp_reply_etext(&s->reply, "no device is attached");
         return RSP_H_REPLY;
     }
@@ -60,6 +69,7 @@ static enum rsp_hresult start(struct rsp_server *s, const struct rsp_resume *a, 
             rsp_logf(&s->cfg.log, RSP_LOG_DEBUG, "resume: %s p%d.%d",
                      a[i].kind == RSP_RESUME_STEP       ? "step"
                      : a[i].kind == RSP_RESUME_CONTINUE ? "continue"
+                     : a[i].kind == RSP_RESUME_RANGE    ? "range step"
                                                         : "stop",
                      (int)a[i].pid, (int)a[i].tid);
     if (s->target.ops->resume(s->target.ctx, a, n, e, sizeof(e)) < 0) {
@@ -81,8 +91,9 @@ static bool action_target(struct rsp_server *s, struct rsp_ptid p, struct rsp_re
 {
     uint32_t pid, tid;
     if (p.pid == -1) {
+        /* With no device left, start() answers with the queued exit. */
         a->pid = a->tid = -1;
-        return s->target.ops->process_count(s->target.ctx) > 0;
+        return true;
     }
     if (!rsp_ptid_valid(s, p))
         return false;
@@ -109,6 +120,7 @@ enum rsp_hresult rsp_h_vcont(struct rsp_server *s, const char *arg, size_t len)
         struct rsp_ptid who = {-1, -1};
         if (n == MAX_ACTIONS)
             goto bad;
+        a[n].start = a[n].end = 0;
         switch (*p++) {
         case 'c':
             a[n].kind = RSP_RESUME_CONTINUE;
@@ -129,7 +141,13 @@ enum rsp_hresult rsp_h_vcont(struct rsp_server *s, const char *arg, size_t len)
                 goto bad;
             a[n].kind = RSP_RESUME_STEP;
             break;
-        default: /* 'r' (range stepping) is not offered */
+        case 'r': /* rSTART,END: range stepping */
+            a[n].kind = RSP_RESUME_RANGE;
+            if (!rsp_parse_hex(&p, end, &a[n].start) || p >= end || *p != ',' ||
+                (++p, !rsp_parse_hex(&p, end, &a[n].end)) || a[n].start >= a[n].end)
+                goto bad;
+            break;
+        default:
             goto bad;
         }
         if (p < end && *p == ':') {
@@ -172,9 +190,9 @@ static enum rsp_hresult simple(struct rsp_server *s, bool step)
             rsp_reply_e01(&s->reply);
             return RSP_H_REPLY;
         }
-        a[n++] = (struct rsp_resume){RSP_RESUME_STEP, pid, tid};
+        a[n++] = (struct rsp_resume){.kind = RSP_RESUME_STEP, .pid = pid, .tid = tid};
     }
-    a[n++] = (struct rsp_resume){RSP_RESUME_CONTINUE, -1, -1};
+    a[n++] = (struct rsp_resume){.kind = RSP_RESUME_CONTINUE, .pid = -1, .tid = -1};
     return start(s, a, n);
 }
 
@@ -248,7 +266,9 @@ enum rsp_hresult rsp_h_attach(struct rsp_server *s, const char *arg, size_t len)
 static int detach_one(struct rsp_server *s, uint32_t pid)
 {
     char e[RSP_ERR_LEN] = "";
-    int rc = s->target.ops->detach(s->target.ctx, pid, e, sizeof(e));
+    int rc;
+    rsp_breakpoints_remove(s, pid);
+    rc = s->target.ops->detach(s->target.ctx, pid, e, sizeof(e));
     if (rc < 0)
         rsp_logf(&s->cfg.log, RSP_LOG_WARNING, "detach from device process %u failed: %s",
                  (unsigned)pid, e[0] ? e : "no reason given");

@@ -79,6 +79,7 @@ void rsp_server_free(struct rsp_server *s)
     rsp_buf_free(&s->xfer_doc);
     free_sent(s);
     free(s->acks);
+    free(s->bps);
     free(s);
 }
 
@@ -609,6 +610,8 @@ static int pump_events(struct rsp_server *s)
 
 static enum rsp_end finish(struct rsp_server *s, enum rsp_end why)
 {
+    /* No thread may stop on a breakpoint nobody reports. */
+    rsp_breakpoints_remove(s, 0);
     static const char *const whys[] = {[RSP_END_DISCONNECT] = "disconnected",
                                        [RSP_END_EXIT] = "monitor exit",
                                        [RSP_END_WAKE] = "signal",

@@ -33,6 +33,13 @@ struct rsp_pending_ack {
     uint64_t since_ms; /* CLOCK_MONOTONIC when it was announced */
 };
 
+/* A breakpoint the server planted for Z0 (h_break.c). */
+struct rsp_breakpoint {
+    uint32_t pid;
+    uint64_t addr;
+    bool ours; /* we set the bit (it was clear): z0 and the end clear it */
+};
+
 /* The register layout of a client without the intelgt architecture. */
 enum rsp_host_arch { RSP_HOST_UNKNOWN, RSP_HOST_X86_64 };
 
@@ -65,6 +72,8 @@ struct rsp_server {
     bool client_libraries, client_vack;
     struct rsp_pending_ack *acks;
     size_t nacks, cap_acks;
+    struct rsp_breakpoint *bps;
+    size_t nbps, cap_bps;
 
     /* all-stop state */
     bool running;   /* resumed: the next event is the pending stop reply */
@@ -108,6 +117,13 @@ int rsp_library_timeout_ms(struct rsp_server *s);
 void rsp_library_expire(struct rsp_server *s);
 void rsp_library_reset(struct rsp_server *s);
 int rsp_libraries_xml(struct rsp_server *s, uint32_t pid, struct rsp_buf *out);
+
+/* ---- h_break.c: Z0/z0 for clients without the Intel GT architecture ----- */
+bool rsp_server_breakpoints(const struct rsp_server *s);
+/* Plants pid's breakpoints again where the code lost the bit (a reload). */
+void rsp_breakpoints_replant(struct rsp_server *s, uint32_t pid);
+/* Clears the bits the server set, of pid (0: every device), and forgets. */
+void rsp_breakpoints_remove(struct rsp_server *s, uint32_t pid);
 
 /* What a handler asks of the loop. */
 enum rsp_hresult {
@@ -197,6 +213,8 @@ enum rsp_hresult rsp_h_xfer_threads(struct rsp_server *s, const char *arg, size_
 enum rsp_hresult rsp_h_xfer_exec_file(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_xfer_libraries(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_vack(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_insert_bp(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_remove_bp(struct rsp_server *s, const char *arg, size_t len);
 
 /* Interrupt (^C or vCtrlC) while running. */
 void rsp_interrupt(struct rsp_server *s);

@@ -72,7 +72,8 @@ struct rsp_mem_ref {
 enum rsp_resume_kind {
     RSP_RESUME_CONTINUE = 0,
     RSP_RESUME_STEP,
-    RSP_RESUME_STOP, /* vCont;t */
+    RSP_RESUME_STOP,  /* vCont;t */
+    RSP_RESUME_RANGE, /* vCont;rSTART,END: step while the PC is in [start, end) */
 };
 
 /* One vCont action. pid/tid -1 is a wildcard; (P, -1) means every thread of
@@ -80,6 +81,7 @@ enum rsp_resume_kind {
 struct rsp_resume {
     enum rsp_resume_kind kind;
     int64_t pid, tid;
+    uint64_t start, end; /* RANGE */
 };
 
 enum rsp_event_kind {
@@ -137,7 +139,11 @@ struct rsp_target_ops {
 
     /* One vCont packet (or c/s), actions in the client's order: the leftmost
      * action that matches a thread wins. The target batches wildcards into
-     * one resume per device. Stop events follow through next_event. */
+     * one resume per device. Stop events follow through next_event. A step
+     * (or range step) of an end-of-thread instruction is not armed: the
+     * thread runs its end and is reported UNAVAILABLE (protocol 1.3). A
+     * range step reports only when the PC leaves the range or the thread
+     * stops for another reason. */
     int (*resume)(void *ctx, const struct rsp_resume *actions, size_t n, char *err, size_t errlen);
     /* ^C / vCtrlC: stop everything (one device-wide interrupt per device);
      * the stop arrives through next_event. */

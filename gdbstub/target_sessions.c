@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gdbstub/target_monitor.h"
 #include "regsets/regs.h"
 #include "sessions/sess.h"
 
@@ -26,12 +27,21 @@ struct starget {
     unsigned n;
     struct rsp_log log;
     /* The event fd the server polls: an epoll set of the sessions' note fd
-     * and held_fd, an eventfd that says a held thread is to be reported
-     * (held_k, held_th) instead of a resume. */
+     * and held_fd, an eventfd that says `report` is to be sent without a
+     * device event: a held thread instead of a resume, or the end of a
+     * thread that was asked to step its end-of-thread instruction. */
     int ep_fd, held_fd;
-    bool held_report;
-    unsigned held_k;
-    uint32_t held_th;
+    bool held_report, report_stop_all;
+    struct rsp_event report;
+    /* Threads range stepping in the current resume (few at a time). */
+    struct range_step *ranges;
+    size_t nranges, cap_ranges;
+};
+
+struct range_step {
+    unsigned k;
+    uint32_t th;
+    uint64_t start, end;
 };
 
 /* Per-thread flags. Protocol 7: only threads that were part of the resume
@@ -45,6 +55,58 @@ enum {
     TF_RESUMED = 2,  /* part of the last resume */
     TF_HELD = 4,     /* stopped with an unreported event of its own */
 };
+
+/* The instruction at a stopped thread's PC (16 bytes: enough for either
+ * length). */
+static bool insn_at_pc(struct starget *t, unsigned k, uint32_t th, uint64_t *pc, uint8_t insn[16])
+{
+    struct zd_error e;
+    return sess_thread_pc(t->m, k, th, pc, &e) == 0 &&
+           sess_read_memory(t->m, k, th, ZD_SPACE_DEFAULT, *pc, 16, insn, &e) == 0;
+}
+
+static struct range_step *range_of(struct starget *t, unsigned k, uint32_t th)
+{
+    for (size_t i = 0; i < t->nranges; i++)
+        if (t->ranges[i].k == k && t->ranges[i].th == th)
+            return &t->ranges[i];
+    return NULL;
+}
+
+static bool add_range(struct starget *t, unsigned k, uint32_t th, uint64_t start, uint64_t end)
+{
+    if (t->nranges == t->cap_ranges) {
+        size_t cap = t->cap_ranges ? 2 * t->cap_ranges : 8;
+        struct range_step *n = realloc(t->ranges, cap * sizeof(*n));
+        if (!n)
+            return false;
+        t->ranges = n;
+        t->cap_ranges = cap;
+    }
+    t->ranges[t->nranges++] = (struct range_step){k, th, start, end};
+    return true;
+}
+
+static void drop_range(struct starget *t, unsigned k, uint32_t th)
+{
+    struct range_step *r = range_of(t, k, th);
+    if (r)
+        *r = t->ranges[--t->nranges];
+}
+
+/* Queues an event that no device will send (see held_fd). */
+static void queue_report(struct starget *t, const struct rsp_event *ev, bool stop_all)
+{
+    uint64_t one = 1;
+    t->report = *ev;
+    t->held_report = true;
+    t->report_stop_all = stop_all;
+    if (write(t->held_fd, &one, sizeof(one)) < 0) {
+        /* the counter cannot overflow with one write per report */
+    }
+}
+
+static void stop_all_and_hold(struct starget *t);
 
 static void say(char *err, size_t errlen, const char *msg)
 {
@@ -104,7 +166,7 @@ static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *
         epoll_ctl(t->ep_fd, EPOLL_CTL_ADD, ev.data.fd, &ev);
     }
     /* All-stop attach: stop every device, report a thread of the last. */
-    sess_stop_all(t->m, &e);
+    stop_all_and_hold(t);
     memset(stop, 0, sizeof(*stop));
     stop->kind = RSP_EVENT_UNAVAILABLE;
     stop->pid = t->n;
@@ -323,13 +385,18 @@ static int t_resume(void *ctx, const struct rsp_resume *actions, size_t n, char 
     struct starget *t = ctx;
     struct zd_error e;
     bool only_continue_all = true;
-    uint64_t one = 1;
 
-    if (find_held(t, actions, n, &t->held_k, &t->held_th)) {
-        t->held_report = true;
-        if (write(t->held_fd, &one, sizeof(one)) < 0) {
-            /* the counter cannot overflow with one write per resume */
-        }
+    unsigned hk, eot_k = 0;
+    uint32_t hth, eot_th = UINT32_MAX;
+    size_t resumed = 0;
+
+    t->nranges = 0; /* a new resume cancels the range steps of the last */
+    if (find_held(t, actions, n, &hk, &hth)) {
+        struct rsp_event ev;
+        rsp_logf(&t->log, RSP_LOG_DEBUG, "p%u.%u was held: reported instead of a resume", hk + 1,
+                 hth + 1);
+        stop_event(t, hk, hth, &ev);
+        queue_report(t, &ev, false);
         return 0;
     }
     for (size_t i = 0; i < n; i++)
@@ -346,8 +413,11 @@ static int t_resume(void *ctx, const struct rsp_resume *actions, size_t n, char 
              * theirs (a breakpoint once work arrives) must be reported. */
             bool covered = a && a->kind != RSP_RESUME_STOP;
             bool resumes = covered && (st == SESS_T_STOPPED || st == SESS_T_HELD);
-            t->flags[k][th] = (uint8_t)((t->flags[k][th] & TF_HELD) | (covered ? TF_RESUMED : 0) |
-                                        (resumes && a->kind == RSP_RESUME_STEP ? TF_STEPPING : 0));
+            t->flags[k][th] =
+                (uint8_t)((t->flags[k][th] & TF_HELD) | (covered ? TF_RESUMED : 0) |
+                          (resumes && (a->kind == RSP_RESUME_STEP || a->kind == RSP_RESUME_RANGE)
+                               ? TF_STEPPING
+                               : 0));
             if (only_continue_all)
                 continue;
             if (a && a->kind == RSP_RESUME_STOP) {
@@ -355,9 +425,33 @@ static int t_resume(void *ctx, const struct rsp_resume *actions, size_t n, char 
                     sess_interrupt_thread(t->m, k, th, &e);
                 continue;
             }
-            if (resumes)
-                sess_resume_thread(t->m, k, th, a->kind == RSP_RESUME_STEP, &e);
+            if (!resumes)
+                continue;
+            resumed++;
+            if (a->kind == RSP_RESUME_STEP || a->kind == RSP_RESUME_RANGE) {
+                uint64_t pc;
+                uint8_t insn[16];
+                if (insn_at_pc(t, k, th, &pc, insn) && regs_insn_is_eot(insn)) {
+                    /* Protocol 1.3: no step is armed for an end-of-thread
+                     * send; the thread runs its end and is reported U. */
+                    t->flags[k][th] &= (uint8_t)~TF_STEPPING;
+                    sess_resume_thread(t->m, k, th, false, &e);
+                    eot_k = k;
+                    eot_th = th;
+                    continue;
+                }
+                if (a->kind == RSP_RESUME_RANGE && !add_range(t, k, th, a->start, a->end))
+                    rsp_logf(&t->log, RSP_LOG_WARNING, "out of memory: p%u.%u steps once", k + 1,
+                             th + 1);
+                sess_resume_thread(t->m, k, th, true, &e);
+            } else
+                sess_resume_thread(t->m, k, th, false, &e);
         }
+    }
+    if (eot_th != UINT32_MAX) {
+        struct rsp_event ev = {.kind = RSP_EVENT_UNAVAILABLE, .pid = eot_k + 1, .tid = eot_th + 1};
+        /* All-stop: whatever else was resumed stops before the report. */
+        queue_report(t, &ev, resumed > 1);
     }
     /* The common case: one resume per device. */
     if (only_continue_all)
@@ -396,16 +490,64 @@ static int t_event_fd(void *ctx)
     return t->m ? t->ep_fd : -1;
 }
 
+/* A range-stepping thread stopped: steps it again, without a report, while
+ * its PC stays in the range and it stopped only for the step (protocol 5).
+ * True when it was stepped again (or sent to its end: then its U is
+ * queued). */
+static bool range_step_on(struct starget *t, unsigned k, uint32_t th)
+{
+    struct range_step *r = range_of(t, k, th);
+    struct zd_error e;
+    uint64_t pc;
+    uint8_t insn[16];
+
+    if (sess_thread_reason(t->m, k, th) != REGS_STOP_BREAKPOINT ||
+        !insn_at_pc(t, k, th, &pc, insn) || pc < r->start || pc >= r->end ||
+        regs_insn_breakpoint(insn)) {
+        /* Left the range, a breakpoint of the client's, or another stop:
+         * reported as a step. */
+        drop_range(t, k, th);
+        return false;
+    }
+    if (regs_insn_is_eot(insn)) {
+        struct rsp_event ev = {.kind = RSP_EVENT_UNAVAILABLE, .pid = k + 1, .tid = th + 1};
+        drop_range(t, k, th);
+        t->flags[k][th] &= (uint8_t)~TF_STEPPING;
+        sess_resume_thread(t->m, k, th, false, &e);
+        queue_report(t, &ev, true);
+        return true;
+    }
+    return sess_resume_thread(t->m, k, th, true, &e) == 0;
+}
+
 static bool own_reason(enum regs_stop_reason r)
 {
     return r != REGS_STOP_INTERRUPT && r != REGS_STOP_UNKNOWN;
+}
+
+/* All-stop: stops every device. A thread found stopped for a reason of its
+ * own (a breakpoint it hit while the others were being stopped, a fault, a
+ * step that completed) has an event GDB must see: it is held and reported
+ * at the next resume that includes it, never resumed past silently. Its
+ * THREAD_STOPPED may already have been absorbed by the probe. */
+static void stop_all_and_hold(struct starget *t)
+{
+    struct zd_error e;
+    sess_stop_all(t->m, &e);
+    for (unsigned k = 0; k < t->n; k++) {
+        if (!sess_alive(t->m, k))
+            continue;
+        for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++)
+            if (sess_thread_state(t->m, k, th) == SESS_T_STOPPED &&
+                own_reason(sess_thread_reason(t->m, k, th)))
+                t->flags[k][th] |= TF_HELD;
+    }
 }
 
 static int t_next_event(void *ctx, struct rsp_event *ev)
 {
     struct starget *t = ctx;
     struct sess_note note;
-    struct zd_error e;
     if (!t->m)
         return 0;
     if (t->held_report) {
@@ -414,7 +556,9 @@ static int t_next_event(void *ctx, struct rsp_event *ev)
             /* already drained: the report below is what matters */
         }
         t->held_report = false;
-        stop_event(t, t->held_k, t->held_th, ev);
+        if (t->report_stop_all)
+            stop_all_and_hold(t);
+        *ev = t->report;
         return 1;
     }
     while (sess_poll(t->m, &note) == 0) {
@@ -431,8 +575,12 @@ static int t_next_event(void *ctx, struct rsp_event *ev)
                          t->flags[note.session][note.thread] & TF_HELD ? "held" : "dropped");
                 continue;
             }
+            if (range_of(t, note.session, note.thread) &&
+                range_step_on(t, note.session, note.thread))
+                continue;
             /* All-stop: everything stops before the report. */
-            sess_stop_all(t->m, &e);
+            rsp_logf(&t->log, RSP_LOG_DEBUG, "p%u.%u stopped", note.session + 1, note.thread + 1);
+            stop_all_and_hold(t);
             stop_event(t, note.session, note.thread, ev);
             return 1;
         case SESS_NOTE_UNAVAILABLE:
@@ -549,7 +697,13 @@ static void t_client_gone(void *ctx)
     t->cats = NULL;
     t->flags = NULL;
     t->held_report = false;
+    t->nranges = 0;
     t->n = 0;
+}
+
+static int t_monitor(void *ctx, const char *cmd, struct rsp_buf *out)
+{
+    return rsp_sessions_monitor(((struct starget *)ctx)->m, cmd, out);
 }
 
 static const struct rsp_target_ops ops = {
@@ -572,7 +726,7 @@ static const struct rsp_target_ops ops = {
     .library_count = t_library_count,
     .library_at = t_library_at,
     .ack_library = t_ack_library,
-    .monitor = NULL,
+    .monitor = t_monitor,
 };
 
 int rsp_sessions_target_new(struct rsp_target *out, char *err, size_t errlen)
@@ -617,6 +771,7 @@ void rsp_sessions_target_free(struct rsp_target *tgt)
     zd_close(t->zd);
     close(t->ep_fd);
     close(t->held_fd);
+    free(t->ranges);
     free(t);
     tgt->ctx = NULL;
 }

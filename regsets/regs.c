@@ -371,3 +371,9 @@ void regs_insn_set_breakpoint(uint8_t *insn, bool on)
     uint8_t bit = regs_insn_compacted(insn) ? 0x80 : 0x40;
     *b = (uint8_t)(on ? (*b | bit) : (*b & ~bit));
 }
+
+bool regs_insn_is_eot(const uint8_t *insn)
+{
+    uint8_t op = insn[0] & 0x7f;
+    return !regs_insn_compacted(insn) && (op == 0x31 || op == 0x32) && (insn[4] & 0x04) != 0;
+}

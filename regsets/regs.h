@@ -146,6 +146,10 @@ bool regs_insn_compacted(const uint8_t *insn);
 unsigned regs_insn_length(const uint8_t *insn);
 bool regs_insn_breakpoint(const uint8_t *insn);
 void regs_insn_set_breakpoint(uint8_t *insn, bool on);
+/* An end-of-thread send: a native send (opcode 0x31) or sendc (0x32) with
+ * its EOT bit (bit 34) set; there is no compacted send. Stepping it ends
+ * the thread's dispatch (protocol 1.3). Needs 16 bytes (8 if compacted). */
+bool regs_insn_is_eot(const uint8_t *insn);
 
 /* PC = isabase + IP (cr0 dword 2). */
 uint64_t regs_pc(const uint8_t *cr0, uint64_t isabase);

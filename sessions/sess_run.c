@@ -67,7 +67,7 @@ int sess_prepare_resume(struct session *s, uint32_t thread, bool step, struct zd
     int slot = sess_regset_slot(s, REGS_CR), sba = sess_regset_slot(s, REGS_SBA);
     uint8_t cr[64], insn[16];
     size_t crsz;
-    bool changed;
+    bool changed, hit;
     uint64_t isabase = 0;
     struct zd_thread id = sess_thread_id(m, s->index, thread);
     int rc;
@@ -80,6 +80,9 @@ int sess_prepare_resume(struct session *s, uint32_t thread, bool step, struct zd
     crsz = s->regsets[slot].byte_size < sizeof(cr) ? s->regsets[slot].byte_size : sizeof(cr);
     memcpy(cr, s->cache[(size_t)thread * s->nregsets + slot], crsz);
     memcpy(&isabase, s->cache[(size_t)thread * s->nregsets + sba] + REGS_SBA_ISABASE * 8, 8);
+    /* Whether this stop was the breakpoint (or a step) at the PC: only then
+     * has the instruction there been dealt with. */
+    hit = regs_cr0_breakpoint(cr);
     /* The exception bits of this stop must not fire again. */
     changed = regs_clear_exceptions(cr);
     if (step) {
@@ -87,9 +90,13 @@ int sess_prepare_resume(struct session *s, uint32_t thread, bool step, struct zd
         changed = true;
     }
     pthread_mutex_unlock(&m->lock);
-    /* A thread sitting on a breakpoint would stop on it again at once:
-     * suppress it for one instruction, as the hardware allows. */
-    if (zd_read_memory(s->zs, id, ZD_SPACE_DEFAULT, regs_pc(cr, isabase), sizeof(insn), insn,
+    /* A thread that stopped on a breakpoint would stop on it again at once:
+     * suppress it for one instruction, as the hardware allows. A thread
+     * that was interrupted at a breakpoint's address has not executed it
+     * yet: it must still hit it (every thread that executes the
+     * instruction stops there). */
+    if (hit &&
+        zd_read_memory(s->zs, id, ZD_SPACE_DEFAULT, regs_pc(cr, isabase), sizeof(insn), insn,
                        err) == 0 &&
         regs_insn_breakpoint(insn) && !regs_cr0_suppress(cr)) {
         regs_cr0_set_suppress(cr, true);

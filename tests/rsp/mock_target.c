@@ -382,7 +382,7 @@ static int m_resume(void *ctx, const struct rsp_resume *a, size_t n, char *err, 
     m->lastresume[0] = 0;
     for (size_t i = 0; i < n; i++) {
         int w = snprintf(m->lastresume + off, sizeof(m->lastresume) - off, "%s%c:%lld.%lld",
-                         i ? ";" : "", "cst"[a[i].kind], (long long)a[i].pid, (long long)a[i].tid);
+                         i ? ";" : "", "cstr"[a[i].kind], (long long)a[i].pid, (long long)a[i].tid);
         if (w < 0 || (size_t)w >= sizeof(m->lastresume) - off)
             break;
         off += (size_t)w;

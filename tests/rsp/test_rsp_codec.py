@@ -87,7 +87,7 @@ t.eq(c.pending(0.2), b"", "^C while stopped: no reply")
 alive("^C while stopped")
 
 # Unknown packets -> empty reply.
-for pkt in ("qFooBar", "vMustReplyEmpty", "qCRC:0,0", "Z0,10000,1", "qC1", "vCont",
+for pkt in ("qFooBar", "vMustReplyEmpty", "qCRC:0,0", "Z1,10000,1", "qC1", "vCont",
             "QNonStop:1", "qXfer:siginfo:read::0,100", "bc", "gx"):
     t.eq(c.req(pkt), "", "unknown packet %s -> empty reply" % pkt)
 t.eq(c.req(""), "", "empty packet -> empty reply")

@@ -20,7 +20,7 @@ r = c.req("qSupported:multiprocess+;swbreak+;hwbreak+;vContSupported+;unavailabl
 feats = r.split(";")
 for f in ("PacketSize=10000", "QStartNoAckMode+", "multiprocess+", "swbreak+",
           "qXfer:features:read+", "qXfer:threads:read+", "qXfer:exec-file:read+",
-          "multi-address-space+", "x+", "vRun-", "R-", "Z0-", "vContSupported+",
+          "multi-address-space+", "x+", "vRun-", "R-", "Z0-", "Z1-", "vContSupported+",
           "qXfer:libraries:read+", "qXfer:libraries:read:in-memory-library+"):
     t.ok(f in feats, "qSupported announces " + f, r)
 # vAck only to a client that announced it.
@@ -37,7 +37,7 @@ t.eq(c.req("?"), "W00", "? with nothing attached -> W00")
 t.eq(c.req("qfThreadInfo"), "l", "no threads before attach")
 t.eq(c.req("qC"), "", "qC before attach: empty")
 t.eq(c.req("g"), "E01", "g before attach -> E01")
-t.eq(c.req("vCont;c"), "E01", "vCont;c before attach -> E01")
+t.eq(c.req("vCont;c"), "E.no device is attached", "vCont;c before attach -> E.no device is attached")
 t.eq(c.req("qXfer:features:read:target.xml:0,fff"), "E01", "target.xml before attach -> E01")
 
 # ---- attach errors: one E02 reply each ----

@@ -127,6 +127,31 @@ t.ok(c.req("G" + "00" * 136).startswith("E."), "stock: G refused with E.text")
 t.eq(c.req("m10000,2"), "0100", "stock: memory reads work")
 t.eq(c.req("Hgp1.3"), "OK", "stock: Hg p1.3 (unavailable)")
 t.eq(c.req("p10"), "xx" * 8, "stock: the PC of a thread that is not stopped is unavailable")
+# Z0 in the server for such a client (Intel GT has a breakpoint bit, no
+# breakpoint instruction: bit 30 of a native instruction, bit 7 of a
+# compacted one).
+t.ok(";Z0+" in ";" + c.req("qSupported:multiprocess+;swbreak+;xmlRegisters=i386"),
+     "stock: qSupported says Z0+")
+c.req("Hgp1.1")
+c.req("M10000,10:" + "00" * 16)  # a native instruction (bit 29 clear)
+c.req("M10010,8:" + "00000020" + "00" * 4)  # a compacted one (bit 29 set)
+t.eq(c.req("Z0,10000,1"), "OK", "stock: Z0 on a native instruction")
+t.eq(c.req("m10000,4"), "00000040", "stock: bit 30 set, nothing else")
+t.eq(c.req("Z0,10010,1"), "OK", "stock: Z0 on a compacted instruction")
+t.eq(c.req("m10010,4"), "80000020", "stock: bit 7 set, nothing else")
+t.eq(c.req("Z0,10000,1"), "OK", "stock: Z0 twice is fine")
+t.eq(c.req("z0,10000,1"), "OK", "stock: z0")
+t.eq(c.req("m10000,4"), "00000000", "stock: z0 restores the instruction")
+t.ok(c.req("Z0,10,1").startswith("E."), "stock: Z0 where there is no code -> E.text")
+t.eq(c.req("Z0,10000"), "E01", "stock: malformed Z0 -> E01")
+t.eq(c.req("Z1,10000,1"), "", "stock: hardware breakpoints are not offered")
+c.req("M10020,10:" + "00000040" + "00" * 12)  # the bit already set by someone else
+t.eq(c.req("Z0,10020,1"), "OK", "stock: Z0 where the bit is already set")
+t.eq(c.req("z0,10020,1"), "OK", "stock: its z0")
+t.eq(c.req("m10020,4"), "00000040", "stock: a bit the server did not set stays")
+t.ok(";Z0-" in ";" + c.req("qSupported:multiprocess+;multi-address-space+"),
+     "Intel's client: Z0- (it writes the bit itself)")
+t.eq(c.req("Z0,10010,1"), "", "Intel's client: Z0 -> empty reply")
 c.req("qSupported:multiprocess+")
 t.eq(c.req("Hgp1.1"), "OK", "unknown host: Hg p1.1")
 t.eq(c.req("g"), "xx" * 8, "unknown host family: g of 8 unavailable bytes")

@@ -28,7 +28,7 @@ c = srv.connect()
 # that knows the intelgt architecture and gets expedited registers).
 c.req("qSupported:multiprocess+;swbreak+;multi-address-space+;unavailable+")
 t.ok(c.req("vAttach;99").startswith("T05"), "attached")
-t.eq(c.req("vCont?"), "vCont;c;C;t;s;S", "vCont? reply")
+t.eq(c.req("vCont?"), "vCont;c;C;t;s;S;r", "vCont? reply")
 
 # continue, then ^C
 c.send("vCont;c")
@@ -118,7 +118,7 @@ t.ok(c.recv().startswith(b"T05"), "^C after that")
 c.req("qSupported:multiprocess+;swbreak+;multi-address-space+;unavailable+")
 
 # bad vCont packets
-for bad in ("vCont;", "vCont;x", "vCont;c:p9.1", "vCont;c:p1.99", "vCont;r10,20:p1.1",
+for bad in ("vCont;", "vCont;x", "vCont;c:p9.1", "vCont;c:p1.99", "vCont;r20,10:p1.1", "vCont;r10:p1.1",
             "vCont;c;", "vCont;Czz", "vCont;c:q", "cfoo", "s10", "C", "Szz"):
     t.eq(c.req(bad), "E01", "bad resume %s -> E01" % bad)
 t.eq(c.req("vCont;t:p1.1"), "OK", "vCont;t only -> OK (all-stop)")

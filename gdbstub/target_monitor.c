@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: MIT */
+/* "monitor threads|thread|modules|devices" for the sessions target. A
+ * device has thousands of hardware threads, so `threads` groups identical
+ * ones (state, stop reason, kernel, source line) and prints one line per
+ * group, largest first, at most MAX_GROUPS per device unless "all" is
+ * given. Nothing here resumes, stops or writes: PCs and stop reasons come
+ * through the sessions register cache (read once per stop). The server
+ * sends the text as console output, split over as many O packets as it
+ * needs. */
+#include "gdbstub/target_monitor.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gdbstub/packet.h"
+#include "regsets/regs.h"
+#include "sessions/sess.h"
+#include "symbols/symbols.h"
+
+/* Enough for a terminal: a stopped kernel rarely has more distinct lines. */
+#define MAX_GROUPS 16
+/* Kernel names listed per module before "(+N more)". */
+#define MAX_KERNELS 8
+
+static const char help_text[] =
+    "  threads [all] -- thread counts per device by state, stop reason, kernel and line\n"
+    "  thread pP.T|P.T -- one thread: state, PC, kernel, file:line, stop reason\n"
+    "                     (pP.T in hex as in the protocol, P.T in decimal as GDB's Thread P.T)\n"
+    "  modules [all] -- modules per device: ELF range, load address, acknowledgement, kernels\n"
+    "  devices -- attached devices: PCI slot, name, ids, topology, threads\n";
+
+enum mstate { M_STOPPED, M_RUNNING, M_UNAVAILABLE };
+static const char *const state_name[] = {"stopped", "running", "unavailable"};
+
+static enum mstate mstate_of(struct sess_manager *m, unsigned k, uint32_t th)
+{
+    switch (sess_thread_state(m, k, th)) {
+    case SESS_T_STOPPED:
+    case SESS_T_HELD: /* stopped, only its report is deferred */
+        return M_STOPPED;
+    case SESS_T_UNAVAILABLE:
+        return M_UNAVAILABLE;
+    default:
+        return M_RUNNING;
+    }
+}
+
+static const char *reason_text(enum regs_stop_reason r)
+{
+    return r == REGS_STOP_UNKNOWN ? "no exception bit set" : regs_stop_reason_name(r);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* "device 1 [0000:3a:00.0] NAME", sub-devices as "[slot].N" like Intel's
+ * GDB names tiles. */
+static void put_device(struct rsp_buf *out, struct sess_manager *m, unsigned k)
+{
+    const struct zd_device *d = sess_device(m, k);
+    rsp_buf_printf(out, "device %u [%s]", k + 1, d->pci_slot);
+    if (d->parent >= 0)
+        rsp_buf_printf(out, ".%u", (unsigned)d->subdevice_id);
+    rsp_buf_printf(out, " %s", d->name);
+}
+
+/* ---- threads ------------------------------------------------------------ */
+
+/* What a thread is doing, as far as grouping cares. Strings point into the
+ * module's symbols, which live while the module stays loaded. */
+struct trec {
+    enum mstate state;
+    enum regs_stop_reason reason;
+    bool has_pc;
+    const char *kernel; /* NULL: no module covers the PC */
+    const char *file;   /* base name; NULL: no line */
+    uint32_t line;
+    uint32_t count; /* in groups: how many threads */
+};
+
+static int strcmp_null(const char *a, const char *b)
+{
+    if (!a || !b)
+        return (a != NULL) - (b != NULL);
+    return strcmp(a, b);
+}
+
+static int trec_cmp(const void *pa, const void *pb)
+{
+    const struct trec *a = pa, *b = pb;
+    int c;
+    if (a->state != b->state)
+        return a->state < b->state ? -1 : 1;
+    if (a->reason != b->reason)
+        return a->reason < b->reason ? -1 : 1;
+    if (a->has_pc != b->has_pc)
+        return a->has_pc ? -1 : 1;
+    if ((c = strcmp_null(a->kernel, b->kernel)) || (c = strcmp_null(a->file, b->file)))
+        return c;
+    return a->line < b->line ? -1 : a->line > b->line;
+}
+
+static int group_cmp(const void *pa, const void *pb)
+{
+    const struct trec *a = pa, *b = pb;
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    return trec_cmp(a, b);
+}
+
+static void thread_rec(struct sess_manager *m, unsigned k, uint32_t th, struct trec *r)
+{
+    struct zd_error e;
+    uint64_t pc, begin, end;
+    const struct sym_module *sym;
+    struct sym_location loc;
+
+    memset(r, 0, sizeof(*r));
+    r->state = mstate_of(m, k, th);
+    r->reason = REGS_STOP_UNKNOWN;
+    r->count = 1;
+    /* Running and unavailable threads have no PC to read: no device call. */
+    if (r->state != M_STOPPED)
+        return;
+    r->reason = sess_thread_reason(m, k, th);
+    r->has_pc = sess_thread_pc(m, k, th, &pc, &e) == 0;
+    if (!r->has_pc)
+        return;
+    sym = sess_module_for_pc(m, k, pc, &begin, &end);
+    if (!sym || sym_lookup(sym, pc, &loc) != 0)
+        return;
+    r->kernel = loc.kernel;
+    if (loc.has_line) {
+        r->file = base_name(loc.file);
+        r->line = loc.line;
+    }
+}
+
+static void put_group(struct rsp_buf *out, const struct trec *g)
+{
+    rsp_buf_printf(out, "  %u %s", (unsigned)g->count, state_name[g->state]);
+    if (g->state != M_STOPPED) {
+        rsp_buf_putc(out, '\n');
+        return;
+    }
+    if (!g->has_pc)
+        rsp_buf_puts(out, ", PC unreadable");
+    else if (!g->kernel)
+        rsp_buf_puts(out, " outside every known kernel");
+    else if (g->file)
+        rsp_buf_printf(out, " at %s:%u in %s", g->file, (unsigned)g->line, g->kernel);
+    else
+        rsp_buf_printf(out, " in %s, no line information", g->kernel);
+    rsp_buf_printf(out, " (%s)\n", reason_text(g->reason));
+}
+
+/* "12 stopped, 4 unavailable": the non-zero state counts. */
+static void put_state_counts(struct rsp_buf *out, const uint32_t *n)
+{
+    const char *sep = "";
+    for (int s = M_STOPPED; s <= M_UNAVAILABLE; s++) {
+        if (!n[s])
+            continue;
+        rsp_buf_printf(out, "%s%u %s", sep, (unsigned)n[s], state_name[s]);
+        sep = ", ";
+    }
+    rsp_buf_putc(out, '\n');
+}
+
+static int threads_of_device(struct sess_manager *m, unsigned k, bool all, struct rsp_buf *out)
+{
+    uint32_t n = sess_thread_count(m, k), ngroups = 0, per_state[3] = {0};
+    struct trec *recs;
+
+    put_device(out, m, k);
+    if (!sess_alive(m, k)) {
+        rsp_buf_puts(out, ": detached\n");
+        return 0;
+    }
+    if (!(recs = malloc((n ? n : 1) * sizeof(*recs)))) {
+        rsp_buf_puts(out, ": out of memory\n");
+        return -ENOMEM;
+    }
+    for (uint32_t th = 0; th < n; th++) {
+        thread_rec(m, k, th, &recs[th]);
+        per_state[recs[th].state]++;
+    }
+    /* Sort so that equal records are adjacent, fold them, then order the
+     * groups largest first. */
+    qsort(recs, n, sizeof(*recs), trec_cmp);
+    for (uint32_t i = 0; i < n; i++) {
+        if (ngroups && trec_cmp(&recs[ngroups - 1], &recs[i]) == 0)
+            recs[ngroups - 1].count++;
+        else
+            recs[ngroups++] = recs[i];
+    }
+    qsort(recs, ngroups, sizeof(*recs), group_cmp);
+    rsp_buf_printf(out, ": %u threads: ", (unsigned)n);
+    put_state_counts(out, per_state);
+    for (uint32_t g = 0; g < ngroups; g++) {
+        if (!all && g == MAX_GROUPS) {
+            uint32_t rest = 0;
+            for (uint32_t h = g; h < ngroups; h++)
+                rest += recs[h].count;
+            rsp_buf_printf(out, "  ... %u more groups of %u threads ('monitor threads all')\n",
+                           (unsigned)(ngroups - g), (unsigned)rest);
+            break;
+        }
+        put_group(out, &recs[g]);
+    }
+    free(recs);
+    return 0;
+}
+
+static int cmd_threads(struct sess_manager *m, bool all, struct rsp_buf *out)
+{
+    unsigned alive = 0;
+    uint32_t total = 0, per_state[3] = {0};
+    int rc = 0;
+
+    for (unsigned k = 0; k < sess_count(m); k++) {
+        if (!sess_alive(m, k))
+            continue;
+        alive++;
+        for (uint32_t th = 0; th < sess_thread_count(m, k); th++, total++)
+            per_state[mstate_of(m, k, th)]++;
+    }
+    /* A total first only when there is more than one device to add up. */
+    if (alive > 1) {
+        rsp_buf_printf(out, "%u devices, %u threads: ", alive, (unsigned)total);
+        put_state_counts(out, per_state);
+    }
+    for (unsigned k = 0; k < sess_count(m) && rc == 0; k++)
+        rc = threads_of_device(m, k, all, out);
+    return rc;
+}
+
+/* ---- thread ------------------------------------------------------------- */
+
+/* "pP.T" (hex, the protocol's form) or "P.T" (decimal, GDB's "Thread P.T").
+ * false when it is neither. */
+static bool parse_thread(const char *s, bool *hex, unsigned long *pid, unsigned long *tid)
+{
+    const char *digits;
+    char *end;
+    *hex = s[0] == 'p';
+    s += *hex;
+    digits = *hex ? "0123456789abcdefABCDEF" : "0123456789";
+    /* A digit first: strtoul alone would also take signs and spaces. */
+    if (!s[0] || !strchr(digits, s[0]))
+        return false;
+    *pid = strtoul(s, &end, *hex ? 16 : 10);
+    if (end[0] != '.' || !end[1] || !strchr(digits, end[1]))
+        return false;
+    *tid = strtoul(end + 1, &end, *hex ? 16 : 10);
+    return *end == 0;
+}
+
+static void put_tid(struct rsp_buf *out, bool hex, unsigned long pid, unsigned long tid)
+{
+    rsp_buf_printf(out, hex ? "p%lx.%lx" : "%lu.%lu", pid, tid);
+}
+
+static void put_location(struct rsp_buf *out, struct sess_manager *m, unsigned k, uint64_t pc)
+{
+    uint64_t begin, end;
+    struct sym_location loc;
+    const struct sym_module *sym = sess_module_for_pc(m, k, pc, &begin, &end);
+
+    rsp_buf_printf(out, "  pc 0x%llx", (unsigned long long)pc);
+    if (!sym || sym_lookup(sym, pc, &loc) != 0) {
+        rsp_buf_puts(out, ", outside every known kernel\n");
+        return;
+    }
+    if (loc.inlined)
+        rsp_buf_printf(out, " in %s inlined into %s", loc.inlined,
+                       loc.function ? loc.function : loc.kernel);
+    else
+        rsp_buf_printf(out, " in %s", loc.function ? loc.function : loc.kernel);
+    if (loc.function && strcmp(loc.function, loc.kernel) != 0)
+        rsp_buf_printf(out, " (kernel %s)", loc.kernel);
+    if (loc.has_line) {
+        rsp_buf_printf(out, " at %s:%u", loc.file, (unsigned)loc.line);
+        if (loc.column)
+            rsp_buf_printf(out, ":%u", (unsigned)loc.column);
+    } else {
+        rsp_buf_puts(out, ", no line information");
+    }
+    rsp_buf_printf(out, "\n  kernel 0x%llx+0x%llx, module ELF 0x%llx-0x%llx\n",
+                   (unsigned long long)loc.kernel_addr, (unsigned long long)loc.kernel_size,
+                   (unsigned long long)begin, (unsigned long long)end);
+}
+
+static int cmd_thread(struct sess_manager *m, const char *arg, struct rsp_buf *out)
+{
+    bool hex;
+    unsigned long pid, tid;
+    unsigned k;
+    uint32_t n;
+    struct zd_thread id;
+    enum mstate st;
+
+    if (!parse_thread(arg, &hex, &pid, &tid)) {
+        rsp_buf_puts(out, "usage: monitor thread pP.T (hex, as in the remote protocol) or P.T "
+                          "(decimal, as GDB's \"Thread P.T\")\n");
+        return -EINVAL;
+    }
+    if (!m || pid < 1 || pid > sess_count(m)) {
+        rsp_buf_puts(out, "no thread ");
+        put_tid(out, hex, pid, tid);
+        if (!m || sess_count(m) == 0)
+            rsp_buf_puts(out, ": no device is attached");
+        else
+            rsp_buf_printf(out, ": the devices are %s1..%s%u", hex ? "p" : "", hex ? "p" : "",
+                           sess_count(m));
+        /* After "attach PID" in extended mode a stock GDB shows device 1
+         * under the host pid ("Thread PID.T"); only the server knows it. */
+        if (m && sess_count(m) && !hex)
+            rsp_buf_puts(out, " (a stock GDB that attached to host pid H shows device 1's threads "
+                              "as Thread H.T)");
+        rsp_buf_putc(out, '\n');
+        return -EINVAL;
+    }
+    k = (unsigned)(pid - 1);
+    n = sess_thread_count(m, k);
+    if (tid < 1 || tid > n || !sess_alive(m, k)) {
+        rsp_buf_puts(out, "no thread ");
+        put_tid(out, hex, pid, tid);
+        rsp_buf_puts(out, ": ");
+        put_device(out, m, k);
+        if (!sess_alive(m, k)) {
+            rsp_buf_puts(out, " is detached\n");
+        } else {
+            rsp_buf_puts(out, " has threads ");
+            put_tid(out, hex, pid, 1);
+            rsp_buf_puts(out, "..");
+            put_tid(out, hex, pid, n);
+            rsp_buf_putc(out, '\n');
+        }
+        return -EINVAL;
+    }
+    id = sess_thread_id(m, k, (uint32_t)(tid - 1));
+    st = mstate_of(m, k, (uint32_t)(tid - 1));
+    /* Every name the thread goes by: protocol id, GDB's, the hardware's. */
+    rsp_buf_printf(out, "p%lx.%lx (Thread %lu.%lu, ZE %u.%u.%u.%u) of ", pid, tid, pid, tid,
+                   (unsigned)id.slice, (unsigned)id.subslice, (unsigned)id.eu, (unsigned)id.thread);
+    put_device(out, m, k);
+    rsp_buf_printf(out, ": %s", state_name[st]);
+    if (st == M_STOPPED) {
+        uint64_t pc;
+        struct zd_error e;
+        rsp_buf_printf(out, " (%s)\n", reason_text(sess_thread_reason(m, k, (uint32_t)(tid - 1))));
+        if (sess_thread_pc(m, k, (uint32_t)(tid - 1), &pc, &e) == 0)
+            put_location(out, m, k, pc);
+        else
+            rsp_buf_printf(out, "  PC unreadable: %s\n", e.msg);
+    } else if (st == M_RUNNING) {
+        rsp_buf_puts(out, " (no PC while it runs)\n");
+    } else {
+        rsp_buf_puts(out, " (idle or running other work: no registers)\n");
+    }
+    return 0;
+}
+
+/* ---- modules ------------------------------------------------------------ */
+
+static void put_kernels(struct rsp_buf *out, struct sess_manager *m, unsigned k,
+                        const struct sess_module_info *mi, bool all)
+{
+    uint64_t begin, end;
+    const struct sym_module *sym;
+    size_t nk;
+
+    if (!mi->has_symbols) {
+        rsp_buf_puts(out, "; no symbols");
+        return;
+    }
+    /* sessions/ finds a module's symbols by PC only; a module's lowest
+     * kernel starts at its load address. */
+    sym = sess_module_for_pc(m, k, mi->load, &begin, &end);
+    if (!sym || begin != mi->begin || end != mi->end)
+        return;
+    nk = sym_kernel_count(sym);
+    rsp_buf_printf(out, "; %zu kernel%s", nk, nk == 1 ? "" : "s");
+    for (size_t i = 0; i < nk; i++) {
+        if (!all && i == MAX_KERNELS) {
+            rsp_buf_printf(out, " (+%zu more)", nk - i);
+            break;
+        }
+        rsp_buf_printf(out, "%s%s", i ? ", " : ": ", sym_kernel_at(sym, i)->name);
+    }
+}
+
+static int cmd_modules(struct sess_manager *m, bool all, struct rsp_buf *out)
+{
+    for (unsigned k = 0; k < sess_count(m); k++) {
+        size_t n = sess_alive(m, k) ? sess_module_count(m, k) : 0;
+        put_device(out, m, k);
+        if (!sess_alive(m, k)) {
+            rsp_buf_puts(out, ": detached\n");
+            continue;
+        }
+        rsp_buf_printf(out, ": %zu module%s\n", n, n == 1 ? "" : "s");
+        for (size_t i = 0; i < n; i++) {
+            struct sess_module_info mi;
+            if (sess_module_at(m, k, i, &mi) != 0)
+                break; /* one unloaded meanwhile */
+            rsp_buf_printf(out, "  ELF 0x%llx-0x%llx, code at 0x%llx, %s",
+                           (unsigned long long)mi.begin, (unsigned long long)mi.end,
+                           (unsigned long long)mi.load,
+                           !mi.need_ack ? "no acknowledgement needed"
+                           : mi.acked   ? "acknowledged"
+                                        : "waiting for its acknowledgement");
+            put_kernels(out, m, k, &mi, all);
+            rsp_buf_putc(out, '\n');
+        }
+    }
+    return 0;
+}
+
+/* ---- devices ------------------------------------------------------------ */
+
+static int cmd_devices(struct sess_manager *m, struct rsp_buf *out)
+{
+    for (unsigned k = 0; k < sess_count(m); k++) {
+        const struct zd_device *d = sess_device(m, k);
+        uint32_t n = sess_thread_count(m, k), per_state[3] = {0};
+        put_device(out, m, k);
+        rsp_buf_printf(out, "\n  process %u, id %04x:%04x", k + 1, (unsigned)d->vendor_id,
+                       (unsigned)d->device_id);
+        if (d->parent >= 0)
+            rsp_buf_printf(out, ", sub-device %u of device index %d", (unsigned)d->subdevice_id,
+                           d->parent);
+        rsp_buf_printf(
+            out, "\n  topology: %u slices x %u subslices x %u EUs x %u threads = %u threads\n",
+            (unsigned)d->slices, (unsigned)d->subslices, (unsigned)d->eus, (unsigned)d->threads,
+            (unsigned)d->nthreads);
+        if (!sess_alive(m, k)) {
+            rsp_buf_puts(out, "  detached\n");
+            continue;
+        }
+        for (uint32_t th = 0; th < n; th++)
+            per_state[mstate_of(m, k, th)]++;
+        rsp_buf_printf(out, "  threads p%x.1..p%x.%x: ", k + 1, k + 1, (unsigned)n);
+        put_state_counts(out, per_state);
+    }
+    return 0;
+}
+
+/* ---- dispatch ----------------------------------------------------------- */
+
+/* word: the command's first word; *rest: what follows it, spaces skipped. */
+static bool is_cmd(const char *cmd, const char *word, const char **rest)
+{
+    size_t n = strlen(word);
+    if (strncmp(cmd, word, n) != 0 || (cmd[n] && cmd[n] != ' '))
+        return false;
+    for (cmd += n; *cmd == ' '; cmd++)
+        ;
+    *rest = cmd;
+    return true;
+}
+
+/* "", or "all" to lift the caps; anything else is a usage error. */
+static int all_arg(const char *rest, const char *name, bool *all, struct rsp_buf *out)
+{
+    *all = strcmp(rest, "all") == 0;
+    if (*all || !*rest)
+        return 0;
+    rsp_buf_printf(out, "usage: monitor %s [all]\n", name);
+    return -EINVAL;
+}
+
+int rsp_sessions_monitor(struct sess_manager *m, const char *cmd, struct rsp_buf *out)
+{
+    const char *rest;
+    bool all;
+    int rc;
+
+    while (*cmd == ' ')
+        cmd++;
+    if (strcmp(cmd, "help") == 0) {
+        rsp_buf_puts(out, help_text);
+        return 0;
+    }
+    if (is_cmd(cmd, "thread", &rest))
+        return cmd_thread(m, rest, out);
+    if (is_cmd(cmd, "threads", &rest)) {
+        if ((rc = all_arg(rest, "threads", &all, out)) == 0)
+            rc = m ? cmd_threads(m, all, out) : (rsp_buf_puts(out, "no device is attached\n"), 0);
+        return rc;
+    }
+    if (is_cmd(cmd, "modules", &rest)) {
+        if ((rc = all_arg(rest, "modules", &all, out)) == 0)
+            rc = m ? cmd_modules(m, all, out) : (rsp_buf_puts(out, "no device is attached\n"), 0);
+        return rc;
+    }
+    if (is_cmd(cmd, "devices", &rest)) {
+        if (*rest) {
+            rsp_buf_puts(out, "usage: monitor devices\n");
+            return -EINVAL;
+        }
+        return m ? cmd_devices(m, out) : (rsp_buf_puts(out, "no device is attached\n"), 0);
+    }
+    return -ENOENT;
+}

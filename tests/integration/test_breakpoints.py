@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Breakpoints and stepping against vadd on gtsim (protocol 5): a
+breakpoint bit planted by the client through X (as Intel's GDB does) and
+one planted by the server for Z0 (stock GDB) are each hit by every thread
+that executes the instruction (once per hardware-thread dispatch: groups x
+work-items / SIMD width, the code being straight), each hit reported once
+even when threads hit together, and continuing past them works; range stepping (vCont;r) over a source line stops at the next
+line's first address, from the module's own DWARF line table (objdump);
+stepping an end-of-thread send reports U. Ground truth: the line table, the
+work-group count vadd prints, and each thread's cr0/isabase."""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+sys.path.insert(0, os.path.join(here, "..", "rsp"))
+import gtsim_run as g  # noqa: E402
+from rspclient import Client, Tap  # noqa: E402
+
+env = g.gtsim_env("platform=xehpc,subslices=2,eus=2,threads=4,pace=200")
+INTEL = ("qSupported:multiprocess+;swbreak+;vContSupported+;multi-address-space+;unavailable+;"
+         "qXfer:libraries:read:in-memory-library+;vAck:in-memory-library+")
+STOCK = "qSupported:multiprocess+;swbreak+;vContSupported+;xmlRegisters=i386"
+t = Tap()
+
+
+def start(features):
+    app_env = dict(env, ZET_ENABLE_PROGRAM_DEBUGGING="1")
+    app = subprocess.Popen([os.path.join(g.top, "examples", "vadd"), "--wait-before-load"],
+                           env=app_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT)
+    g._procs.append(app)
+    app.stdout.readline()
+    srv = subprocess.Popen([os.path.join(g.top, "zestub"), "--once", "--multi", "-"], env=env,
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, bufsize=0)
+    g._procs.append(srv)
+    c = Client(srv.stdout.fileno(), srv.stdin.fileno(), timeout=30.0)
+    c.req(features)
+    c.req("vAttach;%x" % app.pid, timeout=30)
+    return app, srv, c
+
+
+def regnums(c):
+    xml = c.xfer("features", "target.xml")[0].decode()
+    return {m.group(1): int(m.group(2)) for m in
+            re.finditer(r'<reg name="([^"]+)"[^>]*regnum="(\d+)"', xml)}
+
+
+def pc_of(c, rn, tid):
+    c.req("Hgp1.%x" % tid)
+    cr0 = bytes.fromhex(c.req("p%x" % rn["cr0"]))
+    base = int.from_bytes(bytes.fromhex(c.req("p%x" % rn["isabase"])), "little")
+    return base + int.from_bytes(cr0[8:12], "little")
+
+
+def line_rows(c, begin, end):
+    """(address, line) rows of the module's DWARF line table, and the
+    kernel's SIMD width from its zeinfo."""
+    data = b""
+    while begin + len(data) < end:
+        n = min(0x4000, end - begin - len(data))
+        r = c.request("x%x,%x" % (begin + len(data), n))
+        if not r.startswith(b"b") or len(r) == 1:
+            break
+        data += r[1:]
+    with tempfile.NamedTemporaryFile(suffix=".elf") as f:
+        f.write(data)
+        f.flush()
+        out = subprocess.run(["objdump", "--dwarf=decodedline", f.name], capture_output=True,
+                             text=True).stdout
+    rows = []
+    for m in re.finditer(r"^\S+\.cl\s+(\d+)\s+(0x[0-9a-f]+|\d+)", out, re.M):
+        rows.append((int(m.group(2), 0), int(m.group(1))))
+    simd = re.search(rb"simd_size:\s*(\d+)", data)
+    return rows, int(simd.group(1)) if simd else 0
+
+
+def load_module(app, c):
+    """Lets vadd create its module; returns (begin, end) once acknowledged."""
+    app.stdin.write(b"go\n")
+    app.stdin.flush()
+    c.send("vCont;c")
+    r = c.recv(timeout=30).decode()
+    if r != "Up1.0;library":
+        return None
+    m = re.search(r'begin="0x([0-9a-f]+)" end="0x([0-9a-f]+)"', c.xfer("libraries", "")[0].decode())
+    return (int(m.group(1), 16), int(m.group(2), 16)) if m else None
+
+
+def dispatches(app):
+    """Hardware-thread dispatches of vadd's launch, from its own report."""
+    out = app.stdout.read().decode()
+    m = re.search(r"launch: (\d+) work-groups of (\d+) work-items", out)
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+def run_hits(c, bp, rn, limit=1000):
+    """Continues until the application exits; returns the threads that
+    stopped at bp (one entry per report) and anything else reported."""
+    hits, other = [], []
+    while len(hits) + len(other) < limit:
+        c.send("vCont;c")
+        r = c.recv(timeout=60).decode()
+        m = re.match(r"T05(swbreak:;)?.*thread:p1\.([0-9a-f]+);$", r)
+        if m and m.group(1) and pc_of(c, rn, int(m.group(2), 16)) == bp:
+            hits.append(int(m.group(2), 16))
+        elif r.startswith("W"):
+            return hits, other, r
+        elif r != "Up1.0;library":  # the module's unload at the end
+            other.append(r[:40])
+    return hits, other, None
+
+
+try:
+    # ---- the client writes the bit (Intel's GDB), then range steps -----------
+    app, srv, c = start(INTEL)
+    mod = load_module(app, c)
+    t.ok(mod is not None, "vadd's module is announced", mod)
+    rows, simd = line_rows(c, *mod) if mod else ([], 0)
+    t.ok(len(rows) > 4, "the module's line table is readable through memory (%d rows)" % len(rows))
+    lines = sorted({a for a, _ in rows})
+    # The first address of the second line of the kernel: a statement the
+    # whole work-group executes.
+    bp = lines[2] if len(lines) > 3 else 0
+    nxt = min(a for a in lines if a > bp) if bp else 0
+    rn = regnums(c)
+    insn = bytes.fromhex(c.req("m%x,10" % bp))
+    planted = bytearray(insn)
+    if planted[3] & 0x20:
+        planted[0] |= 0x80
+    else:
+        planted[3] |= 0x40
+    t.eq(c.req("M%x,10:%s" % (bp, bytes(planted).hex())), "OK", "X/M plants the breakpoint bit")
+    c.req("vAck:in-memory-library:0x%x,0x%x" % mod if mod else "vAck:in-memory-library:0,0")
+    c.send("vCont;c")
+    r = c.recv(timeout=60).decode()
+    m = re.match(r"T05swbreak:;.*thread:p1\.([0-9a-f]+);$", r)
+    t.ok(m is not None, "a thread stops at the planted bit with swbreak", r[:60])
+    if m:
+        tid = int(m.group(1), 16)
+        t.eq(pc_of(c, rn, tid), bp, "its PC is the breakpoint address")
+        c.send("vCont;r%x,%x:p1.%x" % (bp, nxt, tid))
+        r = c.recv(timeout=60).decode()
+        t.ok(re.match(r"T05(?!swbreak).*thread:p1\.%x;$" % tid, r) is not None,
+             "vCont;r over the line reports the same thread, as a step", r[:60])
+        t.eq(pc_of(c, rn, tid), nxt, "range stepping stops at the next line's first address")
+        c.send("vCont;r%x,%x:p1.%x" % (nxt, 1 << 63, tid))
+        r = c.recv(timeout=60).decode()
+        t.eq(r, "Up1.%x" % tid, "range stepping into the end-of-thread send reports U")
+        hits, other, end = run_hits(c, bp, rn)
+        t.eq(other, [], "nothing else stopped")
+        t.ok(end is not None and end.startswith("W1"), "then the application ends", end)
+    t.eq(g.wait_exit(app), 0, "X run: the application finishes normally")
+    groups, items = dispatches(app)
+    want = groups * -(-items // simd) if simd else -1
+    if m:
+        t.eq(len(hits) + 1, want, "every dispatch hit the X breakpoint once (%d groups x %d "
+             "items / SIMD %d, the range-stepped one included)" % (groups, items, simd))
+    c.close()
+    srv.stdin.close()
+    g.wait_exit(srv, 10)
+
+    # ---- Z0 from a client that cannot write the bit (stock GDB) --------------
+    app, srv, c = start(STOCK)
+    app.stdin.write(b"go\n")
+    app.stdin.flush()
+    c.send("vCont;c")
+    # No library stop for this client: the module loads, the kernel runs;
+    # interrupt once it runs to plant the breakpoint ahead of a thread.
+    time.sleep(0.4)
+    c.interrupt()
+    r = c.recv(timeout=30).decode()
+    t.ok(r.startswith("T"), "stock: stopped", r[:40])
+    # Stock GDB attached to the host pid sees the device under that pid.
+    m = re.search(r"thread:p([0-9a-f]+)\.([0-9a-f]+);", r)
+    pid, tid = (m.group(1), m.group(2)) if m else ("1", "1")
+    t.eq(int(pid, 16), app.pid, "stock: the device process shows under the host pid")
+    c.req("Hgp%s.%s" % (pid, tid))
+    rip = c.req("p10")
+    pc = int.from_bytes(bytes.fromhex(rip), "little") if rip[:1] != "x" else 0
+    # A breakpoint a few instructions ahead of the stopped thread.
+    addr = pc
+    for _ in range(3):
+        ins = bytes.fromhex(c.req("m%x,10" % addr))
+        addr += 8 if ins[3] & 0x20 else 16
+    t.eq(c.req("Z0,%x,1" % addr), "OK", "stock: Z0 plants a breakpoint in device code")
+    hits = 0
+    for _ in range(1000):
+        c.send("vCont;c")
+        r = c.recv(timeout=60).decode()
+        if r.startswith("T05swbreak:;"):
+            th = re.search(r"thread:(p[0-9a-f]+\.[0-9a-f]+);", r).group(1)
+            c.req("Hg" + th)
+            if int.from_bytes(bytes.fromhex(c.req("p10")), "little") == addr:
+                hits += 1
+        elif r.startswith("W"):
+            break
+    t.ok(r.startswith("W1"), "stock: the application ends", r[:40])
+    t.eq(g.wait_exit(app), 0, "Z0 run: the application finishes normally")
+    groups, items = dispatches(app)
+    # Dispatches that had passed the address before it was planted do not
+    # hit it; every later one does, once.
+    t.ok(1 <= hits <= groups * -(-items // 32), "stock: threads stop at the Z0 breakpoint "
+         "(%d hits of at most %d dispatches) and continue past it" % (hits, groups * items // 32))
+    c.close()
+    srv.stdin.close()
+    g.wait_exit(srv, 10)
+except Exception as e:  # report, then still print the plan
+    t.ok(False, "breakpoint session: %r" % e)
+finally:
+    g.cleanup()
+sys.exit(t.done())
