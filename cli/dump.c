@@ -22,6 +22,7 @@
 #include "cli/dump_out.h"
 #include "regsets/regs.h"
 #include "sessions/sess.h"
+#include "sessions/sess_xpti.h"
 #include "symbols/symbols.h"
 
 enum trigger { ON_PAGE_FAULT, ON_STOP, ON_NOW };
@@ -239,7 +240,16 @@ static void settle(struct sess_manager *m, double deadline)
             sess_module_release(m, note.session, note.module_begin, note.module_end, &err);
 }
 
-static void collect(struct sess_manager *m, const struct dump_opts *o, struct dump_out *out)
+/* CLOCK_MONOTONIC in nanoseconds: the XPTI table's clock. */
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void collect(struct sess_manager *m, const struct dump_opts *o, struct dump_out *out,
+                    struct sess_xpti *x, uint64_t stop_ns)
 {
     for (unsigned k = 0; k < sess_count(m); k++) {
         uint32_t n = sess_thread_count(m, k);
@@ -262,6 +272,8 @@ static void collect(struct sess_manager *m, const struct dump_opts *o, struct du
                 if (sym)
                     rec.has_location = sym_lookup(sym, rec.pc, &rec.loc) == 0;
             }
+            if (rec.has_location)
+                rec.submitted = sess_xpti_submission(x, m, k, rec.loc.kernel, stop_ns);
             dump_out_thread(out, m, &rec, o->regs);
         }
     }
@@ -308,12 +320,21 @@ int cli_dump(int argc, char **argv)
         /* On timeout too: show where the threads are, it is what a user
          * with a hung job wants to see. */
         int stopped = sess_stop_all(m, &err);
+        /* Every thread we dump was stopped by now, so a task that was
+         * running on its behalf began before this instant. */
+        uint64_t stop_ns = now_ns();
+        char note[512];
         settle(m, deadline + 1.0);
         if (rc == 3)
             fprintf(stderr, "zestub dump: no %s within %.0f s; dumping the current state\n",
                     trigger_name(o.on), o.timeout);
+        /* Opened now, not at attach: the application creates its table when
+         * its runtime starts tracing, which may be after Level Zero. */
+        struct sess_xpti *x = sess_xpti_open(o.pid, note, sizeof(note));
+        dump_out_xpti(out, x, note);
         dump_out_faults(out, m);
-        collect(m, &o, out);
+        collect(m, &o, out, x, stop_ns);
+        sess_xpti_close(x);
         (void)stopped;
         sess_resume_all(m, &err);
     } else if (rc == 4) {

@@ -7,10 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/dump_xpti.h"
 #include "cli/json.h"
 #include "regsets/regs.h"
 
-enum phase { PH_HEADER, PH_DEVICES, PH_FAULTS, PH_THREADS, PH_DONE };
+enum phase { PH_HEADER, PH_DEVICES, PH_XPTI, PH_THREADS, PH_DONE };
 
 struct dump_out {
     FILE *f;
@@ -24,6 +25,8 @@ struct dump_out {
     /* One register catalogue per device (session), built once. */
     struct regs_catalog **cats;
     unsigned ncats;
+    /* The application's XPTI table, NULL without one (not owned). */
+    struct sess_xpti *xpti;
 };
 
 struct dump_out *dump_out_open(const char *json_path, uint32_t pid, const char *trigger,
@@ -96,6 +99,16 @@ void dump_out_devices(struct dump_out *o, struct sess_manager *m)
     pthread_mutex_unlock(&o->lock);
 }
 
+void dump_out_xpti(struct dump_out *o, struct sess_xpti *x, const char *note)
+{
+    pthread_mutex_lock(&o->lock);
+    o->xpti = x;
+    dump_xpti_section(o->f, o->json, x, note);
+    o->phase = PH_XPTI;
+    fflush(o->f);
+    pthread_mutex_unlock(&o->lock);
+}
+
 static const char *fault_reason(enum zd_fault_reason r)
 {
     return r == ZD_FAULT_MAPPING ? "mapping" : r == ZD_FAULT_PERMISSION ? "permission" : "unknown";
@@ -138,11 +151,15 @@ void dump_out_faults(struct dump_out *o, struct sess_manager *m)
                             id.eu, id.thread);
                 hits++;
             }
-            if (o->json)
-                fputs("]}", o->f);
-            else
+            if (o->json) {
+                fputc(']', o->f);
+                dump_xpti_allocation(o->f, true, o->xpti, addr);
+                fputc('}', o->f);
+            } else {
                 fprintf(o->f, "page fault at 0x%" PRIx64 " (%s) on device %u: %u thread%s\n", addr,
                         fault_reason(why), dev_of(m, k)->index, hits, hits == 1 ? "" : "s");
+                dump_xpti_allocation(o->f, false, o->xpti, addr);
+            }
             first = false;
         }
     }
@@ -279,6 +296,7 @@ void dump_out_thread(struct dump_out *o, struct sess_manager *m, const struct du
             fprintf(o->f, ",\"line\":%u,\"column\":%u", l->line, l->column);
         else
             fputs(",\"line\":null,\"column\":null", o->f);
+        dump_xpti_submission(o->f, true, t->submitted);
     } else {
         fprintf(o->f, "  thread %u.%u.%u.%u on device %u: %s", t->id.slice, t->id.subslice,
                 t->id.eu, t->id.thread, d->index, regs_stop_reason_name(t->reason));
@@ -290,6 +308,7 @@ void dump_out_thread(struct dump_out *o, struct sess_manager *m, const struct du
                 fprintf(o->f, " (%s:%u:%u)", l->file, l->line, l->column);
         }
         fputc('\n', o->f);
+        dump_xpti_submission(o->f, false, t->submitted);
     }
     if (regs != DUMP_REGS_NONE)
         emit_registers(o, t, regs, rd, nrd);
@@ -310,6 +329,8 @@ static void finish(struct dump_out *o, struct sess_manager *m, int status, bool 
     if (o->json) {
         if (o->phase < PH_DEVICES)
             fputs(",\"devices\":[]", o->f);
+        if (o->phase < PH_XPTI)
+            fputs(",\"xpti\":null", o->f);
         if (o->phase < PH_THREADS)
             fputs(",\"page_faults\":[],\"threads\":[", o->f);
         zd_get_stats(o->zd, &st);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "sessions/sess.h"
+#include "sessions/sess_xpti.h"
 #include "symbols/symbols.h"
 #include "zetdebug/zd.h"
 
@@ -25,6 +26,8 @@ struct dump_thread {
     uint64_t module_begin, module_end;
     bool has_location;
     struct sym_location loc;
+    /* From the XPTI table (NULL: no table, or no site of this kernel). */
+    const struct sess_xpti_submission *submitted;
 };
 
 struct dump_out;
@@ -33,6 +36,9 @@ struct dump_out;
 struct dump_out *dump_out_open(const char *json_path, uint32_t pid, const char *trigger,
                                struct zd *zd);
 void dump_out_devices(struct dump_out *o, struct sess_manager *m);
+/* The XPTI table section: x NULL means no table and `note` says why. x is
+ * used by dump_out_faults to name allocations and must outlive it. */
+void dump_out_xpti(struct dump_out *o, struct sess_xpti *x, const char *note);
 void dump_out_faults(struct dump_out *o, struct sess_manager *m);
 void dump_out_thread(struct dump_out *o, struct sess_manager *m, const struct dump_thread *t,
                      enum dump_regs regs);

@@ -10,3 +10,11 @@ examples_pagefault_SOURCES = examples/pagefault.c examples/l0_common.c examples/
 examples_pagefault_CFLAGS = $(examples_common_cflags)
 examples_pagefault_LDADD = $(ZE_LIBS)
 EXTRA_DIST += examples/README.md
+
+# sycl_like: plays a SYCL runtime's XPTI part (sycl_rt.c) through our
+# dispatcher, libxptifw, while running kernels with Level Zero.
+noinst_PROGRAMS += examples/sycl_like
+examples_sycl_like_SOURCES = examples/sycl_like.c examples/sycl_rt.c examples/sycl_rt.h \
+	examples/l0_common.c examples/l0_common.h
+examples_sycl_like_CFLAGS = $(examples_common_cflags)
+examples_sycl_like_LDADD = libxptifw.la $(ZE_LIBS) $(PTHREAD_LIBS)

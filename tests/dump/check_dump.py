@@ -32,9 +32,36 @@ REQUIRED_TOP = {"schema": str, "version": int, "pid": int, "trigger": str, "devi
                 "page_faults": list, "threads": list, "stats": dict, "status": int,
                 "complete": bool}
 REQUIRED_THREAD = ["session", "device", "thread", "state", "reason", "pc", "kernel",
-                   "kernel_address", "module", "function", "file", "line", "column"]
+                   "kernel_address", "module", "function", "file", "line", "column",
+                   "submitted_at"]
+ATTRIBUTIONS = {"unique", "ambiguous", "site-only"}
 REASONS = {"page-fault", "breakpoint", "illegal-instruction", "software-exception",
            "interrupt", "unknown"}
+
+
+def valid_submission(s):
+    """A thread's submitted_at (doc/dump-format.md): null or the join."""
+    if s is None:
+        return True
+    ok = isinstance(s, dict) and s.get("attribution") in ATTRIBUTIONS
+    ok = ok and all(k in s for k in ("file", "line", "column", "function", "site_uid", "task_uid",
+                                     "instance", "queue", "candidates_total",
+                                     "other_device_sites", "candidates"))
+    ok = ok and isinstance(s["candidates"], list) and len(s["candidates"]) <= s["candidates_total"]
+    ok = ok and (s["attribution"] == "unique") == (s["task_uid"] is not None)
+    for c in s.get("candidates", []) if ok else []:
+        ok &= is_hex(c.get("site_uid"))
+        ok &= (c.get("task_uid") is None) == (s["attribution"] == "site-only")
+    return ok
+
+
+def valid_allocation(a):
+    if a is None:
+        return True
+    ok = isinstance(a, dict) and is_hex(a.get("base")) and isinstance(a.get("size"), int)
+    ok = ok and isinstance(a.get("offset"), int) and a.get("state") in ("live", "freed")
+    ok = ok and "allocated_at" in a and "freed_at" in a
+    return ok and (a["state"] == "freed" or a["freed_at"] is None)
 
 
 def validate(doc):
@@ -43,6 +70,10 @@ def validate(doc):
         ok &= k in doc and isinstance(doc[k], t)
     check(ok, "top-level fields and types")
     check(doc.get("schema") == "zestub-dump" and doc.get("version") == 1, "schema and version")
+    x = doc.get("xpti", 0)
+    check(x is None or (isinstance(x, dict) and isinstance(x.get("table"), bool) and
+                        (x["table"] or isinstance(x.get("note"), str))),
+          "xpti section (table %s)" % (x or {}).get("table"))
     ok = True
     for d in doc.get("devices", []):
         ok &= all(k in d for k in ("session", "device", "name", "pci_slot", "subdevice",
@@ -57,11 +88,13 @@ def validate(doc):
         ok &= t.get("pc") is None or is_hex(t["pc"])
         ok &= isinstance(t.get("registers", {}), dict)
         ok &= all(is_hex(v) for v in t.get("registers", {}).values())
+        ok &= valid_submission(t.get("submitted_at"))
     check(ok, "thread records (%d)" % len(doc.get("threads", [])))
     ok = True
     for f in doc.get("page_faults", []):
         ok &= is_hex(f.get("address")) and f.get("reason") in ("mapping", "permission", "unknown")
         ok &= isinstance(f.get("threads"), list)
+        ok &= "allocation" in f and valid_allocation(f["allocation"])
     check(ok, "page fault records")
     st = doc.get("stats", {})
     check(isinstance(st.get("zet_calls"), dict) and isinstance(st.get("stopped_threads"), int),

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/* The XPTI join: what the application's SYCL runtime published in its XPTI
+ * table (xpti/README.md, "The XPTI table"), joined with what the device
+ * reports. A stopped thread's kernel (from its PC, via symbols/) becomes
+ * the submission site(s) of that kernel and the task instance(s) that were
+ * running on the thread's device when it stopped; a fault address becomes
+ * the allocation that contains (or contained) it and where it was made and
+ * freed.
+ *
+ * The table names kernels, not hardware threads, so the join can only be as
+ * precise as the table: when several running tasks fit (same kernel on two
+ * devices that the table cannot tell apart, or two instances of one site in
+ * flight) every candidate is returned and the answer says it is ambiguous.
+ *
+ * One struct sess_xpti may be used by one thread at a time. */
+#ifndef ZESTUB_SESS_XPTI_H
+#define ZESTUB_SESS_XPTI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sessions/sess.h"
+#include "xpti/xtab_reader.h"
+
+struct sess_xpti;
+
+/* Opens the XPTI table of process pid. NULL when there is none or it is
+ * unusable; `note` then holds one sentence for the user, e.g. "no XPTI
+ * table for pid 42 (application not instrumented): no submission sites or
+ * allocations". */
+struct sess_xpti *sess_xpti_open(uint32_t pid, char *note, size_t notelen);
+void sess_xpti_close(struct sess_xpti *x);
+void sess_xpti_stats(struct sess_xpti *x, struct xtab_stats *out);
+
+enum sess_xpti_how {
+    SESS_XPTI_UNIQUE = 1, /* exactly one task was running: it is the thread's */
+    SESS_XPTI_AMBIGUOUS,  /* several running tasks fit: all are candidates */
+    SESS_XPTI_SITE_ONLY,  /* the kernel's site(s) are known, no task was running */
+};
+
+#define SESS_XPTI_MAX_SITES 16
+#define SESS_XPTI_MAX_CANDIDATES 8
+
+struct sess_xpti_candidate {
+    const struct xtab_site *site; /* into the submission's sites */
+    bool has_task;                /* false for SESS_XPTI_SITE_ONLY */
+    struct xtab_task task;
+};
+
+struct sess_xpti_submission {
+    enum sess_xpti_how how;
+    /* Candidates found in all; only the first SESS_XPTI_MAX_CANDIDATES
+     * (latest task first) are listed. */
+    size_t total, ncand;
+    struct sess_xpti_candidate cand[SESS_XPTI_MAX_CANDIDATES];
+    /* Sites dropped because their device names another attached device. */
+    size_t other_device_sites;
+    size_t nsites;
+    struct xtab_site sites[SESS_XPTI_MAX_SITES];
+};
+
+/* Where the kernel a thread of `session` runs was submitted. `stop_ns` is
+ * CLOCK_MONOTONIC when the threads were known stopped (the table's clock):
+ * a task counts as running if it began before and had not ended by then.
+ * Returns NULL when the table knows no site of `kernel` (or on no memory).
+ * The result is cached per (session, kernel) and lives as long as x, so
+ * open one sess_xpti per stop: later calls reuse the first call's stop_ns. */
+const struct sess_xpti_submission *sess_xpti_submission(struct sess_xpti *x, struct sess_manager *m,
+                                                        unsigned session, const char *kernel,
+                                                        uint64_t stop_ns);
+
+struct sess_xpti_alloc {
+    struct xtab_alloc a;
+    bool has_alloc_site, has_free_site;
+    struct xtab_site alloc_site, free_site;
+};
+
+/* The allocation containing addr: a live one, else the most recently freed
+ * (guard zone included). 0, or -ENOENT. */
+int sess_xpti_allocation(struct sess_xpti *x, uint64_t addr, struct sess_xpti_alloc *out);
+
+#endif
