@@ -51,6 +51,8 @@ enum rsp_hresult rsp_h_qsupported(struct rsp_server *s, const char *arg, size_t 
         rsp_buf_puts(&s->reply, ";qXfer:libraries:read+;qXfer:libraries:read:in-memory-library+");
     if (s->client_vack)
         rsp_buf_puts(&s->reply, ";vAck:in-memory-library+");
+    if (s->target.ops->set_non_stop)
+        rsp_buf_puts(&s->reply, ";QNonStop+");
     return RSP_H_REPLY;
 }
 

@@ -15,6 +15,8 @@ enum rsp_hresult rsp_h_status(struct rsp_server *s, const char *arg, size_t len)
     struct rsp_event ev;
     uint32_t pid, tid;
 
+    if (s->non_stop)
+        return rsp_nonstop_status(s);
     if (s->have_stop && rsp_find_process(s, s->last_stop.pid, NULL)) {
         rsp_stop_reply(s, &s->last_stop, &s->reply);
         return RSP_H_REPLY;
@@ -78,7 +80,9 @@ static enum rsp_hresult start(struct rsp_server *s, const struct rsp_resume *a, 
         return RSP_H_REPLY;
     }
     s->xfer_valid = false;
-    if (only_stop) { /* vCont;t: nothing was resumed */
+    /* vCont;t in all-stop resumed nothing; in non-stop every resume is
+     * answered at once and its stops come as notifications. */
+    if (only_stop || s->non_stop) {
         rsp_reply_ok(&s->reply);
         return RSP_H_REPLY;
     }

@@ -80,6 +80,7 @@ void rsp_server_free(struct rsp_server *s)
     free_sent(s);
     free(s->acks);
     free(s->bps);
+    free(s->nsq);
     free(s);
 }
 
@@ -301,9 +302,14 @@ static void expedite(struct rsp_server *s, uint32_t pid, uint32_t tid, uint32_t 
 
 void rsp_stop_reply(struct rsp_server *s, const struct rsp_event *ev, struct rsp_buf *b)
 {
+    rsp_buf_clear(b);
+    rsp_stop_reply_append(s, ev, b);
+}
+
+void rsp_stop_reply_append(struct rsp_server *s, const struct rsp_event *ev, struct rsp_buf *b)
+{
     struct rsp_thread_info ti;
 
-    rsp_buf_clear(b);
     switch (ev->kind) {
     case RSP_EVENT_STOP:
         rsp_buf_printf(b, "T%02x", (unsigned)ev->signal & 0xff);
@@ -447,6 +453,10 @@ int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply
         s->alias_dev = ev.pid;
         s->alias_host = host_pid;
     }
+    if (s->non_stop) { /* GDB asks for the stops it wants (vCont;t) */
+        rsp_reply_ok(reply);
+        return 0;
+    }
     rsp_note_stop(s, &ev);
     rsp_stop_reply(s, &ev, reply);
     return 0;
@@ -493,6 +503,9 @@ static void reset_connection(struct rsp_server *s, struct rsp_conn *c)
     s->delta_threads = false;
     s->client_libraries = s->client_vack = false;
     rsp_library_reset(s);
+    if (s->non_stop && s->target.ops->set_non_stop)
+        s->target.ops->set_non_stop(s->target.ctx, false);
+    rsp_nonstop_reset(s);
     s->running = false;
     s->xfer_valid = false;
     s->end_requested = false;
@@ -585,6 +598,18 @@ static int pump_events(struct rsp_server *s)
     struct rsp_event ev;
     int r;
 
+    /* Non-stop: every event is queued and notified; nothing "runs". */
+    while (s->non_stop) {
+        memset(&ev, 0, sizeof(ev));
+        r = o->next_event(s->target.ctx, &ev);
+        if (r <= 0)
+            return 0;
+        if (ev.kind == RSP_EVENT_LIBRARY && !rsp_library_event(s, ev.pid))
+            continue;
+        log_event(s, &ev);
+        if (rsp_nonstop_queue(s, &ev) < 0)
+            return -EPIPE;
+    }
     while (s->running) {
         memset(&ev, 0, sizeof(ev));
         r = o->next_event(s->target.ctx, &ev);
@@ -648,7 +673,7 @@ enum rsp_end rsp_server_run(struct rsp_server *s, struct rsp_conn *c, char *err,
             else
                 p[np++] = (struct pollfd){.fd = c->out_fd, .events = POLLOUT};
         }
-        if (s->running) {
+        if (s->running || s->non_stop) {
             evfd = o->event_fd(s->target.ctx);
             if (evfd >= 0) {
                 ei = np;
@@ -686,7 +711,8 @@ enum rsp_end rsp_server_run(struct rsp_server *s, struct rsp_conn *c, char *err,
             if (n > 0 && feed(s, in, (size_t)n) < 0)
                 return finish(s, RSP_END_DISCONNECT);
         }
-        if (s->running && (ei < 0 || (p[ei].revents & (POLLIN | POLLHUP | POLLERR)))) {
+        if ((s->running || s->non_stop) &&
+            (ei < 0 || (p[ei].revents & (POLLIN | POLLHUP | POLLERR)))) {
             if (pump_events(s) < 0)
                 return finish(s, RSP_END_DISCONNECT);
         }

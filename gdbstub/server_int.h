@@ -74,6 +74,11 @@ struct rsp_server {
     size_t nacks, cap_acks;
     struct rsp_breakpoint *bps;
     size_t nbps, cap_bps;
+    /* non-stop (h_nonstop.c): stops not yet drained by vStopped; notified
+     * while a %Stop for nsq[0] is out */
+    bool non_stop, notified;
+    struct rsp_event *nsq;
+    size_t nnsq, cap_nsq;
 
     /* all-stop state */
     bool running;   /* resumed: the next event is the pending stop reply */
@@ -125,6 +130,13 @@ void rsp_breakpoints_replant(struct rsp_server *s, uint32_t pid);
 /* Clears the bits the server set, of pid (0: every device), and forgets. */
 void rsp_breakpoints_remove(struct rsp_server *s, uint32_t pid);
 
+/* ---- h_nonstop.c --------------------------------------------------------- */
+/* Queues a stop; sends %Stop when no notification is out. */
+int rsp_nonstop_queue(struct rsp_server *s, const struct rsp_event *ev);
+int rsp_nonstop_append(struct rsp_server *s, const struct rsp_event *ev);
+enum rsp_hresult rsp_nonstop_status(struct rsp_server *s);
+void rsp_nonstop_reset(struct rsp_server *s);
+
 /* What a handler asks of the loop. */
 enum rsp_hresult {
     RSP_H_REPLY = 0, /* send s->reply */
@@ -150,6 +162,7 @@ bool rsp_resolve_thread(struct rsp_server *s, struct rsp_ptid want, uint32_t *pi
 bool rsp_ptid_valid(struct rsp_server *s, struct rsp_ptid p);
 /* Builds the stop reply for ev into b (T/U/W/X). */
 void rsp_stop_reply(struct rsp_server *s, const struct rsp_event *ev, struct rsp_buf *b);
+void rsp_stop_reply_append(struct rsp_server *s, const struct rsp_event *ev, struct rsp_buf *b);
 /* Takes note of a stop that is being reported (current thread, '?'). */
 void rsp_note_stop(struct rsp_server *s, const struct rsp_event *ev);
 /* Sends a packet now (O console output before the final reply). */
@@ -213,6 +226,9 @@ enum rsp_hresult rsp_h_xfer_threads(struct rsp_server *s, const char *arg, size_
 enum rsp_hresult rsp_h_xfer_exec_file(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_xfer_libraries(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_vack(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_qnonstop(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_vstopped(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_vctrlc(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_insert_bp(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_remove_bp(struct rsp_server *s, const char *arg, size_t len);
 

@@ -162,6 +162,11 @@ struct rsp_target_ops {
      * acknowledgements, detach every device. */
     void (*client_gone)(void *ctx);
 
+    /* Optional (NULL: all-stop only). Non-stop: a thread's stop stops no
+     * other thread, attach stops nothing, and each thread is resumed by
+     * itself. Set before attaching. */
+    void (*set_non_stop)(void *ctx, bool on);
+
     /* Optional (NULL: no libraries). The modules of device process pid;
      * LIBRARY events say the list changed (a load that waits for an
      * acknowledgement, or an unload). ack_library releases a waiting load

@@ -31,6 +31,7 @@ struct starget {
      * device event: a held thread instead of a resume, or the end of a
      * thread that was asked to step its end-of-thread instruction. */
     int ep_fd, held_fd;
+    bool non_stop; /* QNonStop:1: no stop-all anywhere */
     bool held_report, report_stop_all;
     struct rsp_event report;
     /* Threads range stepping in the current resume (few at a time). */
@@ -164,6 +165,15 @@ static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *
         struct epoll_event ev = {.events = EPOLLIN};
         ev.data.fd = sess_notify_fd(t->m);
         epoll_ctl(t->ep_fd, EPOLL_CTL_ADD, ev.data.fd, &ev);
+    }
+    if (t->non_stop) {
+        /* Non-stop attach stops nothing: GDB asks for the stops it wants;
+         * every thread counts as running (resumed) for GDB. */
+        for (unsigned k = 0; k < t->n; k++)
+            for (uint32_t th = 0; t->flags && t->flags[k] && th < sess_thread_count(t->m, k); th++)
+                t->flags[k][th] = TF_RESUMED;
+        memset(stop, 0, sizeof(*stop));
+        return 0;
     }
     /* All-stop attach: stop every device, report a thread of the last. */
     stop_all_and_hold(t);
@@ -451,7 +461,7 @@ static int t_resume(void *ctx, const struct rsp_resume *actions, size_t n, char 
     if (eot_th != UINT32_MAX) {
         struct rsp_event ev = {.kind = RSP_EVENT_UNAVAILABLE, .pid = eot_k + 1, .tid = eot_th + 1};
         /* All-stop: whatever else was resumed stops before the report. */
-        queue_report(t, &ev, resumed > 1);
+        queue_report(t, &ev, resumed > 1 && !t->non_stop);
     }
     /* The common case: one resume per device. */
     if (only_continue_all)
@@ -514,7 +524,7 @@ static bool range_step_on(struct starget *t, unsigned k, uint32_t th)
         drop_range(t, k, th);
         t->flags[k][th] &= (uint8_t)~TF_STEPPING;
         sess_resume_thread(t->m, k, th, false, &e);
-        queue_report(t, &ev, true);
+        queue_report(t, &ev, !t->non_stop);
         return true;
     }
     return sess_resume_thread(t->m, k, th, true, &e) == 0;
@@ -566,7 +576,9 @@ static int t_next_event(void *ctx, struct rsp_event *ev)
         case SESS_NOTE_STOPPED:
             if (note.thread == UINT32_MAX)
                 continue;
-            if (!(t->flags[note.session][note.thread] & TF_RESUMED)) {
+            /* (Non-stop reports every stop: a thread stops alone, and one
+             * GDB asked to stop with vCont;t was not resumed.) */
+            if (!t->non_stop && !(t->flags[note.session][note.thread] & TF_RESUMED)) {
                 /* Not part of the resume (protocol 7): ours, or held. */
                 if (own_reason(sess_thread_reason(t->m, note.session, note.thread)))
                     t->flags[note.session][note.thread] |= TF_HELD;
@@ -578,9 +590,10 @@ static int t_next_event(void *ctx, struct rsp_event *ev)
             if (range_of(t, note.session, note.thread) &&
                 range_step_on(t, note.session, note.thread))
                 continue;
-            /* All-stop: everything stops before the report. */
             rsp_logf(&t->log, RSP_LOG_DEBUG, "p%u.%u stopped", note.session + 1, note.thread + 1);
-            stop_all_and_hold(t);
+            /* All-stop: everything stops before the report. */
+            if (!t->non_stop)
+                stop_all_and_hold(t);
             stop_event(t, note.session, note.thread, ev);
             return 1;
         case SESS_NOTE_UNAVAILABLE:
@@ -701,6 +714,11 @@ static void t_client_gone(void *ctx)
     t->n = 0;
 }
 
+static void t_set_non_stop(void *ctx, bool on)
+{
+    ((struct starget *)ctx)->non_stop = on;
+}
+
 static int t_monitor(void *ctx, const char *cmd, struct rsp_buf *out)
 {
     return rsp_sessions_monitor(((struct starget *)ctx)->m, cmd, out);
@@ -727,6 +745,7 @@ static const struct rsp_target_ops ops = {
     .library_at = t_library_at,
     .ack_library = t_ack_library,
     .monitor = t_monitor,
+    .set_non_stop = t_set_non_stop,
 };
 
 int rsp_sessions_target_new(struct rsp_target *out, char *err, size_t errlen)

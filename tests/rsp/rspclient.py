@@ -62,6 +62,7 @@ class Client:
         self.sock = sock
         self.timeout = timeout
         self.buf = bytearray()
+        self.notifs = []  # %Stop... payloads received while waiting for replies
         self.noack = False
         self.console = []  # text of O packets
         self.acks = []  # '+'/'-' seen from the server
@@ -171,12 +172,24 @@ class Client:
         while True:
             p, notif = self.read_packet(timeout)
             if notif:
+                self.notifs.append(p)
                 continue
             if p.startswith(b"O") and p != b"OK" and all(
                     chr(x) in "0123456789abcdef" for x in p[1:]):
                 self.console.append(bytes.fromhex(p[1:].decode()).decode())
                 continue
             return p
+
+    def notification(self, timeout=None):
+        """The next notification (non-stop %Stop), waiting for it if none
+        arrived yet."""
+        while not self.notifs:
+            p, notif = self.read_packet(timeout)
+            if notif:
+                self.notifs.append(p)
+            else:
+                raise RSPError("a reply while waiting for a notification: %r" % p[:40])
+        return self.notifs.pop(0)
 
     def request(self, payload, timeout=None):
         self.send(payload)

@@ -88,7 +88,7 @@ alive("^C while stopped")
 
 # Unknown packets -> empty reply.
 for pkt in ("qFooBar", "vMustReplyEmpty", "qCRC:0,0", "Z1,10000,1", "qC1", "vCont",
-            "QNonStop:1", "qXfer:siginfo:read::0,100", "bc", "gx"):
+            "qXfer:siginfo:read::0,100", "bc", "gx"):
     t.eq(c.req(pkt), "", "unknown packet %s -> empty reply" % pkt)
 t.eq(c.req(""), "", "empty packet -> empty reply")
 
