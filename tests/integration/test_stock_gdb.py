@@ -114,6 +114,25 @@ try:
                  "zestub: info: device process 1: the application is gone from the device",
                  "zestub: debug: event: exited p1.0", "zestub: info: client gone"):
         t.ok(want in log, "--log-level debug logs '%s'" % want, log)
+    # ---- a breakpoint from stock GDB (Z0 in the server) ----------------------
+    app, line = g.start_app(env)
+    srv = g.Zestub(env, "--attach", str(app.pid))
+    # The next instruction's address: Intel GT instructions are 8 bytes when
+    # compacted (bit 29), else 16; GDB itself cannot tell.
+    plant = ("python pc = int(gdb.parse_and_eval('$pc')); "
+             "b = bytes(gdb.selected_inferior().read_memory(pc, 4)); "
+             "gdb.execute('break *0x%x' % (pc + (8 if b[3] & 0x20 else 16)))")
+    rc, out = g.gdb_batch(gdb, ["target remote :%d" % srv.port, plant, "continue", "p/x $pc",
+                                "delete", "continue"])
+    m = re.search(r"Breakpoint 1 at 0x([0-9a-f]+)", out)
+    hit = re.search(r"hit Breakpoint 1, 0x0*([0-9a-f]+) in", out)
+    t.ok(m is not None and hit is not None and int(hit.group(1), 16) == int(m.group(1), 16),
+         "stock GDB: break *ADDR (Z0) is hit at that address", out)
+    t.ok(re.search(r"exited with code 01", out) is not None,
+         "stock GDB: after delete, continue runs to the end", out)
+    t.eq(g.wait_exit(app), 0, "breakpoint run: the application finishes normally")
+    t.eq(srv.wait(), 0, "breakpoint run: zestub exits 0")
+
     # ---- SIGTERM while waiting for a client: exit, leave nothing stopped ----
     app, line = g.start_app(env)
     srv = g.Zestub(env, "--attach", str(app.pid))
