@@ -4,9 +4,18 @@
 #ifndef ZESTUB_CLI_H
 #define ZESTUB_CLI_H
 
+#include <stdint.h>
+
 int cli_devices(int argc, char **argv);
 int cli_dump(int argc, char **argv);
 /* The GDB server; argv is the whole command line. */
 int cli_serve(int argc, char **argv);
+
+/* monitor dump for the server (dump_monitor.c): rsp_sessions_dump_fn. */
+struct sess_manager;
+struct zd;
+struct rsp_buf;
+int cli_monitor_dump(void *arg, struct sess_manager *m, struct zd *zd, uint32_t host_pid,
+                     const char *args, struct rsp_buf *out);
 
 #endif

@@ -248,37 +248,6 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static void collect(struct sess_manager *m, const struct dump_opts *o, struct dump_out *out,
-                    struct sess_xpti *x, uint64_t stop_ns)
-{
-    for (unsigned k = 0; k < sess_count(m); k++) {
-        uint32_t n = sess_thread_count(m, k);
-        for (uint32_t t = 0; t < n; t++) {
-            struct dump_thread rec;
-            struct zd_error err;
-            enum sess_thread_state st = sess_thread_state(m, k, t);
-            if (st != SESS_T_STOPPED && st != SESS_T_HELD)
-                continue;
-            memset(&rec, 0, sizeof(rec));
-            rec.session = k;
-            rec.thread = t;
-            rec.id = sess_thread_id(m, k, t);
-            rec.reason = sess_thread_reason(m, k, t);
-            rec.has_pc = sess_thread_pc(m, k, t, &rec.pc, &err) == 0;
-            if (rec.has_pc) {
-                const struct sym_module *sym =
-                    sess_module_for_pc(m, k, rec.pc, &rec.module_begin, &rec.module_end);
-                rec.has_module = sym != NULL;
-                if (sym)
-                    rec.has_location = sym_lookup(sym, rec.pc, &rec.loc) == 0;
-            }
-            if (rec.has_location)
-                rec.submitted = sess_xpti_submission(x, m, k, rec.loc.kernel, stop_ns);
-            dump_out_thread(out, m, &rec, o->regs);
-        }
-    }
-}
-
 int cli_dump(int argc, char **argv)
 {
     struct dump_opts o;
@@ -333,7 +302,7 @@ int cli_dump(int argc, char **argv)
         struct sess_xpti *x = sess_xpti_open(o.pid, note, sizeof(note));
         dump_out_xpti(out, x, note);
         dump_out_faults(out, m);
-        collect(m, &o, out, x, stop_ns);
+        dump_out_collect(out, m, o.regs, x, stop_ns);
         sess_xpti_close(x);
         (void)stopped;
         sess_resume_all(m, &err);

@@ -32,21 +32,30 @@ struct dump_out {
 struct dump_out *dump_out_open(const char *json_path, uint32_t pid, const char *trigger,
                                struct zd *zd)
 {
+    FILE *f = stdout;
+    struct dump_out *o;
+    if (json_path && strcmp(json_path, "-") != 0 && !(f = fopen(json_path, "w")))
+        return NULL;
+    o = dump_out_open_stream(f, json_path != NULL, pid, trigger, zd);
+    if (!o) {
+        if (f != stdout)
+            fclose(f);
+        return NULL;
+    }
+    o->own = f != stdout;
+    fflush(o->f);
+    return o;
+}
+
+struct dump_out *dump_out_open_stream(FILE *f, bool json, uint32_t pid, const char *trigger,
+                                      struct zd *zd)
+{
     struct dump_out *o = calloc(1, sizeof(*o));
     if (!o)
         return NULL;
-    o->json = json_path != NULL;
+    o->json = json;
     o->zd = zd;
-    if (json_path && strcmp(json_path, "-") != 0) {
-        o->f = fopen(json_path, "w");
-        o->own = true;
-        if (!o->f) {
-            free(o);
-            return NULL;
-        }
-    } else {
-        o->f = stdout;
-    }
+    o->f = f;
     pthread_mutex_init(&o->lock, NULL);
     if (o->json) {
         fprintf(o->f, "{\"schema\":\"zestub-dump\",\"version\":1,\"pid\":%u,\"trigger\":", pid);
@@ -54,7 +63,6 @@ struct dump_out *dump_out_open(const char *json_path, uint32_t pid, const char *
     } else {
         fprintf(o->f, "zestub dump of process %u (trigger: %s)\n", pid, trigger);
     }
-    fflush(o->f);
     return o;
 }
 
@@ -376,4 +384,35 @@ void dump_out_abort(struct dump_out *o, int status)
     /* No sessions statistics: their lock may be held by the hung call. */
     finish(o, NULL, status, false);
     pthread_mutex_unlock(&o->lock);
+}
+
+void dump_out_collect(struct dump_out *out, struct sess_manager *m, enum dump_regs regs,
+                      struct sess_xpti *x, uint64_t stop_ns)
+{
+    for (unsigned k = 0; k < sess_count(m); k++) {
+        uint32_t n = sess_thread_count(m, k);
+        for (uint32_t t = 0; t < n; t++) {
+            struct dump_thread rec;
+            struct zd_error err;
+            enum sess_thread_state st = sess_thread_state(m, k, t);
+            if (st != SESS_T_STOPPED && st != SESS_T_HELD)
+                continue;
+            memset(&rec, 0, sizeof(rec));
+            rec.session = k;
+            rec.thread = t;
+            rec.id = sess_thread_id(m, k, t);
+            rec.reason = sess_thread_reason(m, k, t);
+            rec.has_pc = sess_thread_pc(m, k, t, &rec.pc, &err) == 0;
+            if (rec.has_pc) {
+                const struct sym_module *sym =
+                    sess_module_for_pc(m, k, rec.pc, &rec.module_begin, &rec.module_end);
+                rec.has_module = sym != NULL;
+                if (sym)
+                    rec.has_location = sym_lookup(sym, rec.pc, &rec.loc) == 0;
+            }
+            if (rec.has_location)
+                rec.submitted = sess_xpti_submission(x, m, k, rec.loc.kernel, stop_ns);
+            dump_out_thread(out, m, &rec, regs);
+        }
+    }
 }

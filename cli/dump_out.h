@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sessions/sess.h"
 #include "sessions/sess_xpti.h"
@@ -32,6 +33,9 @@ struct dump_thread {
 
 struct dump_out;
 
+/* Onto a stream the caller keeps (and closes after dump_out_close). */
+struct dump_out *dump_out_open_stream(FILE *f, bool json, uint32_t pid, const char *trigger,
+                                      struct zd *zd);
 /* json_path NULL: human format on stdout; "-": JSON on stdout. */
 struct dump_out *dump_out_open(const char *json_path, uint32_t pid, const char *trigger,
                                struct zd *zd);
@@ -42,6 +46,10 @@ void dump_out_xpti(struct dump_out *o, struct sess_xpti *x, const char *note);
 void dump_out_faults(struct dump_out *o, struct sess_manager *m);
 void dump_out_thread(struct dump_out *o, struct sess_manager *m, const struct dump_thread *t,
                      enum dump_regs regs);
+/* One record per stopped thread of every device (kernel, line, XPTI
+ * submission when x has it, registers as asked). */
+void dump_out_collect(struct dump_out *o, struct sess_manager *m, enum dump_regs regs,
+                      struct sess_xpti *x, uint64_t stop_ns);
 /* Finishes the document with the exit status; frees o. */
 void dump_out_close(struct dump_out *o, struct sess_manager *m, int status, bool complete);
 /* From the watchdog: finish whatever section is open, mark the document

@@ -121,6 +121,7 @@ int cli_serve(int argc, char **argv)
         return 1;
     }
     rsp_sessions_target_set_log(&tgt, &cfg.log);
+    rsp_sessions_target_set_dump(&tgt, cli_monitor_dump, NULL);
     if (pipe2(wake_pipe, O_CLOEXEC) == 0) {
         struct sigaction sa;
         memset(&sa, 0, sizeof(sa));

@@ -5,6 +5,8 @@
  * reported (one interrupt per device). */
 #include "gdbstub/target_sessions.h"
 
+#include "gdbstub/packet.h"
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,7 +33,10 @@ struct starget {
      * device event: a held thread instead of a resume, or the end of a
      * thread that was asked to step its end-of-thread instruction. */
     int ep_fd, held_fd;
-    bool non_stop; /* QNonStop:1: no stop-all anywhere */
+    bool non_stop;             /* QNonStop:1: no stop-all anywhere */
+    uint32_t host_pid;         /* of the attached application */
+    rsp_sessions_dump_fn dump; /* monitor dump, provided by the caller */
+    void *dump_arg;
     bool held_report, report_stop_all;
     struct rsp_event report;
     /* Threads range stepping in the current resume (few at a time). */
@@ -148,6 +153,7 @@ static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *
     }
     sess_options_from_env(&opt);
     rc = sess_attach(t->zd, host_pid, &opt, &t->m, &e);
+    t->host_pid = host_pid;
     if (rc) {
         say(err, errlen, e.msg);
         return rc == ZD_E_TOO_EARLY ? RSP_TARGET_TOO_EARLY : -EIO;
@@ -721,7 +727,22 @@ static void t_set_non_stop(void *ctx, bool on)
 
 static int t_monitor(void *ctx, const char *cmd, struct rsp_buf *out)
 {
-    return rsp_sessions_monitor(((struct starget *)ctx)->m, cmd, out);
+    struct starget *t = ctx;
+    int rc;
+    /* monitor dump: the dump of `zestub dump`, whose format the caller
+     * (cli/) owns, of the threads stopped now. */
+    if (t->dump && (strcmp(cmd, "dump") == 0 || strncmp(cmd, "dump ", 5) == 0)) {
+        if (!t->m) {
+            rsp_buf_puts(out, "nothing is attached: no dump\n");
+            return -EIO;
+        }
+        return t->dump(t->dump_arg, t->m, t->zd, t->host_pid, cmd[4] ? cmd + 5 : "", out);
+    }
+    rc = rsp_sessions_monitor(t->m, cmd, out);
+    if (t->dump && strcmp(cmd, "help") == 0)
+        rsp_buf_puts(out, "  dump [--json] [--registers none|expedited|all] -- the threads "
+                          "stopped now, as zestub dump prints them\n");
+    return rc;
 }
 
 static const struct rsp_target_ops ops = {
@@ -800,4 +821,13 @@ void rsp_sessions_target_set_log(struct rsp_target *tgt, const struct rsp_log *l
     struct starget *t = tgt->ctx;
     if (t && log)
         t->log = *log;
+}
+
+void rsp_sessions_target_set_dump(struct rsp_target *tgt, rsp_sessions_dump_fn fn, void *arg)
+{
+    struct starget *t = tgt->ctx;
+    if (t) {
+        t->dump = fn;
+        t->dump_arg = arg;
+    }
 }

@@ -17,4 +17,13 @@ void rsp_sessions_target_free(struct rsp_target *t);
  * log is copied; default: nothing). */
 void rsp_sessions_target_set_log(struct rsp_target *t, const struct rsp_log *log);
 
+/* `monitor dump [ARGS]`: the caller writes the dump (its format belongs to
+ * cli/, above this layer) of the threads stopped now into out. 0, or a
+ * negative number when ARGS are wrong (the text says why). */
+struct sess_manager;
+struct zd;
+typedef int (*rsp_sessions_dump_fn)(void *arg, struct sess_manager *m, struct zd *zd,
+                                    uint32_t host_pid, const char *args, struct rsp_buf *out);
+void rsp_sessions_target_set_dump(struct rsp_target *t, rsp_sessions_dump_fn fn, void *arg);
+
 #endif

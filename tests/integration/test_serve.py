@@ -6,6 +6,7 @@ description, registers and memory of a stopped thread against what the
 device says, continue until the application exits, and a clean detach
 that leaves the application running to completion. Not yet covered (issue
 5): the full packet matrix, stock GDB and GDB/MI sessions, benchmarks."""
+import json
 import os
 import re
 import subprocess
@@ -94,6 +95,24 @@ if stopped:
         t.ok(re.fullmatch(r"[0-9a-f]{32}", code) is not None, "16 bytes of code at the PC", code)
     t.eq(c.req("p9999"), "E01", "a register number that does not exist -> E01")
     t.eq(c.req("m10,4"), "E01", "an address outside every allocation -> E01")
+    # monitor dump: zestub dump's JSON document through the connection.
+    r, text = c.monitor("dump --json --registers none")
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
+        doc = {"error": str(e), "text": text[:300]}
+    recs = doc.get("threads", [])
+    t.ok(r == "OK" and doc.get("schema") == "zestub-dump" and doc.get("pid") == app.pid,
+         "monitor dump --json: a zestub-dump document of the application", str(doc)[:300])
+    t.ok(len(recs) >= 1 and all(x.get("kernel") == "vadd" for x in recs),
+         "monitor dump lists the stopped threads in kernel vadd (%d)" % len(recs),
+         str(recs[:1])[:300])
+    r, text = c.monitor("dump")
+    t.ok(r == "OK" and "zestub dump of process %d" % app.pid in text,
+         "monitor dump: the human format", text[:200])
+    r, text = c.monitor("dump --registers loud")
+    t.ok(r != "OK" and "--registers takes none, expedited or all" in text,
+         "monitor dump with a bad argument: an error and why", (r, text))
 else:
     t.diag("attach reported no stopped thread: %s" % stop)
 
