@@ -327,6 +327,12 @@ void rsp_stop_reply_append(struct rsp_server *s, const struct rsp_event *ev, str
          * and lose the breakpoint (protocol 12.2). */
         break;
     case RSP_EVENT_UNAVAILABLE:
+        /* Protocol 1.3: a client that cannot parse U (no unavailable+, no
+         * multi-address-space+) gets an error text instead. */
+        if (!s->client_intelgt) {
+            rsp_buf_puts(b, "E.Unavailable.");
+            break;
+        }
         rsp_buf_putc(b, 'U');
         rsp_put_ptid(s, b, ev->pid, ev->tid);
         break;

@@ -33,8 +33,12 @@ struct starget {
      * device event: a held thread instead of a resume, or the end of a
      * thread that was asked to step its end-of-thread instruction. */
     int ep_fd, held_fd;
-    bool non_stop;             /* QNonStop:1: no stop-all anywhere */
-    uint32_t host_pid;         /* of the attached application */
+    bool non_stop;     /* QNonStop:1: no stop-all anywhere */
+    uint32_t host_pid; /* of the attached application */
+    /* Devices a client's interrupt (^C) went to that have not answered
+     * with a stop: when all answer "nothing to stop", the interrupt must
+     * still end the resume, or GDB would wait forever. */
+    unsigned interrupts_pending;
     rsp_sessions_dump_fn dump; /* monitor dump, provided by the caller */
     void *dump_arg;
     bool held_report, report_stop_all;
@@ -407,6 +411,7 @@ static int t_resume(void *ctx, const struct rsp_resume *actions, size_t n, char 
     size_t resumed = 0;
 
     t->nranges = 0; /* a new resume cancels the range steps of the last */
+    t->interrupts_pending = 0;
     if (find_held(t, actions, n, &hk, &hth)) {
         struct rsp_event ev;
         rsp_logf(&t->log, RSP_LOG_DEBUG, "p%u.%u was held: reported instead of a resume", hk + 1,
@@ -479,10 +484,33 @@ static int t_interrupt(void *ctx, char *err, size_t errlen)
 {
     struct starget *t = ctx;
     struct zd_error e;
+    t->interrupts_pending = 0;
     for (unsigned k = 0; k < t->n; k++)
-        if (sess_alive(t->m, k))
-            sess_interrupt_device(t->m, k, &e);
+        if (sess_alive(t->m, k) && sess_interrupt_device(t->m, k, &e) == 0)
+            t->interrupts_pending++;
     return 0;
+}
+
+/* Every device answered the client's interrupt with "nothing to stop"
+ * (no kernel runs): all-stop still owes GDB a stop. A thread that is
+ * stopped anyway is reported; else thread 1 of the last device, as U. */
+static void interrupt_answer(struct starget *t, struct rsp_event *ev)
+{
+    stop_all_and_hold(t);
+    for (unsigned k = t->n; k-- > 0;) {
+        if (!sess_alive(t->m, k))
+            continue;
+        for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++)
+            if (sess_thread_state(t->m, k, th) == SESS_T_STOPPED) {
+                stop_event(t, k, th, ev);
+                return;
+            }
+        memset(ev, 0, sizeof(*ev));
+        ev->kind = RSP_EVENT_UNAVAILABLE;
+        ev->pid = k + 1;
+        ev->tid = 1;
+        return;
+    }
 }
 
 static int t_detach(void *ctx, uint32_t pid, char *err, size_t errlen)
@@ -597,16 +625,23 @@ static int t_next_event(void *ctx, struct rsp_event *ev)
                 range_step_on(t, note.session, note.thread))
                 continue;
             rsp_logf(&t->log, RSP_LOG_DEBUG, "p%u.%u stopped", note.session + 1, note.thread + 1);
+            t->interrupts_pending = 0;
             /* All-stop: everything stops before the report. */
             if (!t->non_stop)
                 stop_all_and_hold(t);
             stop_event(t, note.session, note.thread, ev);
             return 1;
         case SESS_NOTE_UNAVAILABLE:
-            /* "Nothing to stop" for a whole device answers our own
-             * device-wide interrupt, not a request of the client. */
-            if (note.thread == UINT32_MAX)
+            /* "Nothing to stop" for a whole device answers a device-wide
+             * interrupt: ours (stop-all), or the client's ^C, which must
+             * end in a stop once every device has answered. */
+            if (note.thread == UINT32_MAX) {
+                if (t->interrupts_pending && --t->interrupts_pending == 0 && !t->non_stop) {
+                    interrupt_answer(t, ev);
+                    return 1;
+                }
                 continue;
+            }
             memset(ev, 0, sizeof(*ev));
             ev->kind = RSP_EVENT_UNAVAILABLE;
             ev->pid = note.session + 1;

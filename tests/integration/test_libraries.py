@@ -139,6 +139,21 @@ try:
          "the timeout is logged", log)
     finish(app, srv, c, err, "timeout")
 
+    # ---- ^C while no kernel runs: still a stop reply, never a hang -----------
+    app, srv, c, err, line, reply, stop = start(
+        client_features="qSupported:multiprocess+;swbreak+;multi-address-space+;unavailable+")
+    c.send("vCont;c")
+    time.sleep(0.3)
+    c.interrupt()
+    try:
+        r = c.recv(timeout=15).decode()
+    except Exception as e:  # a hang is the bug this checks
+        r = repr(e)
+    t.ok(re.fullmatch(r"Up1\.[0-9a-f]+|T[0-9a-f]{2}.*", r) is not None,
+         "^C with the device idle is answered (U: nothing could be stopped)", r)
+    go(app)
+    finish(app, srv, c, err, "idle ^C")
+
     # ---- a client without vAck (stock GDB): never blocked, never told ---------
     app, srv, c, err, line, reply, stop = start(
         client_features="qSupported:multiprocess+;swbreak+;vContSupported+")
