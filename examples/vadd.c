@@ -9,14 +9,16 @@
  * known bytes (byte i = i mod 256, so it holds every character the remote
  * protocol has to escape), while the kernel still runs. --wait-before-load
  * reads one line from stdin before creating the module (so a debugger can
- * attach first) and says when the module creation has returned. */
+ * attach first) and says when the module creation has returned. --items N
+ * sets the global size (default 4096) so a benchmark can make every hardware
+ * thread of a large device run the kernel. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "examples/l0_common.h"
 
-#define N 4096
+#define DEFAULT_ITEMS 4096
 /* Larger than any remote-protocol packet, so reads of it get truncated. */
 #define PATTERN_BYTES (128 * 1024)
 
@@ -43,6 +45,7 @@ int main(int argc, char **argv)
     uint32_t gx, gy, gz;
     int expect_sum = 0, print_buffers = 0, wait_before_load = 0;
     int bad = 0;
+    int n = DEFAULT_ITEMS;
 
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--expect-sum") == 0)
@@ -51,8 +54,20 @@ int main(int argc, char **argv)
             print_buffers = 1;
         else if (strcmp(argv[i], "--wait-before-load") == 0)
             wait_before_load = 1;
-        else {
-            fprintf(stderr, "usage: %s [--expect-sum] [--print-buffers] [--wait-before-load]\n",
+        else if (strcmp(argv[i], "--items") == 0 && i + 1 < argc) {
+            char *end;
+            unsigned long v = strtoul(argv[++i], &end, 0);
+            /* The loops index with int and store 3 * i: 2^26 keeps both in range. */
+            if (*end || v == 0 || v > (1ul << 26)) {
+                fprintf(stderr, "%s: --items takes 1..%lu, not '%s'\n", argv[0], 1ul << 26,
+                        argv[i]);
+                return 2;
+            }
+            n = (int)v;
+        } else {
+            fprintf(stderr,
+                    "usage: %s [--expect-sum] [--print-buffers] [--wait-before-load] "
+                    "[--items N]\n",
                     argv[0]);
             return 2;
         }
@@ -79,15 +94,15 @@ int main(int argc, char **argv)
     }
     L0_CHECK(zeKernelCreate(module, &kdesc, &kernel));
 
-    L0_CHECK(zeMemAllocShared(env.context, &ddesc, &hdesc, N * sizeof(int), 64, env.device,
+    L0_CHECK(zeMemAllocShared(env.context, &ddesc, &hdesc, n * sizeof(int), 64, env.device,
                               (void **)&a));
-    L0_CHECK(zeMemAllocShared(env.context, &ddesc, &hdesc, N * sizeof(int), 64, env.device,
+    L0_CHECK(zeMemAllocShared(env.context, &ddesc, &hdesc, n * sizeof(int), 64, env.device,
                               (void **)&b));
-    L0_CHECK(zeMemAllocShared(env.context, &ddesc, &hdesc, N * sizeof(int), 64, env.device,
+    L0_CHECK(zeMemAllocShared(env.context, &ddesc, &hdesc, n * sizeof(int), 64, env.device,
                               (void **)&c));
-    L0_CHECK(zeMemAllocDevice(env.context, &ddesc, N * sizeof(int), 64, env.device, (void **)&dev));
-    L0_CHECK(zeMemAllocHost(env.context, &hdesc, N * sizeof(int), 64, (void **)&back));
-    for (int i = 0; i < N; i++) {
+    L0_CHECK(zeMemAllocDevice(env.context, &ddesc, n * sizeof(int), 64, env.device, (void **)&dev));
+    L0_CHECK(zeMemAllocHost(env.context, &hdesc, n * sizeof(int), 64, (void **)&back));
+    for (int i = 0; i < n; i++) {
         a[i] = i;
         b[i] = 3 * i;
         c[i] = -1;
@@ -100,7 +115,7 @@ int main(int argc, char **argv)
             pattern[i] = (unsigned char)i;
     }
 
-    L0_CHECK(zeKernelSuggestGroupSize(kernel, N, 1, 1, &gx, &gy, &gz));
+    L0_CHECK(zeKernelSuggestGroupSize(kernel, (uint32_t)n, 1, 1, &gx, &gy, &gz));
     L0_CHECK(zeKernelSetGroupSize(kernel, gx, gy, gz));
     L0_CHECK(zeKernelSetArgumentValue(kernel, 0, sizeof(a), &a));
     L0_CHECK(zeKernelSetArgumentValue(kernel, 1, sizeof(b), &b));
@@ -110,11 +125,11 @@ int main(int argc, char **argv)
     L0_CHECK(zeCommandListCreate(env.context, env.device, &ldesc, &list));
     L0_CHECK(zeEventPoolCreate(env.context, &pdesc, 1, &env.device, &pool));
     L0_CHECK(zeEventCreate(pool, &edesc, &done));
-    ze_group_count_t groups = {N / gx, 1, 1};
+    ze_group_count_t groups = {(uint32_t)n / gx, 1, 1};
     L0_CHECK(zeCommandListAppendLaunchKernel(list, kernel, &groups, done, 0, NULL));
     L0_CHECK(zeCommandListAppendBarrier(list, NULL, 0, NULL));
-    L0_CHECK(zeCommandListAppendMemoryCopy(list, dev, a, N * sizeof(int), NULL, 0, NULL));
-    L0_CHECK(zeCommandListAppendMemoryCopy(list, back, dev, N * sizeof(int), NULL, 0, NULL));
+    L0_CHECK(zeCommandListAppendMemoryCopy(list, dev, a, n * sizeof(int), NULL, 0, NULL));
+    L0_CHECK(zeCommandListAppendMemoryCopy(list, back, dev, n * sizeof(int), NULL, 0, NULL));
     L0_CHECK(zeCommandListClose(list));
     ze_fence_desc_t fdesc = {.stype = ZE_STRUCTURE_TYPE_FENCE_DESC};
     ze_fence_handle_t fence;
@@ -124,7 +139,7 @@ int main(int argc, char **argv)
         /* Printed after the submission so a debugger that attaches on this
          * line finds the kernel running. */
         printf("buffers: a=0x%llx a_bytes=%zu pattern=0x%llx pattern_bytes=%d\n",
-               (unsigned long long)(uintptr_t)a, (size_t)N * sizeof(int),
+               (unsigned long long)(uintptr_t)a, (size_t)n * sizeof(int),
                (unsigned long long)(uintptr_t)pattern, PATTERN_BYTES);
         fflush(stdout);
     }
@@ -135,13 +150,13 @@ int main(int argc, char **argv)
     printf("launch: %u work-groups of %u work-items completed, event signalled\n",
            groups.groupCountX, gx);
 
-    for (int i = 0; i < N; i++)
+    for (int i = 0; i < n; i++)
         if (back[i] != a[i])
             bad++;
     printf("memory copy host->device->host: %s\n", bad ? "MISMATCH" : "round-trips");
     if (expect_sum) {
         int wrong = 0;
-        for (int i = 0; i < N; i++)
+        for (int i = 0; i < n; i++)
             wrong += c[i] != a[i] + b[i];
         printf("c = a + b: %s (%d wrong)\n", wrong ? "FAILED" : "verified", wrong);
         bad += wrong;

@@ -3,7 +3,8 @@
 """zestub's GDB server against examples/vadd on gtsim at 8,192 and 65,536
 hardware threads: attach + stop-all + the full thread list, ^C to stop
 reply, and bulk `x`/`m` reads, beside the loopback round trip and the
-client's own bulk ceiling measured in the same run (bench/README.md).
+client's own bulk ceiling measured in the same run; then the stop/resume
+cycle of a breakpoint every dispatch hits (bench/README.md).
 
 Run from a build directory (or pass --builddir); `make bench-gdbstub`
 does. --smoke is the tiny run `make check` uses."""
@@ -22,6 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "rsp"))
 sys.path.insert(0, HERE)
 
+import breakcycle  # noqa: E402
 import loopback  # noqa: E402
 from measure import Session, attach_once  # noqa: E402
 from report import Table, fmt_ratio, fmt_time, med_min  # noqa: E402
@@ -35,6 +37,13 @@ CONFIGS = [
     "platform=xehpc,slices=64,subslices=8,eus=8,threads=16,pace=1",
 ]
 SMOKE_CONFIG = "platform=xehpc,pace=2"  # gtsim's default 1x4x8x8 = 256 threads
+# The breakpoint cycle needs the kernel to end: pace=0 (as fast as gtsim
+# goes). vadd's kernel is SIMD 32, so 32 work-items per dispatch: the
+# largest size gives every one of the 8,192 threads one dispatch.
+BREAK_CONFIG = "platform=xehpc,slices=8,subslices=8,eus=8,threads=16,pace=0"
+BREAK_ITEMS = [1024 * 32, 4096 * 32, 8192 * 32]
+SMOKE_BREAK_CONFIG = "platform=xehpc,pace=0"
+SMOKE_BREAK_ITEMS = [256 * 32]
 MIB = 1 << 20
 # Bulk passes, each beside its loopback baseline (loopback.py): x of zeros,
 # X of every byte value, m of hex. "isa" is the instruction heap from the
@@ -67,13 +76,22 @@ def options():
     p.add_argument("--mem-mib", type=int, default=16, help="bytes per read pass (<= 64)")
     p.add_argument("--mem-reps", type=int, default=3)
     p.add_argument("--rtt-reps", type=int, default=1000, help="qC/loopback pairs")
+    p.add_argument("--break-config", help="GTSIM_CONFIG of the breakpoint cycle")
+    p.add_argument("--break-items", type=int, action="append",
+                   help="vadd work-items for the breakpoint cycle (repeatable; 32 per dispatch)")
+    p.add_argument("--break-reps", type=int, default=3, help="0 skips the breakpoint cycle")
     p.add_argument("--timeout", type=float, default=120, help="seconds per reply")
     p.add_argument("--smoke", action="store_true", help="tiny sizes for make check")
     a = p.parse_args()
     if a.smoke:
         a.config = a.config or [SMOKE_CONFIG]
         a.attach_reps, a.ctrlc_reps, a.mem_mib, a.mem_reps, a.rtt_reps = 2, 3, 1, 1, 100
+        a.break_config = a.break_config or SMOKE_BREAK_CONFIG
+        a.break_items = a.break_items or SMOKE_BREAK_ITEMS
+        a.break_reps = min(a.break_reps, 1)
     a.config = a.config or CONFIGS
+    a.break_config = a.break_config or BREAK_CONFIG
+    a.break_items = a.break_items or BREAK_ITEMS
     a.mem_mib = max(1, min(a.mem_mib, 64))  # gtsim's instruction heap is 64 MiB
     a.builddir = os.path.abspath(a.builddir)
     return a
@@ -213,6 +231,30 @@ def run_config(a, config, rundir):
     return table, summary
 
 
+def run_break(a, rundir):
+    """The breakpoint cycle (breakcycle.py) on its own device, beside the
+    loopback round trip taken between its runs."""
+    config = a.break_config
+    n = thread_count(config)
+    table = Table("breakpoint cycle: %s threads (GTSIM_CONFIG=%s)" % (format(n, ","), config))
+    summary = []
+    t0 = time.monotonic()
+    where = Where(a.builddir, config, rundir)
+    loop = loopback.Loopback(64)
+    try:
+        runs, rtt = breakcycle.measure(where, a.break_items, a.break_reps, a.timeout, loop,
+                                       max(a.rtt_reps // 10, 10), progress)
+        rtt_med = table.time_row("loopback RTT (Python echo)", rtt, None,
+                                 "baseline, taken before each run")
+        breakcycle.tabulate(table, summary, runs, rtt_med)
+    except RigError as e:
+        table.error_row("breakpoint cycle", str(e))
+    finally:
+        loop.close()
+    summary.append("wall time for the breakpoint cycle: %.1f s" % (time.monotonic() - t0))
+    return table, summary
+
+
 def main():
     a = options()
     # A SIGTERM (make interrupted, a test timeout) unwinds like ^C, so the
@@ -227,6 +269,14 @@ def main():
     try:
         for config in a.config:
             table, summary = run_config(a, config, rundir)
+            print()
+            print(table.render())
+            for line in summary:
+                print("  " + line)
+            sys.stdout.flush()
+            failed |= any(r[5].startswith("ERROR") for r in table.rows)
+        if a.break_reps > 0:
+            table, summary = run_break(a, rundir)
             print()
             print(table.render())
             for line in summary:

@@ -46,6 +46,10 @@ class Table:
         self.rows.append((name, str(len(samples)), fmt_rate(nbytes, med), fmt_rate(nbytes, low),
                           "%.0f%% of loopback" % (100.0 * nbytes / med / ceiling), notes))
 
+    def note_row(self, name, text):
+        """Something zestub did wrong that does not void the figures."""
+        self.rows.append((name, "-", "-", "-", "-", text))
+
     def error_row(self, name, why):
         self.rows.append((name, "-", "-", "-", "-", "ERROR: " + why))
 

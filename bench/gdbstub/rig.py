@@ -75,17 +75,23 @@ class App:
 
 class Server:
     """`zestub --once --multi :0` with stderr collected by a thread (the
-    listening port is its first line)."""
+    listening port is its first line). With log_path, stderr goes to that
+    file instead and is read back after the run: a --log-level debug run
+    writes a line per stop, and a Python reader thread taking the GIL for
+    each would compete with the client being timed."""
 
-    def __init__(self, where, timeout):
+    def __init__(self, where, timeout, args=(), log_path=None):
+        self.log_path = log_path
+        self.log_file = open(log_path, "wb") if log_path else None
         self.proc = subprocess.Popen(
-            [os.path.join(where.builddir, "zestub"), "--once", "--multi", ":0"],
-            env=where.env(), stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            [os.path.join(where.builddir, "zestub"), "--once", *args, "--multi", ":0"],
+            env=where.env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=self.log_file or subprocess.PIPE)
         self.lines = []
         self.port = None
         self.ready = threading.Event()
-        self.reader = threading.Thread(target=self._drain, daemon=True)
+        self.reader = threading.Thread(target=self._drain if not log_path else self._poll_log,
+                                       daemon=True)
         self.reader.start()
         self.client = None
         if not self.ready.wait(30) or self.port is None:
@@ -93,24 +99,45 @@ class Server:
             raise RigError("zestub did not listen: %s" % self.stderr())
         self.client = FastClient.tcp(self.port, timeout=timeout)
 
+    def _port_line(self, line):
+        m = re.match(r"Listening on port (\d+)$", line)
+        if m and self.port is None:
+            self.port = int(m.group(1))
+            self.ready.set()
+
     def _drain(self):
         for raw in self.proc.stderr:
             line = raw.decode(errors="replace").rstrip("\n")
             self.lines.append(line)
-            m = re.match(r"Listening on port (\d+)$", line)
-            if m and self.port is None:
-                self.port = int(m.group(1))
-                self.ready.set()
+            self._port_line(line)
         self.ready.set()
 
-    def stderr(self):
-        return "\n".join(self.lines[-20:])
+    def _poll_log(self):
+        """Until the port line shows up in the log file (or zestub ends)."""
+        while self.proc.poll() is None:
+            with open(self.log_path, "rb") as f:
+                for raw in f.read().splitlines():
+                    self._port_line(raw.decode(errors="replace"))
+            if self.port is not None:
+                break
+            time.sleep(0.01)
+        self.ready.set()
 
-    def hello(self):
+    def log_lines(self):
+        """zestub's stderr so far, from the file or the reader thread."""
+        if not self.log_path:
+            return list(self.lines)
+        with open(self.log_path, "rb") as f:
+            return f.read().decode(errors="replace").splitlines()
+
+    def stderr(self):
+        return "\n".join(self.log_lines()[-20:])
+
+    def hello(self, features=QSUPPORTED):
         """What GDB sends before anything else, then no-ack mode as GDB
         uses over TCP, so every figure is without acks."""
         c = self.client
-        r = c.req(QSUPPORTED)
+        r = c.req(features)
         m = re.search(r"PacketSize=([0-9a-fA-F]+)", r)
         if not m:
             raise RigError("qSupported without PacketSize: %r" % r)
@@ -141,4 +168,7 @@ class Server:
             self.proc.kill()
             self.proc.wait()
         self.reader.join(5)
-        self.proc.stderr.close()
+        if self.log_file:
+            self.log_file.close()
+        else:
+            self.proc.stderr.close()
