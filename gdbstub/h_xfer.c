@@ -105,6 +105,21 @@ enum rsp_hresult rsp_h_xfer_features(struct rsp_server *s, const char *arg, size
     return xfer(s, key, off, n, build_features, annex);
 }
 
+/* What a thread's list entry told the client, as one word for delta lists
+ * (sent->tdesc): the tdesc id alone while it has no name, else a hash of
+ * the tdesc and name with the top bit set (tdesc ids are small), so a
+ * renamed thread is listed again and GDB's name never goes stale. */
+static uint32_t entry_digest(uint32_t tdesc, const char *name)
+{
+    uint32_t h;
+    if (!name)
+        return tdesc;
+    h = 2166136261u ^ tdesc; /* FNV-1a */
+    for (; *name; name++)
+        h = (h ^ (uint8_t)*name) * 16777619u;
+    return h | 0x80000000u;
+}
+
 static int build_threads(struct rsp_server *s, const char *annex, struct rsp_buf *out)
 {
     const struct rsp_target_ops *o = s->target.ops;
@@ -125,19 +140,33 @@ static int build_threads(struct rsp_server *s, const char *annex, struct rsp_buf
         }
         for (uint32_t t = 1; t <= pi.nthreads; t++) {
             struct rsp_thread_info ti;
+            char name[160];
+            uint32_t digest;
             if (o->thread_info(s->target.ctx, pi.pid, t, &ti) < 0)
                 continue;
+            /* Only stopped threads have a place in the code to name. */
+            if (!o->thread_name || ti.state != RSP_THREAD_STOPPED ||
+                o->thread_name(s->target.ctx, pi.pid, t, name, sizeof(name)) < 0)
+                name[0] = 0;
+            digest = entry_digest(ti.tdesc, name[0] ? name : NULL);
             /* Delta lists (after qDeltaThreadList) carry only threads whose
-             * tdesc the client has not seen; a client that never asked gets
-             * every thread every time, or it would drop the others. */
-            if (s->delta_threads && sent->tdesc[t - 1] == ti.tdesc)
+             * tdesc or name the client has not seen; a client that never
+             * asked gets every thread every time, or it would drop the
+             * others. */
+            if (s->delta_threads && sent->tdesc[t - 1] == digest)
                 continue;
-            sent->tdesc[t - 1] = ti.tdesc;
+            sent->tdesc[t - 1] = digest;
             rsp_buf_puts(&body, "<thread id=\"");
             rsp_put_ptid(s, &body, pi.pid, t);
-            rsp_buf_printf(&body, "\" id_str=\"ZE %u.%u.%u.%u\" tdesc=\"%u\"/>\n",
-                           (unsigned)ti.slice, (unsigned)ti.subslice, (unsigned)ti.eu,
-                           (unsigned)ti.thread, (unsigned)ti.tdesc);
+            rsp_buf_printf(&body, "\" id_str=\"ZE %u.%u.%u.%u\" tdesc=\"%u\"", (unsigned)ti.slice,
+                           (unsigned)ti.subslice, (unsigned)ti.eu, (unsigned)ti.thread,
+                           (unsigned)ti.tdesc);
+            if (name[0]) {
+                rsp_buf_puts(&body, " name=\"");
+                rsp_xml_escape(&body, name);
+                rsp_buf_putc(&body, '"');
+            }
+            rsp_buf_puts(&body, "/>\n");
             listed++;
         }
     }

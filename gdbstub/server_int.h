@@ -19,8 +19,10 @@ struct rsp_ptid {
     int64_t pid, tid;
 };
 
-/* What the last thread list told the client, per device: the tdesc id
- * each thread had (0 = never sent), for qXfer:threads:read deltas. */
+/* What the last thread list told the client, per device, for
+ * qXfer:threads:read deltas: per thread the tdesc id it had, or for a
+ * thread sent with a name a hash of tdesc and name with the top bit set
+ * (h_xfer.c entry_digest); 0 = never sent. */
 struct rsp_sent_proc {
     uint32_t pid, n;
     uint32_t *tdesc; /* [n], index tid - 1 */

@@ -181,6 +181,13 @@ struct rsp_target_ops {
      * know. Text for the user goes to out (sent as console output).
      * 0 handled, -ENOENT unknown command, other negative: failed. */
     int (*monitor)(void *ctx, const char *cmd, struct rsp_buf *out);
+
+    /* Optional (may be NULL): a short name for a stopped thread, sent as
+     * the name attribute of qXfer:threads:read (GDB shows it in `info
+     * threads`), e.g. "vadd @ vadd.cl:6". Called for every stopped thread
+     * each time the list is built, so it must be cheap. 0 and a
+     * NUL-terminated buf, or negative: no name. */
+    int (*thread_name)(void *ctx, uint32_t pid, uint32_t tid, char *buf, size_t len);
 };
 
 struct rsp_target {

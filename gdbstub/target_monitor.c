@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* "monitor threads|thread|modules|devices" for the sessions target. A
+/* "monitor threads|thread|modules|devices|xpti" for the sessions target. A
  * device has thousands of hardware threads, so `threads` groups identical
  * ones (state, stop reason, kernel, source line) and prints one line per
  * group, largest first, at most MAX_GROUPS per device unless "all" is
- * given. Nothing here resumes, stops or writes: PCs and stop reasons come
- * through the sessions register cache (read once per stop). The server
- * sends the text as console output, split over as many O packets as it
- * needs. */
+ * given; `threads by-site` puts the groups under the host line that
+ * submitted their kernel (the application's XPTI table, target_xpti.h). Nothing here resumes, stops
+ * or writes: PCs and stop reasons come through the sessions register cache (read once per stop).
+ * The server sends the text as console output, split over as many O packets as it needs. */
 #include "gdbstub/target_monitor.h"
 
 #include <errno.h>
@@ -16,21 +16,31 @@
 #include <string.h>
 
 #include "gdbstub/packet.h"
+#include "gdbstub/target_xpti.h"
 #include "regsets/regs.h"
 #include "sessions/sess.h"
+#include "sessions/sess_xpti.h"
 #include "symbols/symbols.h"
 
 /* Enough for a terminal: a stopped kernel rarely has more distinct lines. */
 #define MAX_GROUPS 16
 /* Kernel names listed per module before "(+N more)". */
 #define MAX_KERNELS 8
+/* Candidate tasks listed under an ambiguous submission site. */
+#define MAX_CANDIDATES 4
 
 static const char help_text[] =
-    "  threads [all] -- thread counts per device by state, stop reason, kernel and line\n"
+    "  threads [all] [by-site] -- thread counts per device by state, stop reason, kernel and\n"
+    "                     line; by-site: under the host line that submitted the kernel (XPTI)\n"
     "  thread pP.T|P.T -- one thread: state, PC, kernel, file:line, stop reason\n"
     "                     (pP.T in hex as in the protocol, P.T in decimal as GDB's Thread P.T)\n"
     "  modules [all] -- modules per device: ELF range, load address, acknowledgement, kernels\n"
-    "  devices -- attached devices: PCI slot, name, ids, topology, threads\n";
+    "  devices -- attached devices: PCI slot, name, ids, topology, threads\n"
+    "  xpti -- the application's XPTI table: counters, page faults and their allocations\n"
+    "  xpti tasks [all] -- kernel task instances, running first, then recent ended ones\n"
+    "  xpti uid 0xHEX -- the site of an XPTI id: kernel, file:line, function, device, tasks\n"
+    "  xpti allocations [ADDRESS|all] -- the allocation containing ADDRESS (live or freed,\n"
+    "                     where allocated and freed), or the live allocations\n";
 
 enum mstate { M_STOPPED, M_RUNNING, M_UNAVAILABLE };
 static const char *const state_name[] = {"stopped", "running", "unavailable"};
@@ -81,7 +91,11 @@ struct trec {
     const char *kernel; /* NULL: no module covers the PC */
     const char *file;   /* base name; NULL: no line */
     uint32_t line;
+    /* by-site: the kernel's submission (cached per stop, so one pointer
+     * per kernel and device); NULL: none known. */
+    const struct sess_xpti_submission *sub;
     uint32_t count; /* in groups: how many threads */
+    uint32_t block; /* by-site, in groups: threads under the same submission */
 };
 
 static int strcmp_null(const char *a, const char *b)
@@ -114,7 +128,8 @@ static int group_cmp(const void *pa, const void *pb)
     return trec_cmp(a, b);
 }
 
-static void thread_rec(struct sess_manager *m, unsigned k, uint32_t th, struct trec *r)
+static void thread_rec(struct sess_manager *m, struct rsp_xpti *xp, unsigned k, uint32_t th,
+                       struct trec *r)
 {
     struct zd_error e;
     uint64_t pc, begin, end;
@@ -140,11 +155,116 @@ static void thread_rec(struct sess_manager *m, unsigned k, uint32_t th, struct t
         r->file = base_name(loc.file);
         r->line = loc.line;
     }
+    if (xp)
+        r->sub = rsp_xpti_submission(xp, m, k, loc.kernel);
 }
 
-static void put_group(struct rsp_buf *out, const struct trec *g)
+static int ptr_cmp(const void *a, const void *b)
 {
-    rsp_buf_printf(out, "  %u %s", (unsigned)g->count, state_name[g->state]);
+    return (uintptr_t)a < (uintptr_t)b ? -1 : (uintptr_t)a > (uintptr_t)b;
+}
+
+/* by-site: groups of the same submission together, the largest block
+ * first but threads without a submission (not stopped in a known kernel)
+ * last, then as group_cmp. */
+static int block_cmp(const void *pa, const void *pb)
+{
+    const struct trec *a = pa, *b = pb;
+    if (!a->sub != !b->sub)
+        return a->sub ? -1 : 1;
+    if (a->block != b->block)
+        return a->block > b->block ? -1 : 1;
+    if (a->sub != b->sub)
+        return ptr_cmp(a->sub, b->sub);
+    return group_cmp(a, b);
+}
+
+static int sub_cmp(const void *pa, const void *pb)
+{
+    const struct trec *a = pa, *b = pb;
+    return ptr_cmp(a->sub, b->sub);
+}
+
+/* by-site: block = the threads of all groups with the same submission. */
+static void order_blocks(struct trec *g, uint32_t n)
+{
+    qsort(g, n, sizeof(*g), sub_cmp);
+    for (uint32_t i = 0, j; i < n; i = j) {
+        uint32_t sum = 0;
+        for (j = i; j < n && g[j].sub == g[i].sub; j++)
+            sum += g[j].count;
+        for (uint32_t h = i; h < j; h++)
+            g[h].block = sum;
+    }
+    qsort(g, n, sizeof(*g), block_cmp);
+}
+
+/* "FILE:LINE in FUNCTION", the host line as the table recorded it. */
+static void put_xsite(struct rsp_buf *out, const struct xtab_site *s)
+{
+    rsp_buf_printf(out, "%s:%u", s->file[0] ? s->file : "(unknown file)", (unsigned)s->line);
+    if (s->function[0])
+        rsp_buf_printf(out, " in %s", s->function);
+}
+
+static void put_xtask(struct rsp_buf *out, const struct sess_xpti_candidate *c)
+{
+    rsp_buf_printf(out, "task instance %llu on queue 0x%llx (uid 0x%llx)",
+                   (unsigned long long)c->task.instance, (unsigned long long)c->task.queue,
+                   (unsigned long long)c->task.uid);
+}
+
+/* The head of a by-site block: where the kernel was submitted, and when
+ * the table cannot tell which task a thread belongs to, that it cannot
+ * and who the candidates are. */
+static void put_block(struct rsp_buf *out, const struct sess_xpti_submission *s, uint32_t n)
+{
+    const struct xtab_site *site = rsp_xpti_common_site(s);
+    bool list; /* the candidates, when they differ in something shown */
+    if (!s) {
+        rsp_buf_printf(out, "  without a submission site: %u threads\n", (unsigned)n);
+        return;
+    }
+    if (s->how == SESS_XPTI_UNIQUE) {
+        rsp_buf_puts(out, "  submitted at ");
+        put_xsite(out, s->cand[0].site);
+        rsp_buf_puts(out, ", ");
+        put_xtask(out, &s->cand[0]);
+        rsp_buf_printf(out, ": %u threads\n", (unsigned)n);
+        return;
+    }
+    if (site) {
+        rsp_buf_puts(out, "  submitted at ");
+        put_xsite(out, site);
+    } else {
+        rsp_buf_printf(out, "  submitted from one of %zu sites",
+                       s->how == SESS_XPTI_AMBIGUOUS ? s->nsites : s->total);
+    }
+    if (s->how == SESS_XPTI_AMBIGUOUS)
+        rsp_buf_printf(out, ", by one of %zu running tasks (ambiguous)", s->total);
+    else
+        rsp_buf_puts(out, " (no task of it was running)");
+    rsp_buf_printf(out, ": %u threads\n", (unsigned)n);
+    list = !site || s->how == SESS_XPTI_AMBIGUOUS;
+    for (size_t i = 0; list && i < s->ncand; i++) {
+        if (i == MAX_CANDIDATES) {
+            rsp_buf_printf(out, "      ... and %zu more\n", s->total - i);
+            break;
+        }
+        rsp_buf_puts(out, "      candidate: ");
+        if (!site) {
+            put_xsite(out, s->cand[i].site);
+            rsp_buf_puts(out, s->cand[i].has_task ? ", " : "");
+        }
+        if (s->cand[i].has_task)
+            put_xtask(out, &s->cand[i]);
+        rsp_buf_putc(out, '\n');
+    }
+}
+
+static void put_group(struct rsp_buf *out, const struct trec *g, const char *indent)
+{
+    rsp_buf_printf(out, "%s%u %s", indent, (unsigned)g->count, state_name[g->state]);
     if (g->state != M_STOPPED) {
         rsp_buf_putc(out, '\n');
         return;
@@ -173,7 +293,9 @@ static void put_state_counts(struct rsp_buf *out, const uint32_t *n)
     rsp_buf_putc(out, '\n');
 }
 
-static int threads_of_device(struct sess_manager *m, unsigned k, bool all, struct rsp_buf *out)
+/* xp non-NULL: by-site. */
+static int threads_of_device(struct sess_manager *m, struct rsp_xpti *xp, unsigned k, bool all,
+                             struct rsp_buf *out)
 {
     uint32_t n = sess_thread_count(m, k), ngroups = 0, per_state[3] = {0};
     struct trec *recs;
@@ -188,7 +310,7 @@ static int threads_of_device(struct sess_manager *m, unsigned k, bool all, struc
         return -ENOMEM;
     }
     for (uint32_t th = 0; th < n; th++) {
-        thread_rec(m, k, th, &recs[th]);
+        thread_rec(m, xp, k, th, &recs[th]);
         per_state[recs[th].state]++;
     }
     /* Sort so that equal records are adjacent, fold them, then order the
@@ -200,7 +322,10 @@ static int threads_of_device(struct sess_manager *m, unsigned k, bool all, struc
         else
             recs[ngroups++] = recs[i];
     }
-    qsort(recs, ngroups, sizeof(*recs), group_cmp);
+    if (xp)
+        order_blocks(recs, ngroups);
+    else
+        qsort(recs, ngroups, sizeof(*recs), group_cmp);
     rsp_buf_printf(out, ": %u threads: ", (unsigned)n);
     put_state_counts(out, per_state);
     for (uint32_t g = 0; g < ngroups; g++) {
@@ -208,17 +333,20 @@ static int threads_of_device(struct sess_manager *m, unsigned k, bool all, struc
             uint32_t rest = 0;
             for (uint32_t h = g; h < ngroups; h++)
                 rest += recs[h].count;
-            rsp_buf_printf(out, "  ... %u more groups of %u threads ('monitor threads all')\n",
-                           (unsigned)(ngroups - g), (unsigned)rest);
+            rsp_buf_printf(out, "  ... %u more groups of %u threads ('monitor threads%s all')\n",
+                           (unsigned)(ngroups - g), (unsigned)rest, xp ? " by-site" : "");
             break;
         }
-        put_group(out, &recs[g]);
+        if (xp && (g == 0 || recs[g].sub != recs[g - 1].sub))
+            put_block(out, recs[g].sub, recs[g].block);
+        put_group(out, &recs[g], xp ? "    " : "  ");
     }
     free(recs);
     return 0;
 }
 
-static int cmd_threads(struct sess_manager *m, bool all, struct rsp_buf *out)
+/* xp non-NULL: by-site (the caller found the table). */
+static int cmd_threads(struct sess_manager *m, struct rsp_xpti *xp, bool all, struct rsp_buf *out)
 {
     unsigned alive = 0;
     uint32_t total = 0, per_state[3] = {0};
@@ -237,7 +365,7 @@ static int cmd_threads(struct sess_manager *m, bool all, struct rsp_buf *out)
         put_state_counts(out, per_state);
     }
     for (unsigned k = 0; k < sess_count(m) && rc == 0; k++)
-        rc = threads_of_device(m, k, all, out);
+        rc = threads_of_device(m, xp, k, all, out);
     return rc;
 }
 
@@ -370,7 +498,22 @@ static int cmd_thread(struct sess_manager *m, const char *arg, struct rsp_buf *o
 
 /* ---- modules ------------------------------------------------------------ */
 
-static void put_kernels(struct rsp_buf *out, struct sess_manager *m, unsigned k,
+/* " [FILE:LINE]" after a kernel name: the host line that submitted it
+ * (base name; "+N" when more lines did), nothing when the table has none. */
+static void put_kernel_sites(struct rsp_buf *out, struct xtab *t, const char *kernel)
+{
+    struct xtab_site *site = t ? malloc(sizeof(*site)) : NULL;
+    int n = site ? xtab_find_kernel(t, kernel, site, 1, NULL, NULL) : 0;
+    if (n > 0) {
+        rsp_buf_printf(out, " [%s:%u", base_name(site->file), (unsigned)site->line);
+        if (n > 1)
+            rsp_buf_printf(out, " +%d more", n - 1);
+        rsp_buf_putc(out, ']');
+    }
+    free(site);
+}
+
+static void put_kernels(struct rsp_buf *out, struct sess_manager *m, struct xtab *t, unsigned k,
                         const struct sess_module_info *mi, bool all)
 {
     uint64_t begin, end;
@@ -394,11 +537,15 @@ static void put_kernels(struct rsp_buf *out, struct sess_manager *m, unsigned k,
             break;
         }
         rsp_buf_printf(out, "%s%s", i ? ", " : ": ", sym_kernel_at(sym, i)->name);
+        put_kernel_sites(out, t, sym_kernel_at(sym, i)->name);
     }
 }
 
-static int cmd_modules(struct sess_manager *m, bool all, struct rsp_buf *out)
+static int cmd_modules(struct sess_manager *m, struct rsp_xpti *xp, bool all, struct rsp_buf *out)
 {
+    /* Kernels carry their submitting lines when the table exists; without
+     * one the listing is as before (`monitor xpti` says why). */
+    struct xtab *t = sess_xpti_table(rsp_xpti_table(xp, true));
     for (unsigned k = 0; k < sess_count(m); k++) {
         size_t n = sess_alive(m, k) ? sess_module_count(m, k) : 0;
         put_device(out, m, k);
@@ -417,7 +564,7 @@ static int cmd_modules(struct sess_manager *m, bool all, struct rsp_buf *out)
                            !mi.need_ack ? "no acknowledgement needed"
                            : mi.acked   ? "acknowledged"
                                         : "waiting for its acknowledgement");
-            put_kernels(out, m, k, &mi, all);
+            put_kernels(out, m, t, k, &mi, all);
             rsp_buf_putc(out, '\n');
         }
     }
@@ -467,6 +614,27 @@ static bool is_cmd(const char *cmd, const char *word, const char **rest)
     return true;
 }
 
+/* threads: "by-site" (or "--by-site") and "all", in any order. */
+static int threads_args(const char *rest, bool *by_site, bool *all, struct rsp_buf *out)
+{
+    *by_site = *all = false;
+    while (*rest) {
+        const char *w = rest;
+        size_t n = strcspn(rest, " ");
+        if (n == 3 && !strncmp(w, "all", 3))
+            *all = true;
+        else if ((n == 7 && !strncmp(w, "by-site", 7)) || (n == 9 && !strncmp(w, "--by-site", 9)))
+            *by_site = true;
+        else {
+            rsp_buf_puts(out, "usage: monitor threads [all] [by-site]\n");
+            return -EINVAL;
+        }
+        for (rest += n; *rest == ' '; rest++)
+            ;
+    }
+    return 0;
+}
+
 /* "", or "all" to lift the caps; anything else is a usage error. */
 static int all_arg(const char *rest, const char *name, bool *all, struct rsp_buf *out)
 {
@@ -477,10 +645,11 @@ static int all_arg(const char *rest, const char *name, bool *all, struct rsp_buf
     return -EINVAL;
 }
 
-int rsp_sessions_monitor(struct sess_manager *m, const char *cmd, struct rsp_buf *out)
+int rsp_sessions_monitor(struct sess_manager *m, struct rsp_xpti *xp, const char *cmd,
+                         struct rsp_buf *out)
 {
     const char *rest;
-    bool all;
+    bool all, by_site;
     int rc;
 
     while (*cmd == ' ')
@@ -492,14 +661,31 @@ int rsp_sessions_monitor(struct sess_manager *m, const char *cmd, struct rsp_buf
     if (is_cmd(cmd, "thread", &rest))
         return cmd_thread(m, rest, out);
     if (is_cmd(cmd, "threads", &rest)) {
-        if ((rc = all_arg(rest, "threads", &all, out)) == 0)
-            rc = m ? cmd_threads(m, all, out) : (rsp_buf_puts(out, "no device is attached\n"), 0);
-        return rc;
+        if ((rc = threads_args(rest, &by_site, &all, out)) != 0)
+            return rc;
+        if (!m) {
+            rsp_buf_puts(out, "no device is attached\n");
+            return 0;
+        }
+        /* Without a table: the one note, then the usual grouping. */
+        if (by_site && !rsp_xpti_table(xp, true)) {
+            rsp_buf_printf(out, "note: %s\n", rsp_xpti_note(xp));
+            by_site = false;
+        }
+        return cmd_threads(m, by_site ? xp : NULL, all, out);
     }
     if (is_cmd(cmd, "modules", &rest)) {
         if ((rc = all_arg(rest, "modules", &all, out)) == 0)
-            rc = m ? cmd_modules(m, all, out) : (rsp_buf_puts(out, "no device is attached\n"), 0);
+            rc = m ? cmd_modules(m, xp, all, out)
+                   : (rsp_buf_puts(out, "no device is attached\n"), 0);
         return rc;
+    }
+    if (is_cmd(cmd, "xpti", &rest)) {
+        if (!m) {
+            rsp_buf_puts(out, "no device is attached: no XPTI table\n");
+            return *rest ? -EIO : 0;
+        }
+        return rsp_sessions_monitor_xpti(xp, m, rest, out);
     }
     if (is_cmd(cmd, "devices", &rest)) {
         if (*rest) {

@@ -1,18 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /* The sessions target's own "monitor" commands (threads, thread, modules,
- * devices): read-only summaries of the debug model for a person at a
+ * devices, xpti): read-only summaries of the debug model for a person at a
  * terminal or a script. Kept out of target_sessions.c, which only forwards
- * its sess_manager here. */
+ * its sess_manager and XPTI handle here. */
 #ifndef ZESTUB_GDBSTUB_TARGET_MONITOR_H
 #define ZESTUB_GDBSTUB_TARGET_MONITOR_H
 
 struct rsp_buf;
+struct rsp_xpti;
 struct sess_manager;
 
 /* The rsp_target_ops.monitor contract: text for the user goes to out;
  * 0 handled, -ENOENT not one of ours, other negative: the command failed
  * (its reason is in out). "help" appends our lines to the server's help.
- * m is NULL while nothing is attached. Device process P is session P-1. */
-int rsp_sessions_monitor(struct sess_manager *m, const char *cmd, struct rsp_buf *out);
+ * m is NULL while nothing is attached. Device process P is session P-1.
+ * xp (target_xpti.h; may be NULL) is the application's XPTI table: it
+ * adds submission sites to `threads by-site` and `modules`, and answers
+ * `xpti ...`. */
+int rsp_sessions_monitor(struct sess_manager *m, struct rsp_xpti *xp, const char *cmd,
+                         struct rsp_buf *out);
+
+/* "monitor xpti ARGS" (target_monitor_xpti.c); args after "xpti". */
+int rsp_sessions_monitor_xpti(struct rsp_xpti *xp, struct sess_manager *m, const char *args,
+                              struct rsp_buf *out);
 
 #endif

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "gdbstub/target_monitor.h"
+#include "gdbstub/target_xpti.h"
 #include "regsets/regs.h"
 #include "sessions/sess.h"
 
@@ -39,6 +40,7 @@ struct starget {
      * with a stop: when all answer "nothing to stop", the interrupt must
      * still end the resume, or GDB would wait forever. */
     unsigned interrupts_pending;
+    struct rsp_xpti *xpti;     /* the application's XPTI table, from attach to detach */
     rsp_sessions_dump_fn dump; /* monitor dump, provided by the caller */
     void *dump_arg;
     bool held_report, report_stop_all;
@@ -64,6 +66,7 @@ enum {
     TF_STEPPING = 1, /* resumed with a step: the breakpoint bit is not a breakpoint */
     TF_RESUMED = 2,  /* part of the last resume */
     TF_HELD = 4,     /* stopped with an unreported event of its own */
+    TF_REPORTED = 8, /* its stop was reported and it was not resumed since */
 };
 
 /* The instruction at a stopped thread's PC (16 bytes: enough for either
@@ -117,6 +120,7 @@ static void queue_report(struct starget *t, const struct rsp_event *ev, bool sto
 }
 
 static void stop_all_and_hold(struct starget *t);
+static bool hold_unreported(struct starget *t);
 
 static void say(char *err, size_t errlen, const char *msg)
 {
@@ -142,6 +146,7 @@ static void stop_event(struct starget *t, unsigned k, uint32_t thread, struct rs
     /* A step ends with the breakpoint status bit too: not a breakpoint. */
     ev->swbreak = r == REGS_STOP_BREAKPOINT && !(t->flags[k][thread] & TF_STEPPING);
     t->flags[k][thread] &= (uint8_t) ~(TF_STEPPING | TF_HELD);
+    t->flags[k][thread] |= TF_REPORTED;
 }
 
 static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *err, size_t errlen)
@@ -163,6 +168,7 @@ static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *
         return rc == ZD_E_TOO_EARLY ? RSP_TARGET_TOO_EARLY : -EIO;
     }
     t->n = sess_count(t->m);
+    t->xpti = rsp_xpti_new(host_pid);
     t->cats = calloc(t->n, sizeof(*t->cats));
     t->flags = calloc(t->n, sizeof(*t->flags));
     for (unsigned k = 0; t->cats && t->flags && k < t->n; k++) {
@@ -187,6 +193,7 @@ static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *
     }
     /* All-stop attach: stop every device, report a thread of the last. */
     stop_all_and_hold(t);
+    rsp_xpti_stopped(t->xpti);
     memset(stop, 0, sizeof(*stop));
     stop->kind = RSP_EVENT_UNAVAILABLE;
     stop->pid = t->n;
@@ -412,12 +419,18 @@ static int t_resume(void *ctx, const struct rsp_resume *actions, size_t n, char 
 
     t->nranges = 0; /* a new resume cancels the range steps of the last */
     t->interrupts_pending = 0;
+    /* Threads may have stopped on their own since the last report (the
+     * devices keep running across a library report, and events arrive
+     * late): their notes are still queued, but resuming them now would
+     * step over their breakpoint silently. */
+    hold_unreported(t);
     if (find_held(t, actions, n, &hk, &hth)) {
         struct rsp_event ev;
         rsp_logf(&t->log, RSP_LOG_DEBUG, "p%u.%u was held: reported instead of a resume", hk + 1,
                  hth + 1);
         stop_event(t, hk, hth, &ev);
-        queue_report(t, &ev, false);
+        /* All-stop: threads may still run (after a library report). */
+        queue_report(t, &ev, !t->non_stop);
         return 0;
     }
     for (size_t i = 0; i < n; i++)
@@ -435,7 +448,8 @@ static int t_resume(void *ctx, const struct rsp_resume *actions, size_t n, char 
             bool covered = a && a->kind != RSP_RESUME_STOP;
             bool resumes = covered && (st == SESS_T_STOPPED || st == SESS_T_HELD);
             t->flags[k][th] =
-                (uint8_t)((t->flags[k][th] & TF_HELD) | (covered ? TF_RESUMED : 0) |
+                (uint8_t)((t->flags[k][th] & (TF_HELD | (resumes ? 0 : TF_REPORTED))) |
+                          (covered ? TF_RESUMED : 0) |
                           (resumes && (a->kind == RSP_RESUME_STEP || a->kind == RSP_RESUME_RANGE)
                                ? TF_STEPPING
                                : 0));
@@ -475,8 +489,16 @@ static int t_resume(void *ctx, const struct rsp_resume *actions, size_t n, char 
         queue_report(t, &ev, resumed > 1 && !t->non_stop);
     }
     /* The common case: one resume per device. */
-    if (only_continue_all)
-        return sess_resume_all(t->m, &e) == 0 ? 0 : (say(err, errlen, e.msg), -EIO);
+    if (only_continue_all) {
+        if (sess_resume_all(t->m, &e) == 0)
+            return 0;
+        /* The application is gone (it ended while GDB was stopped): its
+         * DETACHED event answers this resume with W, not an error. */
+        if (e.code == ZD_E_LOST)
+            return 0;
+        say(err, errlen, e.msg);
+        return -EIO;
+    }
     return 0;
 }
 
@@ -525,6 +547,10 @@ static int t_detach(void *ctx, uint32_t pid, char *err, size_t errlen)
     /* The driver resumes the session's threads on detach. */
     sess_detach(t->m, pid - 1);
     fprintf(stderr, "Detached from device [%s]\n", sess_device(t->m, pid - 1)->pci_slot);
+    if (t_process_count(t) == 0) {
+        rsp_xpti_free(t->xpti); /* the last device: nothing to join with */
+        t->xpti = NULL;
+    }
     return 0;
 }
 
@@ -574,23 +600,32 @@ static bool own_reason(enum regs_stop_reason r)
  * step that completed) has an event GDB must see: it is held and reported
  * at the next resume that includes it, never resumed past silently. Its
  * THREAD_STOPPED may already have been absorbed by the probe. */
-static void stop_all_and_hold(struct starget *t)
+static bool hold_unreported(struct starget *t)
 {
-    struct zd_error e;
-    sess_stop_all(t->m, &e);
+    bool any = false;
     for (unsigned k = 0; k < t->n; k++) {
         if (!sess_alive(t->m, k))
             continue;
         for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++)
-            if (sess_thread_state(t->m, k, th) == SESS_T_STOPPED &&
-                own_reason(sess_thread_reason(t->m, k, th)))
+            if (!(t->flags[k][th] & (TF_REPORTED | TF_HELD)) &&
+                sess_thread_state(t->m, k, th) == SESS_T_STOPPED &&
+                own_reason(sess_thread_reason(t->m, k, th))) {
                 t->flags[k][th] |= TF_HELD;
+                any = true;
+            }
     }
+    return any;
 }
 
-static int t_next_event(void *ctx, struct rsp_event *ev)
+static void stop_all_and_hold(struct starget *t)
 {
-    struct starget *t = ctx;
+    struct zd_error e;
+    sess_stop_all(t->m, &e);
+    hold_unreported(t);
+}
+
+static int next_event(struct starget *t, struct rsp_event *ev)
+{
     struct sess_note note;
     if (!t->m)
         return 0;
@@ -684,6 +719,17 @@ static int t_next_event(void *ctx, struct rsp_event *ev)
     return 0;
 }
 
+static int t_next_event(void *ctx, struct rsp_event *ev)
+{
+    struct starget *t = ctx;
+    int rc = next_event(t, ev);
+    /* A reported stop: XPTI answers (running tasks, thread names) are of
+     * this stop from now on. */
+    if (rc == 1 && (ev->kind == RSP_EVENT_STOP || ev->kind == RSP_EVENT_UNAVAILABLE))
+        rsp_xpti_stopped(t->xpti);
+    return rc;
+}
+
 static size_t t_library_count(void *ctx, uint32_t pid)
 {
     struct starget *t = ctx;
@@ -742,6 +788,8 @@ static void t_client_gone(void *ctx)
     epoll_ctl(t->ep_fd, EPOLL_CTL_DEL, sess_notify_fd(t->m), NULL);
     sess_detach_all(t->m);
     t->m = NULL;
+    rsp_xpti_free(t->xpti);
+    t->xpti = NULL;
     for (unsigned k = 0; k < t->n; k++) {
         regs_catalog_free(t->cats[k]);
         free(t->flags[k]);
@@ -773,11 +821,19 @@ static int t_monitor(void *ctx, const char *cmd, struct rsp_buf *out)
         }
         return t->dump(t->dump_arg, t->m, t->zd, t->host_pid, cmd[4] ? cmd + 5 : "", out);
     }
-    rc = rsp_sessions_monitor(t->m, cmd, out);
+    rc = rsp_sessions_monitor(t->m, t->xpti, cmd, out);
     if (t->dump && strcmp(cmd, "help") == 0)
         rsp_buf_puts(out, "  dump [--json] [--registers none|expedited|all] -- the threads "
                           "stopped now, as zestub dump prints them\n");
     return rc;
+}
+
+static int t_thread_name(void *ctx, uint32_t pid, uint32_t tid, char *buf, size_t len)
+{
+    struct starget *t = ctx;
+    if (!valid(t, pid, tid) || tid == 0)
+        return -ENOENT;
+    return rsp_xpti_thread_name(t->xpti, t->m, pid - 1, tid - 1, buf, len);
 }
 
 static const struct rsp_target_ops ops = {
@@ -802,6 +858,7 @@ static const struct rsp_target_ops ops = {
     .ack_library = t_ack_library,
     .monitor = t_monitor,
     .set_non_stop = t_set_non_stop,
+    .thread_name = t_thread_name,
 };
 
 int rsp_sessions_target_new(struct rsp_target *out, char *err, size_t errlen)

@@ -39,10 +39,8 @@ struct sess_xpti *sess_xpti_open(uint32_t pid, char *note, size_t notelen)
     return x;
 }
 
-void sess_xpti_close(struct sess_xpti *x)
+static void drop_cache(struct sess_xpti *x)
 {
-    if (!x)
-        return;
     while (x->cache) {
         struct cached *c = x->cache;
         x->cache = c->next;
@@ -50,8 +48,30 @@ void sess_xpti_close(struct sess_xpti *x)
         free(c->sub);
         free(c);
     }
+}
+
+void sess_xpti_close(struct sess_xpti *x)
+{
+    if (!x)
+        return;
+    drop_cache(x);
     xtab_close(x->t);
     free(x);
+}
+
+void sess_xpti_new_stop(struct sess_xpti *x)
+{
+    if (!x)
+        return;
+    drop_cache(x);
+    /* A table that went bad stays open and answers nothing; the reader
+     * counts it, so the result needs no handling here. */
+    (void)xtab_refresh(x->t, NULL, 0);
+}
+
+struct xtab *sess_xpti_table(struct sess_xpti *x)
+{
+    return x ? x->t : NULL;
 }
 
 void sess_xpti_stats(struct sess_xpti *x, struct xtab_stats *out)

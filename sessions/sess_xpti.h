@@ -33,6 +33,15 @@ struct sess_xpti *sess_xpti_open(uint32_t pid, char *note, size_t notelen);
 void sess_xpti_close(struct sess_xpti *x);
 void sess_xpti_stats(struct sess_xpti *x, struct xtab_stats *out);
 
+/* For a long-lived struct sess_xpti (the GDB server keeps one per attach):
+ * the threads stopped again, so the cached answers of sess_xpti_submission
+ * (tasks running at the last stop) are dropped and the table's header is
+ * checked again. */
+void sess_xpti_new_stop(struct sess_xpti *x);
+
+/* The table itself, for listings (tasks, sites, allocations); owned by x. */
+struct xtab *sess_xpti_table(struct sess_xpti *x);
+
 enum sess_xpti_how {
     SESS_XPTI_UNIQUE = 1, /* exactly one task was running: it is the thread's */
     SESS_XPTI_AMBIGUOUS,  /* several running tasks fit: all are candidates */

@@ -47,7 +47,7 @@ try:
         cls, _ = s.command("-gdb-set " + setting)
         t.eq(cls, "done", "-gdb-set " + setting)
     cls, text = console("set architecture intelgt")
-    t.eq(cls, "done", "Intel's GDB accepts set architecture intelgt (%s)" % text.strip())
+    t.eq(cls, "done", "Intel's GDB accepts set architecture intelgt (%s)" % " ".join(text.split()))
     console("set architecture auto")
     cls, res = s.command("-target-select extended-remote :%d" % srv.port)
     t.ok(cls == "connected", "-target-select extended-remote", res)
@@ -82,7 +82,7 @@ try:
     cls, text = console("detach inferiors 1")
     if cls != "done":
         cls, text = console("detach")
-    t.eq(cls, "done", "detach (%s)" % text.strip())
+    t.eq(cls, "done", "detach (%s)" % " ".join(text.split()))
     console("monitor exit")
     t.eq(g.wait_exit(app), 0, "the application finishes after detach")
     t.eq(s.malformed, [], "every MI line is well formed")

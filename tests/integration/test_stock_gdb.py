@@ -35,7 +35,7 @@ t = Tap()
 def thread_rows(out):
     """(gdb number, pid, tid, pc) for every row of `info threads`."""
     return [(int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4), 16))
-            for m in re.finditer(r"^\*?\s+(\d+)\s+Thread (\d+)\.(\d+)\s+0x([0-9a-f]+) in ",
+            for m in re.finditer(r"^\*?\s+(\d+)\s+Thread (\d+)\.(\d+)(?: \"[^\"]*\")?\s+0x([0-9a-f]+) in ",
                                  out, re.M)]
 
 
