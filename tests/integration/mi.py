@@ -134,8 +134,10 @@ class GDB:
     do not parse are kept in self.malformed."""
 
     def __init__(self, gdb, env=None):
+        # stderr is not MI (start-up warnings of a GDB build go there): it
+        # must not count against the records.
         self.proc = subprocess.Popen([gdb, "-nx", "-q", "-i=mi"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
         self.lines = queue.Queue()
         self.records = []  # every parsed record, in order
         self.malformed = []
