@@ -17,10 +17,13 @@ enum rsp_hresult rsp_h_status(struct rsp_server *s, const char *arg, size_t len)
 
     if (s->non_stop)
         return rsp_nonstop_status(s);
-    if (s->have_stop && rsp_find_process(s, s->last_stop.pid, NULL)) {
+    if (s->have_stop && rsp_find_process(s, s->last_stop.pid, NULL) &&
+        (s->client_intelgt || s->last_stop.kind != RSP_EVENT_UNAVAILABLE)) {
         rsp_stop_reply(s, &s->last_stop, &s->reply);
         return RSP_H_REPLY;
     }
+    /* A client that cannot parse U (stock GDB) connecting while no thread
+     * is stopped (no kernel runs): a plain stop of a thread, below. */
     if (o->process_count(s->target.ctx) == 0 ||
         !rsp_resolve_thread(s, (struct rsp_ptid){0, 0}, &pid, &tid)) {
         /* Extended-remote with nothing attached: "no process". */

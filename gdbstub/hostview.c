@@ -102,10 +102,11 @@ static void put_pc(struct rsp_server *s)
     uint64_t pc;
     uint8_t le[8];
 
-    if (!hg_pc(s, &pc)) {
-        put_unavailable(&s->reply, sizeof(le));
-        return;
-    }
+    /* A thread with no readable state (idle: no kernel runs on it) shows
+     * PC 0: GDB drops a connection whose current thread has no PC at all
+     * ("PC register is not available"), and 0 is never device code. */
+    if (!hg_pc(s, &pc))
+        pc = 0;
     for (unsigned i = 0; i < sizeof(le); i++)
         le[i] = (uint8_t)(pc >> (8 * i));
     rsp_buf_hex(&s->reply, le, sizeof(le));

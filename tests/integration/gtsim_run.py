@@ -22,14 +22,21 @@ def gtsim_env(config):
     return env
 
 
-def start_app(env, name="vadd", args=()):
+def start_app(env, name="vadd", args=(), running=None):
     """Starts examples/NAME with program debugging on; returns (process,
-    first line of its output)."""
+    first line of its output). With `running`, also waits for the line
+    that starts with it (vadd --print-buffers prints it once its kernel is
+    submitted), so an attach finds the kernel running even on a loaded
+    machine."""
     app_env = dict(env, ZET_ENABLE_PROGRAM_DEBUGGING="1")
     app = subprocess.Popen([os.path.join(top, "examples", name)] + list(args), env=app_env,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     _procs.append(app)
-    return app, app.stdout.readline().decode(errors="replace")
+    first = app.stdout.readline().decode(errors="replace")
+    line = first
+    while running and line and not line.startswith(running):
+        line = app.stdout.readline().decode(errors="replace")
+    return app, first
 
 
 class Zestub:

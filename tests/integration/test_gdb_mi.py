@@ -31,7 +31,7 @@ with open(os.path.join(g.srcdir, "tests", "kernels", "fixtures", "vadd-xehpc.elf
 t = Tap()
 s = None
 try:
-    app, line = g.start_app(env)
+    app, line = g.start_app(env, args=["--print-buffers"], running="buffers:")
     t.ok(line.startswith("device:"), "the application started", line)
     srv = g.Zestub(env, "--attach", str(app.pid))
     s = mi.GDB(gdb)

@@ -39,7 +39,7 @@ def console(cmd):
 
 
 try:
-    app, line = g.start_app(env)
+    app, line = g.start_app(env, args=["--print-buffers"], running="buffers:")
     t.ok(line.startswith("device:"), "the application started", line)
     srv = g.Zestub(env, "--multi")
     s = mi.GDB(gdb)

@@ -41,7 +41,7 @@ def ip_of(c, byname, tid):
 
 
 try:
-    app, line = g.start_app(env)
+    app, line = g.start_app(env, args=["--print-buffers"], running="buffers:")
     t.ok(line.startswith("device:"), "the application started", line)
     srv = subprocess.Popen([os.path.join(g.top, "zestub"), "--once", "--multi", "-"], env=env,
                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -70,7 +70,7 @@ def common_checks(tag, out, pid_shown):
 
 try:
     # ---- target remote, zestub --attach PID ----------------------------------
-    app, line = g.start_app(env)
+    app, line = g.start_app(env, args=["--print-buffers"], running="buffers:")
     t.ok(line.startswith("device:"), "the application started", line)
     srv = g.Zestub(env, "--attach", str(app.pid))
     t.ok(srv.port is not None, "zestub listens", srv.stderr())
@@ -85,7 +85,7 @@ try:
          "default --log-level: no info or debug lines", srv.stderr())
 
     # ---- target extended-remote, attach PID ------------------------------------
-    app, line = g.start_app(env)
+    app, line = g.start_app(env, args=["--print-buffers"], running="buffers:")
     srv = g.Zestub(env, "--multi")
     rc, out = g.gdb_batch(gdb, ["target extended-remote :%d" % srv.port, "attach %d" % app.pid,
                                 "info threads", "info inferiors", "x/4xw $pc", "monitor help",
@@ -101,7 +101,7 @@ try:
     t.eq(srv.wait(), 0, "extended-remote: monitor exit ends zestub with 0")
 
     # ---- continue to the end: the device process exits --------------------------
-    app, line = g.start_app(env)
+    app, line = g.start_app(env, args=["--print-buffers"], running="buffers:")
     srv = g.Zestub(env, "--log-level", "debug", "--attach", str(app.pid))
     rc, out = g.gdb_batch(gdb, ["target remote :%d" % srv.port, "continue"])
     t.ok(re.search(r"\[Inferior 1 \(process 1\) exited with code 01\]", out) is not None,
@@ -115,7 +115,7 @@ try:
                  "zestub: debug: event: exited p1.0", "zestub: info: client gone"):
         t.ok(want in log, "--log-level debug logs '%s'" % want, log)
     # ---- a breakpoint from stock GDB (Z0 in the server) ----------------------
-    app, line = g.start_app(env)
+    app, line = g.start_app(env, args=["--print-buffers"], running="buffers:")
     srv = g.Zestub(env, "--attach", str(app.pid))
     # The next instruction's address: Intel GT instructions are 8 bytes when
     # compacted (bit 29), else 16; GDB itself cannot tell.
@@ -134,7 +134,7 @@ try:
     t.eq(srv.wait(), 0, "breakpoint run: zestub exits 0")
 
     # ---- SIGTERM while waiting for a client: exit, leave nothing stopped ----
-    app, line = g.start_app(env)
+    app, line = g.start_app(env, args=["--print-buffers"], running="buffers:")
     srv = g.Zestub(env, "--attach", str(app.pid))
     srv.proc.send_signal(signal.SIGTERM)
     t.ok(srv.wait(5) is not None, "SIGTERM while no client is connected ends zestub",
