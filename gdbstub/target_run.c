@@ -1,0 +1,409 @@
+/* SPDX-License-Identifier: MIT */
+/* Run control of the sessions target. All-stop: when a thread stops, every
+ * other device is stopped before the stop is reported (one interrupt per
+ * device), and only threads that were part of the resume are reported
+ * (protocol 7); others that stopped for a reason of their own are held.
+ * Range steps (vCont;r) continue in the server; an end-of-thread step is
+ * reported U. Non-stop reports every stop as it comes. */
+#include "gdbstub/target_sessions_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "regsets/regs.h"
+#include "sessions/sess.h"
+
+static bool hold_unreported(struct starget *t);
+
+/* The instruction at a stopped thread's PC (16 bytes: enough for either
+ * length). */
+static bool insn_at_pc(struct starget *t, unsigned k, uint32_t th, uint64_t *pc, uint8_t insn[16])
+{
+    struct zd_error e;
+    return sess_thread_pc(t->m, k, th, pc, &e) == 0 &&
+           sess_read_memory(t->m, k, th, ZD_SPACE_DEFAULT, *pc, 16, insn, &e) == 0;
+}
+
+static struct range_step *range_of(struct starget *t, unsigned k, uint32_t th)
+{
+    for (size_t i = 0; i < t->nranges; i++)
+        if (t->ranges[i].k == k && t->ranges[i].th == th)
+            return &t->ranges[i];
+    return NULL;
+}
+
+static bool add_range(struct starget *t, unsigned k, uint32_t th, uint64_t start, uint64_t end)
+{
+    if (t->nranges == t->cap_ranges) {
+        size_t cap = t->cap_ranges ? 2 * t->cap_ranges : 8;
+        struct range_step *n = realloc(t->ranges, cap * sizeof(*n));
+        if (!n)
+            return false;
+        t->ranges = n;
+        t->cap_ranges = cap;
+    }
+    t->ranges[t->nranges++] = (struct range_step){k, th, start, end};
+    return true;
+}
+
+static void drop_range(struct starget *t, unsigned k, uint32_t th)
+{
+    struct range_step *r = range_of(t, k, th);
+    if (r)
+        *r = t->ranges[--t->nranges];
+}
+
+/* Queues an event that no device will send (see held_fd). */
+static void queue_report(struct starget *t, const struct rsp_event *ev, bool stop_all)
+{
+    uint64_t one = 1;
+    t->report = *ev;
+    t->held_report = true;
+    t->report_stop_all = stop_all;
+    if (write(t->held_fd, &one, sizeof(one)) < 0) {
+        /* the counter cannot overflow with one write per report */
+    }
+}
+
+/* A stop event for the thread, with its reason decoded from cr0. */
+void rsp_st_stop_event(struct starget *t, unsigned k, uint32_t thread, struct rsp_event *ev)
+{
+    enum regs_stop_reason r = sess_thread_reason(t->m, k, thread);
+    memset(ev, 0, sizeof(*ev));
+    ev->kind = RSP_EVENT_STOP;
+    ev->pid = k + 1;
+    ev->tid = thread + 1;
+    ev->signal = regs_stop_signal(r);
+    /* A step ends with the breakpoint status bit too: not a breakpoint. */
+    ev->swbreak = r == REGS_STOP_BREAKPOINT && !(t->flags[k][thread] & TF_STEPPING);
+    t->flags[k][thread] &= (uint8_t) ~(TF_STEPPING | TF_HELD);
+    t->flags[k][thread] |= TF_REPORTED;
+}
+
+static bool matches(const struct rsp_resume *a, uint32_t pid, uint32_t tid)
+{
+    return (a->pid == -1 || a->pid == (int64_t)pid) &&
+           (a->tid == -1 || a->tid == 0 || a->tid == (int64_t)tid);
+}
+
+/* The first action of a vCont that applies to the thread, or NULL. */
+static const struct rsp_resume *action_for(const struct rsp_resume *actions, size_t n, unsigned k,
+                                           uint32_t th)
+{
+    for (size_t i = 0; i < n; i++)
+        if (matches(&actions[i], k + 1, th + 1))
+            return &actions[i];
+    return NULL;
+}
+
+/* A held thread the resume would include: it is reported instead of
+ * anything being resumed (protocol 7). */
+static bool find_held(struct starget *t, const struct rsp_resume *actions, size_t n, unsigned *hk,
+                      uint32_t *hth)
+{
+    for (unsigned k = 0; k < t->n; k++) {
+        if (!sess_alive(t->m, k))
+            continue;
+        for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++) {
+            const struct rsp_resume *a;
+            if (!(t->flags[k][th] & TF_HELD) || sess_thread_state(t->m, k, th) != SESS_T_STOPPED)
+                continue;
+            a = action_for(actions, n, k, th);
+            if (a && a->kind != RSP_RESUME_STOP) {
+                *hk = k;
+                *hth = th;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+int rsp_st_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err, size_t errlen)
+{
+    struct starget *t = ctx;
+    struct zd_error e;
+    bool only_continue_all = true;
+
+    unsigned hk, eot_k = 0;
+    uint32_t hth, eot_th = UINT32_MAX;
+    size_t resumed = 0;
+
+    t->nranges = 0; /* a new resume cancels the range steps of the last */
+    t->interrupts_pending = 0;
+    /* Threads may have stopped on their own since the last report (the
+     * devices keep running across a library report, and events arrive
+     * late): their notes are still queued, but resuming them now would
+     * step over their breakpoint silently. */
+    hold_unreported(t);
+    if (find_held(t, actions, n, &hk, &hth)) {
+        struct rsp_event ev;
+        rsp_logf(&t->log, RSP_LOG_DEBUG, "p%u.%u was held: reported instead of a resume", hk + 1,
+                 hth + 1);
+        rsp_st_stop_event(t, hk, hth, &ev);
+        /* All-stop: threads may still run (after a library report). */
+        queue_report(t, &ev, !t->non_stop);
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        only_continue_all &=
+            actions[i].kind == RSP_RESUME_CONTINUE && actions[i].pid == -1 && actions[i].tid == -1;
+    for (unsigned k = 0; k < t->n; k++) {
+        if (!sess_alive(t->m, k))
+            continue;
+        for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++) {
+            const struct rsp_resume *a = action_for(actions, n, k, th);
+            enum sess_thread_state st = sess_thread_state(t->m, k, th);
+            /* Running and unavailable threads an action covers count as
+             * resumed too: GDB considers them running, and a later stop of
+             * theirs (a breakpoint once work arrives) must be reported. */
+            bool covered = a && a->kind != RSP_RESUME_STOP;
+            bool resumes = covered && (st == SESS_T_STOPPED || st == SESS_T_HELD);
+            t->flags[k][th] =
+                (uint8_t)((t->flags[k][th] & (TF_HELD | (resumes ? 0 : TF_REPORTED))) |
+                          (covered ? TF_RESUMED : 0) |
+                          (resumes && (a->kind == RSP_RESUME_STEP || a->kind == RSP_RESUME_RANGE)
+                               ? TF_STEPPING
+                               : 0));
+            if (only_continue_all)
+                continue;
+            if (a && a->kind == RSP_RESUME_STOP) {
+                if (st == SESS_T_RUNNING)
+                    sess_interrupt_thread(t->m, k, th, &e);
+                continue;
+            }
+            if (!resumes)
+                continue;
+            resumed++;
+            if (a->kind == RSP_RESUME_STEP || a->kind == RSP_RESUME_RANGE) {
+                uint64_t pc;
+                uint8_t insn[16];
+                if (insn_at_pc(t, k, th, &pc, insn) && regs_insn_is_eot(insn)) {
+                    /* Protocol 1.3: no step is armed for an end-of-thread
+                     * send; the thread runs its end and is reported U. */
+                    t->flags[k][th] &= (uint8_t)~TF_STEPPING;
+                    sess_resume_thread(t->m, k, th, false, &e);
+                    eot_k = k;
+                    eot_th = th;
+                    continue;
+                }
+                if (a->kind == RSP_RESUME_RANGE && !add_range(t, k, th, a->start, a->end))
+                    rsp_logf(&t->log, RSP_LOG_WARNING, "out of memory: p%u.%u steps once", k + 1,
+                             th + 1);
+                sess_resume_thread(t->m, k, th, true, &e);
+            } else
+                sess_resume_thread(t->m, k, th, false, &e);
+        }
+    }
+    if (eot_th != UINT32_MAX) {
+        struct rsp_event ev = {.kind = RSP_EVENT_UNAVAILABLE, .pid = eot_k + 1, .tid = eot_th + 1};
+        /* All-stop: whatever else was resumed stops before the report. */
+        queue_report(t, &ev, resumed > 1 && !t->non_stop);
+    }
+    /* The common case: one resume per device. */
+    if (only_continue_all) {
+        if (sess_resume_all(t->m, &e) == 0)
+            return 0;
+        /* The application is gone (it ended while GDB was stopped): its
+         * DETACHED event answers this resume with W, not an error. */
+        if (e.code == ZD_E_LOST)
+            return 0;
+        rsp_st_say(err, errlen, e.msg);
+        return -EIO;
+    }
+    return 0;
+}
+
+int rsp_st_interrupt(void *ctx, char *err, size_t errlen)
+{
+    struct starget *t = ctx;
+    struct zd_error e;
+    t->interrupts_pending = 0;
+    for (unsigned k = 0; k < t->n; k++)
+        if (sess_alive(t->m, k) && sess_interrupt_device(t->m, k, &e) == 0)
+            t->interrupts_pending++;
+    return 0;
+}
+
+/* Every device answered the client's interrupt with "nothing to stop"
+ * (no kernel runs): all-stop still owes GDB a stop. A thread that is
+ * stopped anyway is reported; else thread 1 of the last device, as U. */
+static void interrupt_answer(struct starget *t, struct rsp_event *ev)
+{
+    rsp_st_stop_all_and_hold(t);
+    for (unsigned k = t->n; k-- > 0;) {
+        if (!sess_alive(t->m, k))
+            continue;
+        for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++)
+            if (sess_thread_state(t->m, k, th) == SESS_T_STOPPED) {
+                rsp_st_stop_event(t, k, th, ev);
+                return;
+            }
+        memset(ev, 0, sizeof(*ev));
+        ev->kind = RSP_EVENT_UNAVAILABLE;
+        ev->pid = k + 1;
+        ev->tid = 1;
+        return;
+    }
+}
+
+/* A range-stepping thread stopped: steps it again, without a report, while
+ * its PC stays in the range and it stopped only for the step (protocol 5).
+ * True when it was stepped again (or sent to its end: then its U is
+ * queued). */
+static bool range_step_on(struct starget *t, unsigned k, uint32_t th)
+{
+    struct range_step *r = range_of(t, k, th);
+    struct zd_error e;
+    uint64_t pc;
+    uint8_t insn[16];
+
+    if (sess_thread_reason(t->m, k, th) != REGS_STOP_BREAKPOINT ||
+        !insn_at_pc(t, k, th, &pc, insn) || pc < r->start || pc >= r->end ||
+        regs_insn_breakpoint(insn)) {
+        /* Left the range, a breakpoint of the client's, or another stop:
+         * reported as a step. */
+        drop_range(t, k, th);
+        return false;
+    }
+    if (regs_insn_is_eot(insn)) {
+        struct rsp_event ev = {.kind = RSP_EVENT_UNAVAILABLE, .pid = k + 1, .tid = th + 1};
+        drop_range(t, k, th);
+        t->flags[k][th] &= (uint8_t)~TF_STEPPING;
+        sess_resume_thread(t->m, k, th, false, &e);
+        queue_report(t, &ev, !t->non_stop);
+        return true;
+    }
+    return sess_resume_thread(t->m, k, th, true, &e) == 0;
+}
+
+static bool own_reason(enum regs_stop_reason r)
+{
+    return r != REGS_STOP_INTERRUPT && r != REGS_STOP_UNKNOWN;
+}
+
+/* All-stop: stops every device. A thread found stopped for a reason of its
+ * own (a breakpoint it hit while the others were being stopped, a fault, a
+ * step that completed) has an event GDB must see: it is held and reported
+ * at the next resume that includes it, never resumed past silently. Its
+ * THREAD_STOPPED may already have been absorbed by the probe. */
+static bool hold_unreported(struct starget *t)
+{
+    bool any = false;
+    for (unsigned k = 0; k < t->n; k++) {
+        if (!sess_alive(t->m, k))
+            continue;
+        for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++)
+            if (!(t->flags[k][th] & (TF_REPORTED | TF_HELD)) &&
+                sess_thread_state(t->m, k, th) == SESS_T_STOPPED &&
+                own_reason(sess_thread_reason(t->m, k, th))) {
+                t->flags[k][th] |= TF_HELD;
+                any = true;
+            }
+    }
+    return any;
+}
+
+void rsp_st_stop_all_and_hold(struct starget *t)
+{
+    struct zd_error e;
+    sess_stop_all(t->m, &e);
+    hold_unreported(t);
+}
+
+int rsp_st_next_event(struct starget *t, struct rsp_event *ev)
+{
+    struct sess_note note;
+    if (!t->m)
+        return 0;
+    if (t->held_report) {
+        uint64_t v;
+        if (read(t->held_fd, &v, sizeof(v)) < 0) {
+            /* already drained: the report below is what matters */
+        }
+        t->held_report = false;
+        if (t->report_stop_all)
+            rsp_st_stop_all_and_hold(t);
+        *ev = t->report;
+        return 1;
+    }
+    while (sess_poll(t->m, &note) == 0) {
+        switch (note.type) {
+        case SESS_NOTE_STOPPED:
+            if (note.thread == UINT32_MAX)
+                continue;
+            /* (Non-stop reports every stop: a thread stops alone, and one
+             * GDB asked to stop with vCont;t was not resumed.) */
+            if (!t->non_stop && !(t->flags[note.session][note.thread] & TF_RESUMED)) {
+                /* Not part of the resume (protocol 7): ours, or held. */
+                if (own_reason(sess_thread_reason(t->m, note.session, note.thread)))
+                    t->flags[note.session][note.thread] |= TF_HELD;
+                rsp_logf(&t->log, RSP_LOG_DEBUG, "p%u.%u stopped outside the resume: %s",
+                         note.session + 1, note.thread + 1,
+                         t->flags[note.session][note.thread] & TF_HELD ? "held" : "dropped");
+                continue;
+            }
+            if (range_of(t, note.session, note.thread) &&
+                range_step_on(t, note.session, note.thread))
+                continue;
+            rsp_logf(&t->log, RSP_LOG_DEBUG, "p%u.%u stopped", note.session + 1, note.thread + 1);
+            t->interrupts_pending = 0;
+            /* All-stop: everything stops before the report. */
+            if (!t->non_stop)
+                rsp_st_stop_all_and_hold(t);
+            rsp_st_stop_event(t, note.session, note.thread, ev);
+            return 1;
+        case SESS_NOTE_UNAVAILABLE:
+            /* "Nothing to stop" for a whole device answers a device-wide
+             * interrupt: ours (stop-all), or the client's ^C, which must
+             * end in a stop once every device has answered. */
+            if (note.thread == UINT32_MAX) {
+                if (t->interrupts_pending && --t->interrupts_pending == 0 && !t->non_stop) {
+                    interrupt_answer(t, ev);
+                    return 1;
+                }
+                continue;
+            }
+            memset(ev, 0, sizeof(*ev));
+            ev->kind = RSP_EVENT_UNAVAILABLE;
+            ev->pid = note.session + 1;
+            ev->tid = note.thread == UINT32_MAX ? 0 : note.thread + 1;
+            return 1;
+        case SESS_NOTE_MODULE_LOAD:
+            /* The server decides when it is acknowledged (vAck, or at once
+             * for clients without in-memory libraries). Loads that need no
+             * acknowledgement (known before attach) are only listed. */
+            rsp_logf(&t->log, RSP_LOG_INFO, "device process %u: module loaded at 0x%llx-0x%llx%s",
+                     note.session + 1, (unsigned long long)note.module_begin,
+                     (unsigned long long)note.module_end,
+                     note.need_ack ? ", waiting for its acknowledgement" : "");
+            if (!note.need_ack)
+                continue;
+            memset(ev, 0, sizeof(*ev));
+            ev->kind = RSP_EVENT_LIBRARY;
+            ev->pid = note.session + 1;
+            return 1;
+        case SESS_NOTE_MODULE_UNLOAD:
+            rsp_logf(&t->log, RSP_LOG_INFO, "device process %u: module unloaded at 0x%llx",
+                     note.session + 1, (unsigned long long)note.module_begin);
+            memset(ev, 0, sizeof(*ev));
+            ev->kind = RSP_EVENT_LIBRARY;
+            ev->pid = note.session + 1;
+            return 1;
+        case SESS_NOTE_DETACHED:
+            rsp_logf(&t->log, RSP_LOG_INFO,
+                     "device process %u: the application is gone from the device",
+                     note.session + 1);
+            memset(ev, 0, sizeof(*ev));
+            ev->kind = RSP_EVENT_EXITED;
+            ev->pid = note.session + 1;
+            ev->code = 1; /* HOST_EXIT */
+            return 1;
+        default:
+            continue;
+        }
+    }
+    return 0;
+}

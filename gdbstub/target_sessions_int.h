@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/* Private to target_sessions.c (the rsp_target_ops: attach, threads,
+ * registers, memory, libraries, monitor) and target_run.c (all-stop and
+ * non-stop run control: resumes, range steps, held stops, the event
+ * stream). Nothing else includes this. */
+#ifndef ZESTUB_GDBSTUB_TARGET_SESSIONS_INT_H
+#define ZESTUB_GDBSTUB_TARGET_SESSIONS_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gdbstub/log.h"
+#include "gdbstub/target.h"
+#include "gdbstub/target_sessions.h"
+
+struct rsp_xpti;
+
+struct starget {
+    struct zd *zd;
+    struct sess_manager *m;
+    struct regs_catalog **cats; /* one target description per device */
+    uint8_t **flags;            /* per device, per thread: TF_* */
+    unsigned n;
+    struct rsp_log log;
+    /* The event fd the server polls: an epoll set of the sessions' note fd
+     * and held_fd, an eventfd that says `report` is to be sent without a
+     * device event: a held thread instead of a resume, or the end of a
+     * thread that was asked to step its end-of-thread instruction. */
+    int ep_fd, held_fd;
+    bool non_stop;     /* QNonStop:1: no stop-all anywhere */
+    uint32_t host_pid; /* of the attached application */
+    /* Devices a client's interrupt (^C) went to that have not answered
+     * with a stop: when all answer "nothing to stop", the interrupt must
+     * still end the resume, or GDB would wait forever. */
+    unsigned interrupts_pending;
+    struct rsp_xpti *xpti;     /* the application's XPTI table, from attach to detach */
+    rsp_sessions_dump_fn dump; /* monitor dump, provided by the caller */
+    void *dump_arg;
+    bool held_report, report_stop_all;
+    struct rsp_event report;
+    /* Threads range stepping in the current resume (few at a time). */
+    struct range_step *ranges;
+    size_t nranges, cap_ranges;
+};
+
+struct range_step {
+    unsigned k;
+    uint32_t th;
+    uint64_t start, end;
+};
+
+/* Per-thread flags. Protocol 7: only threads that were part of the resume
+ * count for its stop reply. A thread that was not (stopped by our own
+ * stop-all, or left stopped by a scheduler-locked resume) and stopped for a
+ * reason of its own (breakpoint, fault) is HELD: reported, instead of
+ * resumed, when a later resume includes it. Its interrupt stops are ours
+ * and dropped. */
+enum {
+    TF_STEPPING = 1, /* resumed with a step: the breakpoint bit is not a breakpoint */
+    TF_RESUMED = 2,  /* part of the last resume */
+    TF_HELD = 4,     /* stopped with an unreported event of its own */
+    TF_REPORTED = 8, /* its stop was reported and it was not resumed since */
+};
+
+static inline void rsp_st_say(char *err, size_t errlen, const char *msg)
+{
+    if (errlen)
+        snprintf(err, errlen, "%s", msg);
+}
+
+/* target_run.c */
+
+/* Fills a stop event for a stopped thread (reason from cr0) and marks the
+ * thread reported. */
+void rsp_st_stop_event(struct starget *t, unsigned k, uint32_t thread, struct rsp_event *ev);
+/* All-stop: stops every device; threads found stopped for a reason of
+ * their own are held for a later report. */
+void rsp_st_stop_all_and_hold(struct starget *t);
+/* rsp_target_ops.resume and .interrupt. */
+int rsp_st_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err, size_t errlen);
+int rsp_st_interrupt(void *ctx, char *err, size_t errlen);
+/* The next event to report: 1 (ev filled), or 0 when none is pending. */
+int rsp_st_next_event(struct starget *t, struct rsp_event *ev);
+
+#endif
