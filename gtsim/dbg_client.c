@@ -149,22 +149,21 @@ static ze_result_t request(struct client_session *s, uint32_t type, const void *
 
 /* ---- zet Device / Module ---------------------------------------------- */
 
-static ze_result_t ZE_APICALL gtsim_zetDeviceGetDebugProperties(
-    zet_device_handle_t hDevice, zet_device_debug_properties_t *p)
+static ze_result_t ZE_APICALL gtsim_zetDeviceGetDebugProperties(zet_device_handle_t hDevice,
+                                                                zet_device_debug_properties_t *p)
 {
     struct gtsim_device *d = gtsim_as_device(hDevice);
     if (!d)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!p)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    p->flags = (!d->root || d->driver->cfg.tile_attach) ? ZET_DEVICE_DEBUG_PROPERTY_FLAG_ATTACH
-                                                        : 0;
+    p->flags = (!d->root || d->driver->cfg.tile_attach) ? ZET_DEVICE_DEBUG_PROPERTY_FLAG_ATTACH : 0;
     return ZE_RESULT_SUCCESS;
 }
 
 static ze_result_t ZE_APICALL gtsim_zetModuleGetDebugInfo(zet_module_handle_t hModule,
-                                                         zet_module_debug_info_format_t format,
-                                                         size_t *pSize, uint8_t *pDebugInfo)
+                                                          zet_module_debug_info_format_t format,
+                                                          size_t *pSize, uint8_t *pDebugInfo)
 {
     struct gtsim_module *m = (struct gtsim_module *)hModule;
     if (!m || m->magic != GTSIM_MAGIC_MODULE)
@@ -230,8 +229,8 @@ static void free_session(struct client_session *s)
 }
 
 static ze_result_t ZE_APICALL gtsim_zetDebugAttach(zet_device_handle_t hDevice,
-                                                  const zet_debug_config_t *config,
-                                                  zet_debug_session_handle_t *phSession)
+                                                   const zet_debug_config_t *config,
+                                                   zet_debug_session_handle_t *phSession)
 {
     struct gtsim_device *d = gtsim_as_device(hDevice);
     struct client_session *s;
@@ -330,8 +329,7 @@ static ze_result_t ZE_APICALL gtsim_zetDebugDetach(zet_debug_session_handle_t hS
 }
 
 static ze_result_t ZE_APICALL gtsim_zetDebugReadEvent(zet_debug_session_handle_t hSession,
-                                                     uint64_t timeout_ms,
-                                                     zet_debug_event_t *ev)
+                                                      uint64_t timeout_ms, zet_debug_event_t *ev)
 {
     struct client_session *s = as_session(hSession);
     struct timespec dl;
@@ -366,7 +364,7 @@ static ze_result_t ZE_APICALL gtsim_zetDebugReadEvent(zet_debug_session_handle_t
 }
 
 static ze_result_t ZE_APICALL gtsim_zetDebugAcknowledgeEvent(zet_debug_session_handle_t hSession,
-                                                            const zet_debug_event_t *ev)
+                                                             const zet_debug_event_t *ev)
 {
     struct client_session *s = as_session(hSession);
     if (!s)
@@ -387,13 +385,13 @@ static ze_result_t thread_request(zet_debug_session_handle_t hSession, uint32_t 
 }
 
 static ze_result_t ZE_APICALL gtsim_zetDebugInterrupt(zet_debug_session_handle_t hSession,
-                                                     ze_device_thread_t thread)
+                                                      ze_device_thread_t thread)
 {
     return thread_request(hSession, GTSIM_DBG_INTERRUPT, thread);
 }
 
 static ze_result_t ZE_APICALL gtsim_zetDebugResume(zet_debug_session_handle_t hSession,
-                                                  ze_device_thread_t thread)
+                                                   ze_device_thread_t thread)
 {
     return thread_request(hSession, GTSIM_DBG_RESUME, thread);
 }
@@ -425,17 +423,17 @@ static ze_result_t memory(zet_debug_session_handle_t hSession, ze_device_thread_
 }
 
 static ze_result_t ZE_APICALL gtsim_zetDebugReadMemory(zet_debug_session_handle_t hSession,
-                                                      ze_device_thread_t thread,
-                                                      const zet_debug_memory_space_desc_t *desc,
-                                                      size_t size, void *buf)
+                                                       ze_device_thread_t thread,
+                                                       const zet_debug_memory_space_desc_t *desc,
+                                                       size_t size, void *buf)
 {
     return memory(hSession, thread, desc, size, buf, false);
 }
 
 static ze_result_t ZE_APICALL gtsim_zetDebugWriteMemory(zet_debug_session_handle_t hSession,
-                                                       ze_device_thread_t thread,
-                                                       const zet_debug_memory_space_desc_t *desc,
-                                                       size_t size, const void *buf)
+                                                        ze_device_thread_t thread,
+                                                        const zet_debug_memory_space_desc_t *desc,
+                                                        size_t size, const void *buf)
 {
     return memory(hSession, thread, desc, size, (void *)buf, true);
 }
@@ -460,8 +458,8 @@ static ze_result_t ZE_APICALL gtsim_zetDebugGetRegisterSetProperties(
         const struct gtsim_regset_desc *r = &lay->sets[i];
         props[i].type = r->type;
         props[i].version = 0;
-        props[i].generalFlags = ZET_DEBUG_REGSET_FLAG_READABLE |
-                                (r->writable ? ZET_DEBUG_REGSET_FLAG_WRITEABLE : 0);
+        props[i].generalFlags =
+            ZET_DEBUG_REGSET_FLAG_READABLE | (r->writable ? ZET_DEBUG_REGSET_FLAG_WRITEABLE : 0);
         props[i].deviceFlags = 0;
         props[i].count = r->reported_count;
         props[i].bitSize = r->bits;
@@ -492,17 +490,17 @@ static ze_result_t registers(zet_debug_session_handle_t hSession, ze_device_thre
 }
 
 static ze_result_t ZE_APICALL gtsim_zetDebugReadRegisters(zet_debug_session_handle_t hSession,
-                                                         ze_device_thread_t thread,
-                                                         uint32_t type, uint32_t start,
-                                                         uint32_t count, void *values)
+                                                          ze_device_thread_t thread, uint32_t type,
+                                                          uint32_t start, uint32_t count,
+                                                          void *values)
 {
     return registers(hSession, thread, type, start, count, values, false);
 }
 
 static ze_result_t ZE_APICALL gtsim_zetDebugWriteRegisters(zet_debug_session_handle_t hSession,
-                                                          ze_device_thread_t thread,
-                                                          uint32_t type, uint32_t start,
-                                                          uint32_t count, void *values)
+                                                           ze_device_thread_t thread, uint32_t type,
+                                                           uint32_t start, uint32_t count,
+                                                           void *values)
 {
     return registers(hSession, thread, type, start, count, values, true);
 }

@@ -95,7 +95,7 @@ int gtsim_dbg_recv(int fd, struct gtsim_dbg_hdr *hdr, void **payload)
 
 uint64_t gtsim_dbg_config_id(const struct gtsim_config *c)
 {
-    uint64_t v[] = {(uint64_t)c->platform, c->devices, c->tiles, c->slices,
+    uint64_t v[] = {(uint64_t)c->platform, c->devices, c->tiles,  c->slices,
                     c->subslices,          c->eus,     c->threads};
     uint64_t h = 1469598103934665603ull;
     for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {

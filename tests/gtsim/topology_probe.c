@@ -25,8 +25,8 @@ static void show(ze_device_handle_t d, int i, int sub)
            i, where, p.deviceId, p.vendorId, p.numSlices, p.numSubslicesPerSlice,
            p.numEUsPerSubslice, p.numThreadsPerEU,
            p.numSlices * p.numSubslicesPerSlice * p.numEUsPerSubslice * p.numThreadsPerEU,
-           (p.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE) ? 1 : 0, p.subdeviceId,
-           pci.address.domain, pci.address.bus, pci.address.device, pci.address.function);
+           (p.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE) ? 1 : 0, p.subdeviceId, pci.address.domain,
+           pci.address.bus, pci.address.device, pci.address.function);
 }
 
 int main(void)

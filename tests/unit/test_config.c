@@ -23,8 +23,7 @@ int main(void)
                               &c, err, sizeof(err)) == 0,
            "full config parses");
     tap_ok(c.platform == GTSIM_GEN12LP && c.devices == 2 && c.tiles == 2 && c.subslices == 6 &&
-               c.eus == 16 && c.threads == 7 && c.pace == 1000 && c.workers == 3 &&
-               !c.tile_attach,
+               c.eus == 16 && c.threads == 7 && c.pace == 1000 && c.workers == 3 && !c.tile_attach,
            "every key takes effect");
 
     gtsim_config_defaults(&c);
