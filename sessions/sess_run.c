@@ -74,15 +74,20 @@ int sess_prepare_resume(struct session *s, uint32_t thread, bool step, struct zd
 
     if (slot < 0 || sba < 0)
         return ZD_E_INVALID;
-    if ((rc = sess_fill_cache(s, thread, slot, err)) != 0 ||
-        (rc = sess_fill_cache(s, thread, sba, err)) != 0)
+    if ((rc = sess_fill_cache(s, thread, slot, err)) != 0)
         return rc;
     crsz = s->regsets[slot].byte_size < sizeof(cr) ? s->regsets[slot].byte_size : sizeof(cr);
     memcpy(cr, s->cache[(size_t)thread * s->nregsets + slot], crsz);
-    memcpy(&isabase, s->cache[(size_t)thread * s->nregsets + sba] + REGS_SBA_ISABASE * 8, 8);
     /* Whether this stop was the breakpoint (or a step) at the PC: only then
-     * has the instruction there been dealt with. */
+     * has the instruction there been dealt with. Only then is the PC (and
+     * so isabase, one more register read) needed: most threads of a large
+     * device were interrupted, and the final resume prepares every one. */
     hit = regs_cr0_breakpoint(cr);
+    if (hit) {
+        if ((rc = sess_fill_cache(s, thread, sba, err)) != 0)
+            return rc;
+        memcpy(&isabase, s->cache[(size_t)thread * s->nregsets + sba] + REGS_SBA_ISABASE * 8, 8);
+    }
     /* The exception bits of this stop must not fire again. */
     changed = regs_clear_exceptions(cr);
     if (step) {
