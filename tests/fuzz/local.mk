@@ -19,3 +19,18 @@ fuzz-xtab:
 		$(top_srcdir)/xpti/xtab_locate.c
 	@echo "run: tests/fuzz/fuzz_xtab_libfuzzer -max_total_time=60 CORPUS_DIR"
 CLEANFILES += tests/fuzz/fuzz_xtab_libfuzzer
+
+# The RSP server against the mock target of tests/rsp.
+check_PROGRAMS += tests/fuzz/fuzz_rsp
+tests_fuzz_fuzz_rsp_SOURCES = tests/fuzz/fuzz_rsp.c tests/rsp/mock_target.c tests/rsp/mock_target.h
+tests_fuzz_fuzz_rsp_LDADD = libgdbstub.la libregsets.la $(PTHREAD_LIBS)
+TESTS += tests/fuzz/fuzz_rsp
+.PHONY: fuzz-rsp
+fuzz-rsp: libgdbstub.la libregsets.la
+	$(MKDIR_P) tests/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o tests/fuzz/fuzz_rsp_libfuzzer \
+		$(top_srcdir)/tests/fuzz/fuzz_rsp.c $(top_srcdir)/tests/rsp/mock_target.c \
+		$(addprefix $(top_srcdir)/,$(filter-out gdbstub/target_%,$(filter %.c,$(libgdbstub_la_SOURCES) $(libregsets_la_SOURCES)))) \
+		-lpthread
+	@echo "run: tests/fuzz/fuzz_rsp_libfuzzer -max_total_time=60 CORPUS_DIR"
+CLEANFILES += tests/fuzz/fuzz_rsp_libfuzzer

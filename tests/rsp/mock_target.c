@@ -138,6 +138,14 @@ void mock_target_free(struct mock_target *m)
     free(m);
 }
 
+unsigned mock_target_attached_count(const struct mock_target *m)
+{
+    unsigned n = 0;
+    for (int i = 0; i < NDEV; i++)
+        n += m->dev[i].attached;
+    return n;
+}
+
 static struct mdev *dev_of(struct mock_target *m, uint32_t pid)
 {
     return pid >= 1 && pid <= NDEV && m->dev[pid - 1].attached ? &m->dev[pid - 1] : NULL;

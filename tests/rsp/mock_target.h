@@ -14,5 +14,7 @@ struct mock_target;
 struct mock_target *mock_target_new(void);
 void mock_target_free(struct mock_target *m);
 const struct rsp_target_ops *mock_target_ops(void);
+/* Devices attached now (client_gone detaches them all). */
+unsigned mock_target_attached_count(const struct mock_target *m);
 
 #endif

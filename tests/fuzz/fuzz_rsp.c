@@ -1,0 +1,434 @@
+/* SPDX-License-Identifier: MIT */
+/* Fuzz target for the RSP server: any bytes from a client, served by the
+ * real server (receive state machine, acks, dispatch, every handler) over
+ * a socketpair against the mock target of tests/rsp. What must hold: no
+ * crash or memory error (ASan), the connection ends (the input's end is a
+ * disconnect), every byte the server sends is an ack or a well-formed
+ * frame with the right checksum, and the target was told the client is
+ * gone (no device left attached, so no thread left stopped).
+ *
+ * With -DZESTUB_LIBFUZZER this is a libFuzzer target; otherwise `main`
+ * replays the files named on its command line, then mutations of sound
+ * sessions (TAP output, for `make check`); `fuzz_rsp --write-seeds DIR`
+ * writes those sessions as a corpus. */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "gdbstub/server.h"
+#include "gdbstub/transport.h"
+#include "tests/rsp/mock_target.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Larger inputs add nothing the state machine has not seen, and must fit
+ * the socket buffer so the input can be written before serving starts. */
+#define MAX_INPUT (64 * 1024)
+
+struct sink {
+    int fd;
+    uint8_t *buf;
+    size_t len, cap;
+};
+
+/* Drains the server's output (it must never block on a full socket). */
+static void *drain(void *arg)
+{
+    struct sink *s = arg;
+    uint8_t chunk[4096];
+    ssize_t n;
+    while ((n = read(s->fd, chunk, sizeof(chunk))) > 0) {
+        if (s->len + (size_t)n > s->cap) {
+            size_t cap = (s->len + (size_t)n) * 2;
+            uint8_t *b = realloc(s->buf, cap);
+            if (!b)
+                break;
+            s->buf = b;
+            s->cap = cap;
+        }
+        memcpy(s->buf + s->len, chunk, (size_t)n);
+        s->len += (size_t)n;
+    }
+    return NULL;
+}
+
+static int hexval(uint8_t c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* The server's byte stream: '+', '-', and $...#hh / %...#hh frames with
+ * lowercase checksums that match. NULL when sound, else what is wrong. */
+static const char *check_output(const uint8_t *b, size_t n, size_t *frames)
+{
+    size_t i = 0;
+    *frames = 0;
+    while (i < n) {
+        if (b[i] == '+' || b[i] == '-') {
+            i++;
+            continue;
+        }
+        if (b[i] != '$' && b[i] != '%')
+            return "a byte outside any frame";
+        uint8_t sum = 0;
+        size_t j = i + 1;
+        while (j < n && b[j] != '#')
+            sum = (uint8_t)(sum + b[j++]);
+        if (j + 2 >= n)
+            return "a frame cut short";
+        int hi = hexval(b[j + 1]), lo = hexval(b[j + 2]);
+        if (hi < 0 || lo < 0)
+            return "a checksum that is not lowercase hex";
+        if ((uint8_t)(hi << 4 | lo) != sum)
+            return "a wrong checksum";
+        (*frames)++;
+        i = j + 3;
+    }
+    return NULL;
+}
+
+/* Serves one client whose bytes are data; returns NULL or what failed.
+ * *frames: how many frames the server sent. */
+static const char *serve_once(const uint8_t *data, size_t size, size_t *frames)
+{
+    static char why[RSP_ERR_LEN + 64];
+    struct mock_target *m = mock_target_new();
+    struct rsp_target t = {.ops = mock_target_ops(), .ctx = m};
+    struct rsp_server_config cfg = {.multi = true, .wake_fd = -1};
+    struct rsp_server *s = NULL;
+    struct rsp_conn c;
+    struct sink out = {.fd = -1};
+    pthread_t th;
+    char err[RSP_ERR_LEN];
+    int sv[2];
+    const char *bad = NULL;
+
+    if (!m || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+        mock_target_free(m);
+        return "no mock target or socketpair";
+    }
+    /* The whole input is queued, then the client's side is shut: the end
+     * of the input is the client going away. */
+    int sz = MAX_INPUT * 2;
+    setsockopt(sv[1], SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+    if (size > MAX_INPUT)
+        size = MAX_INPUT;
+    for (size_t off = 0; off < size;) {
+        ssize_t w = write(sv[1], data + off, size - off);
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+    shutdown(sv[1], SHUT_WR);
+    out.fd = sv[1];
+    if (pthread_create(&th, NULL, drain, &out) != 0) {
+        close(sv[0]);
+        close(sv[1]);
+        mock_target_free(m);
+        return "pthread_create";
+    }
+    bool conn_open = false;
+    if (rsp_server_new(&t, &cfg, &s, err, sizeof(err)) < 0 ||
+        rsp_conn_open_fds(&c, sv[0], sv[0], err, sizeof(err)) < 0) {
+        bad = "server or connection setup";
+    } else {
+        conn_open = true;
+        enum rsp_end e = rsp_server_run(s, &c, err, sizeof(err));
+        if (e != RSP_END_DISCONNECT && e != RSP_END_EXIT) {
+            snprintf(why, sizeof(why), "the connection ended with %d (%s)", (int)e, err);
+            bad = why;
+        }
+        rsp_conn_drain(&c, 1000);
+    }
+    /* Shutting the server's side down ends the drain thread. */
+    shutdown(sv[0], SHUT_RDWR);
+    pthread_join(th, NULL);
+    if (conn_open)
+        rsp_conn_close(&c); /* closes sv[0] */
+    else
+        close(sv[0]);
+    close(sv[1]);
+    *frames = 0;
+    if (!bad && (bad = check_output(out.buf, out.len, frames)) != NULL) {
+        snprintf(why, sizeof(why), "output: %s", bad);
+        bad = why;
+    }
+    if (!bad && mock_target_attached_count(m) != 0)
+        bad = "a device is still attached after the client left";
+    rsp_server_free(s);
+    mock_target_free(m);
+    free(out.buf);
+    return bad;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    size_t frames;
+    const char *bad = serve_once(data, size, &frames);
+    if (bad) {
+        fprintf(stderr, "fuzz_rsp: %s\n", bad);
+        abort();
+    }
+    return 0;
+}
+
+#ifndef ZESTUB_LIBFUZZER
+#define MUTATIONS 3000
+
+static uint64_t rng = 0x2545f4914f6cdd1du;
+
+static uint64_t next_random(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* Sound client sessions: Intel's GDB and stock GDB dialects, ack and
+ * no-ack, all-stop and non-stop. "\x03" is sent raw, between packets. */
+static const char *const intel_session[] = {
+    "qSupported:multiprocess+;swbreak+;vContSupported+;multi-address-space+;unavailable+;"
+    "qXfer:libraries:read:in-memory-library+;vAck:in-memory-library+",
+    "!",
+    "vAttach;40",
+    "qC",
+    "?",
+    "qAttached:1",
+    "qfThreadInfo",
+    "qsThreadInfo",
+    "qXfer:features:read:target.xml:0,fff",
+    "qXfer:features:read:target-id-2.xml:0,3ff",
+    "qXfer:threads:read::0,fff",
+    "qDeltaThreadList",
+    "qXfer:threads:read::0,fff",
+    "qXfer:libraries:read::0,fff",
+    "qXfer:exec-file:read:1:0,fff",
+    "Hgp1.2",
+    "g",
+    "e",
+    "p0",
+    "p1000",
+    "P0=0102030405060708",
+    "Hgp2.1",
+    "g",
+    "m10000,40",
+    "m10000@1,10",
+    "M10000,4:01020304",
+    "x10000,100",
+    "X10000,4:}\x03}\x04}\x0a}\x5d",
+    "m0,10",
+    "Tp1.3",
+    "Tp9.1",
+    "vCont?",
+    "vCont;s:p1.2",
+    "vCont;r10000,10020:p1.2",
+    "qRcmd,68656c70",
+    "qRcmd,6d6f636b206e657874207377627265616b20312032",
+    "vCont;c",
+    "\x03",
+    "vCont;c:p1.1;t",
+    "vCtrlC",
+    "Z0,10000,4",
+    "z0,10000,4",
+    "vAck:in-memory-library:10000,10100",
+    "QThreadEvents:1",
+    "D;1",
+    "D;2",
+    "vAttach;40",
+    "k",
+    "vKill;1",
+    "D",
+    NULL};
+static const char *const stock_session[] = {"QStartNoAckMode",
+                                            "qSupported:multiprocess+;swbreak+;xmlRegisters=i386",
+                                            "!",
+                                            "vAttach;41",
+                                            "qXfer:features:read:target.xml:0,fff",
+                                            "Hg0",
+                                            "g",
+                                            "Hgp29.1",
+                                            "p10",
+                                            "qfThreadInfo",
+                                            "qsThreadInfo",
+                                            "m10000,10",
+                                            "Z0,10004,4",
+                                            "qRcmd,6d6f636b206e657874206c6962726172792031",
+                                            "vCont;c",
+                                            "qXfer:libraries:read::0,fff",
+                                            "vCont;c",
+                                            "\x03",
+                                            "z0,10004,4",
+                                            "QNonStop:1",
+                                            "vCont;t:p1.1",
+                                            "vStopped",
+                                            "vStopped",
+                                            "?",
+                                            "vStopped",
+                                            "vCont;c:p1.1",
+                                            "vCtrlC",
+                                            "vStopped",
+                                            "QNonStop:0",
+                                            "c",
+                                            "s",
+                                            "C05",
+                                            "S05",
+                                            "qRcmd,6578697421",
+                                            "D;1",
+                                            "qRcmd,65786974",
+                                            NULL};
+
+/* The frames of a session, with checksums (and the acks GDB would send
+ * before each, which the server sees as stray acks). */
+static uint8_t *build(const char *const *pkts, size_t *len)
+{
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *b = malloc(cap);
+    bool acks = strcmp(pkts[0], "QStartNoAckMode") != 0;
+    if (!b)
+        return NULL;
+    for (size_t i = 0; pkts[i]; i++) {
+        const char *p = pkts[i];
+        size_t plen = strlen(p);
+        if (n + plen + 8 > cap)
+            break;
+        if (strcmp(p, "\x03") == 0) {
+            b[n++] = 0x03;
+            continue;
+        }
+        if (acks && i > 0)
+            b[n++] = '+';
+        n += (size_t)sprintf((char *)b + n, "$%s#%02x", p, rsp_checksum(p, plen));
+    }
+    *len = n;
+    return b;
+}
+
+static int replay_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    static uint8_t buf[MAX_INPUT];
+    size_t n = fread(buf, 1, sizeof(buf), f);
+    fclose(f);
+    size_t frames;
+    return serve_once(buf, n, &frames) ? -1 : 0;
+}
+
+static int write_seeds(const char *dir)
+{
+    const char *const *sessions[] = {intel_session, stock_session};
+    int rc = 0;
+    for (int i = 0; i < 2; i++) {
+        size_t len;
+        char path[4096];
+        uint8_t *b = build(sessions[i], &len);
+        snprintf(path, sizeof(path), "%s/session%d", dir, i);
+        FILE *f = b ? fopen(path, "wb") : NULL;
+        if (!f || fwrite(b, 1, len, f) != len)
+            rc = 1;
+        if (f && fclose(f) != 0)
+            rc = 1;
+        free(b);
+    }
+    return rc;
+}
+
+/* Bytes that mean something to the receive state machine. */
+static uint8_t special(void)
+{
+    static const uint8_t s[] = {'$', '#', '}', '*', '%', '+', '-', 0x03, ':', ';', ',', '0'};
+    return s[next_random() % sizeof(s)];
+}
+
+static void mutate(uint8_t *b, size_t *len, size_t cap)
+{
+    int edits = 1 + (int)(next_random() % 8);
+    for (int k = 0; k < edits && *len; k++) {
+        size_t at = next_random() % *len;
+        switch (next_random() % 5) {
+        case 0: /* a random byte */
+            b[at] = (uint8_t)next_random();
+            break;
+        case 1: /* a framing byte */
+            b[at] = special();
+            break;
+        case 2: /* a byte deleted */
+            memmove(b + at, b + at + 1, *len - at - 1);
+            (*len)--;
+            break;
+        case 3: /* a run duplicated (long packets, repeated commands) */
+            if (*len < cap / 2) {
+                size_t run = 1 + next_random() % 64;
+                run = run > *len - at ? *len - at : run;
+                size_t times = 1 + next_random() % 4;
+                for (size_t r = 0; r < times && *len + run <= cap; r++) {
+                    memmove(b + at + run, b + at, *len - at);
+                    *len += run;
+                }
+            }
+            break;
+        default: /* cut short */
+            *len = at;
+            break;
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *const *sessions[] = {intel_session, stock_session};
+    int n = 0, failed = 0;
+    if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
+        return write_seeds(argv[2]);
+    for (int i = 1; i < argc; i++)
+        printf("%s %d - replayed %s\n", replay_file(argv[i]) == 0 ? "ok" : "not ok", ++n, argv[i]);
+    for (int s = 0; s < 2; s++) {
+        size_t len, frames = 0, want = s ? 28 : 44;
+        uint8_t *b = build(sessions[s], &len);
+        const char *bad = b ? serve_once(b, len, &frames) : "out of memory";
+        /* About one reply per packet (a resume answers later or never). */
+        if (!bad && frames < want)
+            bad = "fewer replies than packets";
+        printf("%s %d - the sound %s session is served, %zu replies%s%s\n", bad ? "not ok" : "ok",
+               ++n, s ? "stock-GDB" : "Intel-GDB", frames, bad ? ": " : "", bad ? bad : "");
+        free(b);
+    }
+    /* The mock target says "client gone" on stderr once per connection. */
+    fflush(stderr);
+    FILE *quiet = freopen("/dev/null", "w", stderr);
+    uint8_t *buf = malloc(MAX_INPUT);
+    for (int i = 0; buf && i < MUTATIONS; i++) {
+        size_t len;
+        uint8_t *good = build(sessions[i % 2], &len);
+        if (!good)
+            break;
+        memcpy(buf, good, len);
+        free(good);
+        mutate(buf, &len, MAX_INPUT);
+        size_t frames;
+        const char *bad = serve_once(buf, len, &frames);
+        if (bad && failed++ < 5) {
+            printf("not ok %d - mutation %d: %s\n", ++n, i, bad);
+            printf("# input:");
+            for (size_t k = 0; k < len && k < 512; k++)
+                printf(buf[k] >= 0x20 && buf[k] < 0x7f ? "%c" : "\\x%02x", buf[k]);
+            printf("\n");
+        }
+    }
+    (void)quiet;
+    printf("%s %d - %d mutated sessions served: no crash, sound output, devices released "
+           "(%d failed)\n",
+           buf && !failed ? "ok" : "not ok", ++n, MUTATIONS, failed);
+    printf("1..%d\n", n);
+    free(buf);
+    return 0;
+}
+#endif
