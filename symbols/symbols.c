@@ -11,6 +11,7 @@
  * debug zebin, and gives section-relative addresses for a raw zebin. */
 #include <errno.h>
 #include <gelf.h>
+#include <pthread.h>
 #include <libelf.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -649,6 +650,15 @@ static int build_index(struct sym_module *m)
     return 0;
 }
 
+/* Debian 12's libdwarf (20210528) is not safe to use from two threads at
+ * once, even on separate Dwarf_Debug objects: with one event pump per
+ * device, two modules parsed together sometimes got each other's line-table
+ * file names (tests/unit/test_symbols_threads reproduces it). Parsing is
+ * therefore serialised process-wide. It runs once per module load, so the
+ * lock costs nothing that matters; lookups on a finished sym_module take no
+ * lock. This is the one piece of global mutable state in symbols/. */
+static pthread_mutex_t parse_lock = PTHREAD_MUTEX_INITIALIZER;
+
 int sym_module_open(const void *elf, size_t size, struct sym_module **out, char *err, size_t errlen)
 {
     struct builder b = {.err = err, .errlen = errlen};
@@ -670,6 +680,7 @@ int sym_module_open(const void *elf, size_t size, struct sym_module **out, char 
     memcpy(m->img, elf, size);
     m->size = size;
     b.m = m;
+    pthread_mutex_lock(&parse_lock);
     rc = read_elf(&b);
     if (rc == 0)
         rc = read_dwarf(&b);
@@ -679,6 +690,7 @@ int sym_module_open(const void *elf, size_t size, struct sym_module **out, char 
         dwarf_object_finish(b.dbg, NULL);
     if (b.elf)
         elf_end(b.elf);
+    pthread_mutex_unlock(&parse_lock);
     if (rc != 0) {
         if (rc == -ENOMEM)
             set_err(&b, rc, "out of memory");
