@@ -123,7 +123,7 @@ void *xptiQueryMetadata(struct xpti_event *event)
 size_t xpti_metadata_count(const struct xpti_event *event)
 {
     struct tp_inst *inst = inst_of_event(event);
-    return inst ? md_count(&inst->md) : 0;
+    return inst ? md_count(tp_md(inst)) : 0;
 }
 
 xpti_result_t xpti_metadata_get(const struct xpti_event *event, const char *key,
@@ -132,12 +132,12 @@ xpti_result_t xpti_metadata_get(const struct xpti_event *event, const char *key,
     if (!key || !value)
         return XPTI_RESULT_INVALIDARG;
     struct tp_inst *inst = inst_of_event(event);
-    return inst ? md_get(&inst->md, key, value) : XPTI_RESULT_INVALIDARG;
+    return inst ? md_get(tp_md(inst), key, value) : XPTI_RESULT_INVALIDARG;
 }
 
 xpti_result_t xpti_metadata_at(const struct xpti_event *event, size_t index, const char **key,
                                xpti_object_id_t *value)
 {
     struct tp_inst *inst = inst_of_event(event);
-    return inst ? md_at(&inst->md, index, key, value) : XPTI_RESULT_INVALIDARG;
+    return inst ? md_at(tp_md(inst), index, key, value) : XPTI_RESULT_INVALIDARG;
 }

@@ -54,18 +54,52 @@ static bool object_optional(uint16_t type)
     }
 }
 
-xpti_result_t xptiNotifySubscribers(xpti_stream_id_t stream, uint16_t trace_type,
-                                    struct xpti_event *parent, struct xpti_event *object,
-                                    uint64_t instance, const void *user_data)
+/* Two or more callbacks: out of line, so that the common single-callback
+ * path below needs no callee-saved registers and no loop. */
+static __attribute__((noinline)) xpti_result_t
+notify_all(const struct cb_list *cbs, uint16_t trace_type, struct xpti_event *parent,
+           struct xpti_event *object, uint64_t instance, const void *user_data)
 {
-    struct xpti_fw *fw = xpti_fw_get();
+    for (size_t i = 0; i < cbs->n; i++)
+        cbs->fn[i](trace_type, parent, object, instance, user_data);
+    return XPTI_RESULT_SUCCESS;
+}
+
+static inline xpti_result_t dispatch(struct xpti_fw *fw, xpti_stream_id_t stream,
+                                     uint16_t trace_type, struct xpti_event *parent,
+                                     struct xpti_event *object, uint64_t instance,
+                                     const void *user_data)
+{
     if (!atomic_load_explicit(&fw->trace_enabled, memory_order_relaxed))
         return XPTI_RESULT_FALSE;
     if (!object && (!user_data || !object_optional(trace_type)))
         return XPTI_RESULT_INVALIDARG;
     const struct cb_list *cbs = cbs_active(&fw->callbacks, stream, trace_type);
-    if (cbs)
-        for (size_t i = 0; i < cbs->n; i++)
-            cbs->fn[i](trace_type, parent, object, instance, user_data);
+    if (!cbs)
+        return XPTI_RESULT_SUCCESS;
+    /* A published list is never empty (callbacks.c publishes NULL instead). */
+    if (cbs->n != 1)
+        return notify_all(cbs, trace_type, parent, object, instance, user_data);
+    cbs->fn[0](trace_type, parent, object, instance, user_data);
     return XPTI_RESULT_SUCCESS;
+}
+
+/* The first call of the process: create the framework, then dispatch. */
+static __attribute__((noinline)) xpti_result_t
+dispatch_creating(xpti_stream_id_t stream, uint16_t trace_type, struct xpti_event *parent,
+                  struct xpti_event *object, uint64_t instance, const void *user_data)
+{
+    return dispatch(xpti_fw_get(), stream, trace_type, parent, object, instance, user_data);
+}
+
+xpti_result_t xptiNotifySubscribers(xpti_stream_id_t stream, uint16_t trace_type,
+                                    struct xpti_event *parent, struct xpti_event *object,
+                                    uint64_t instance, const void *user_data)
+{
+    /* Not xpti_fw_get(): its creating call would make every notification
+     * save and restore the arguments; here that call is a tail call. */
+    struct xpti_fw *fw = xpti_fw_peek();
+    if (!fw)
+        return dispatch_creating(stream, trace_type, parent, object, instance, user_data);
+    return dispatch(fw, stream, trace_type, parent, object, instance, user_data);
 }

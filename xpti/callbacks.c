@@ -11,19 +11,31 @@ void cbs_init(struct callbacks *c)
     c->retired = NULL;
 }
 
+static void free_page_contents(struct cb_page *p)
+{
+    for (size_t i = 0; i < 256; i++) {
+        free((void *)atomic_load_explicit(&p->slot[i].active, memory_order_relaxed));
+        free(p->slot[i].regs);
+    }
+}
+
 static void free_stream(struct cb_stream *s)
 {
-    for (size_t pi = 0; pi < 256; pi++) {
+    free_page_contents(&s->page0);
+    for (size_t pi = 1; pi < 256; pi++) {
         struct cb_page *p = atomic_load_explicit(&s->page[pi], memory_order_relaxed);
         if (!p)
             continue;
-        for (size_t i = 0; i < 256; i++) {
-            free((void *)atomic_load_explicit(&p->slot[i].active, memory_order_relaxed));
-            free(p->slot[i].regs);
-        }
+        free_page_contents(p);
         free(p);
     }
     free(s);
+}
+
+/* Page pi of a stream: the embedded first page, else page[pi]. */
+static struct cb_page *page_of(struct cb_stream *s, size_t pi)
+{
+    return pi == 0 ? &s->page0 : atomic_load_explicit(&s->page[pi], memory_order_relaxed);
 }
 
 void cbs_clear(struct callbacks *c)
@@ -56,7 +68,7 @@ static struct cb_slot *slot_of(struct callbacks *c, uint8_t stream, uint16_t typ
             return NULL;
         atomic_store_explicit(&c->stream[stream], s, memory_order_release);
     }
-    struct cb_page *p = atomic_load_explicit(&s->page[type >> 8], memory_order_relaxed);
+    struct cb_page *p = page_of(s, type >> 8);
     if (!p) {
         if (!create || !(p = calloc(1, sizeof(*p))))
             return NULL;
@@ -170,7 +182,7 @@ bool cbs_disable_stream(struct callbacks *c, uint8_t stream)
     struct cb_stream *s = atomic_load_explicit(&c->stream[stream], memory_order_relaxed);
     bool ever = s && s->ever_registered;
     for (size_t pi = 0; s && pi < 256; pi++) {
-        struct cb_page *p = atomic_load_explicit(&s->page[pi], memory_order_relaxed);
+        struct cb_page *p = page_of(s, pi);
         for (size_t i = 0; p && i < 256; i++)
             for (size_t r = 0; r < p->slot[i].nregs; r++)
                 if (p->slot[i].regs[r].active)

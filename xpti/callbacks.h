@@ -38,7 +38,10 @@ struct cb_page {
 };
 
 struct cb_stream {
-    _Atomic(struct cb_page *) page[256];
+    /* Types below 256 (all the standard ones) live here, one dependent load
+     * less on the notification path than a page reached through page[0]. */
+    struct cb_page page0;
+    _Atomic(struct cb_page *) page[256]; /* page[0] unused */
     _Atomic size_t active_count;
     bool ever_registered; /* writer only */
 };
@@ -68,9 +71,12 @@ static inline const struct cb_list *cbs_active(const struct callbacks *c, uint8_
     const struct cb_stream *s = atomic_load_explicit(&c->stream[stream], memory_order_acquire);
     if (!s)
         return NULL;
-    const struct cb_page *p = atomic_load_explicit(&s->page[type >> 8], memory_order_acquire);
-    if (!p)
-        return NULL;
+    const struct cb_page *p = &s->page0;
+    if (type >> 8) {
+        p = atomic_load_explicit(&s->page[type >> 8], memory_order_acquire);
+        if (!p)
+            return NULL;
+    }
     return atomic_load_explicit(&p->slot[type & 0xff].active, memory_order_acquire);
 }
 

@@ -4,18 +4,6 @@
 #include <errno.h>
 #include <stdlib.h>
 
-struct chash_table {
-    unsigned bits;
-    struct chash_table *older;
-    _Atomic(struct chash_node *) bucket[];
-};
-
-static size_t bucket_of(uint64_t hash, unsigned bits)
-{
-    /* Fibonacci hashing: keys such as pointers or small ids have poor low bits. */
-    return (size_t)((hash * 0x9E3779B97F4A7C15u) >> (64 - bits));
-}
-
 static struct chash_table *table_new(unsigned bits)
 {
     size_t n = (size_t)1 << bits;
@@ -63,25 +51,12 @@ int chash_clear(struct chash *h, unsigned initial_bits)
     return chash_init(h, initial_bits);
 }
 
-struct chash_node *chash_find(const struct chash *h, uint64_t hash, chash_match_fn match,
-                              const void *key, size_t max_hops)
-{
-    const struct chash_table *t = atomic_load_explicit(&h->table, memory_order_acquire);
-    struct chash_node *n =
-        atomic_load_explicit(&t->bucket[bucket_of(hash, t->bits)], memory_order_acquire);
-    for (size_t hops = 0; n && hops < max_hops; hops++) {
-        if (atomic_load_explicit(&n->hash, memory_order_relaxed) == hash &&
-            (!match || match(n, key)))
-            return n;
-        n = atomic_load_explicit(&n->next, memory_order_acquire);
-    }
-    return NULL;
-}
-
 /* Relink every node into a table twice the size. Readers still on the old
  * table follow next pointers into the new chains: they may miss but never
- * loop, because a node is only ever prepended to chains it is not in. */
-static int grow(struct chash *h)
+ * loop, because a node is only ever prepended to chains it is not in. Out of
+ * line: it runs once per doubling, and inlined it would make every insert
+ * save the registers its loops use. */
+static __attribute__((noinline)) int grow(struct chash *h)
 {
     struct chash_table *old = atomic_load_explicit(&h->table, memory_order_relaxed);
     struct chash_table *t = table_new(old->bits + 1);
@@ -93,7 +68,7 @@ static int grow(struct chash *h)
         while (node) {
             struct chash_node *next = atomic_load_explicit(&node->next, memory_order_relaxed);
             uint64_t hash = atomic_load_explicit(&node->hash, memory_order_relaxed);
-            size_t b = bucket_of(hash, t->bits);
+            size_t b = chash_bucket_of(hash, t->bits);
             atomic_store_explicit(&node->next,
                                   atomic_load_explicit(&t->bucket[b], memory_order_relaxed),
                                   memory_order_release);
@@ -118,7 +93,7 @@ int chash_insert(struct chash *h, struct chash_node *n, uint64_t hash)
             return rc;
         t = atomic_load_explicit(&h->table, memory_order_relaxed);
     }
-    size_t b = bucket_of(hash, t->bits);
+    size_t b = chash_bucket_of(hash, t->bits);
     atomic_store_explicit(&n->hash, hash, memory_order_relaxed);
     atomic_store_explicit(&n->next, atomic_load_explicit(&t->bucket[b], memory_order_relaxed),
                           memory_order_relaxed);
@@ -132,7 +107,7 @@ void chash_remove(struct chash *h, struct chash_node *n)
 {
     struct chash_table *t = atomic_load_explicit(&h->table, memory_order_relaxed);
     uint64_t hash = atomic_load_explicit(&n->hash, memory_order_relaxed);
-    _Atomic(struct chash_node *) *link = &t->bucket[bucket_of(hash, t->bits)];
+    _Atomic(struct chash_node *) *link = &t->bucket[chash_bucket_of(hash, t->bits)];
     for (;;) {
         struct chash_node *cur = atomic_load_explicit(link, memory_order_relaxed);
         if (!cur)

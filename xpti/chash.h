@@ -20,8 +20,6 @@ struct chash_node {
     _Atomic uint64_t hash;
 };
 
-struct chash_table;
-
 struct chash {
     _Atomic(struct chash_table *) table;
     size_t count;                /* writer only */
@@ -41,8 +39,34 @@ void chash_destroy(struct chash *h);
 /* Forget every node (their memory belongs to the caller) and reset the size. */
 int chash_clear(struct chash *h, unsigned initial_bits);
 
-struct chash_node *chash_find(const struct chash *h, uint64_t hash, chash_match_fn match,
-                              const void *key, size_t max_hops);
+struct chash_table {
+    unsigned bits;
+    struct chash_table *older;
+    _Atomic(struct chash_node *) bucket[];
+};
+
+static inline size_t chash_bucket_of(uint64_t hash, unsigned bits)
+{
+    /* Fibonacci hashing: keys such as pointers or small ids have poor low bits. */
+    return (size_t)((hash * 0x9E3779B97F4A7C15u) >> (64 - bits));
+}
+
+/* Inline because it is on every lookup path (keys, ids, strings) and the
+ * match function, a constant at each call site, then inlines too. */
+static inline struct chash_node *chash_find(const struct chash *h, uint64_t hash,
+                                            chash_match_fn match, const void *key, size_t max_hops)
+{
+    const struct chash_table *t = atomic_load_explicit(&h->table, memory_order_acquire);
+    struct chash_node *n =
+        atomic_load_explicit(&t->bucket[chash_bucket_of(hash, t->bits)], memory_order_acquire);
+    for (size_t hops = 0; n && hops < max_hops; hops++) {
+        if (atomic_load_explicit(&n->hash, memory_order_relaxed) == hash &&
+            (!match || match(n, key)))
+            return n;
+        n = atomic_load_explicit(&n->next, memory_order_acquire);
+    }
+    return NULL;
+}
 /* Writer side: caller holds its lock. Returns 0 or -ENOMEM. */
 int chash_insert(struct chash *h, struct chash_node *n, uint64_t hash);
 void chash_remove(struct chash *h, struct chash_node *n);

@@ -87,11 +87,11 @@ static const struct {
 
 static xpti_result_t md_if_first(struct xpti_metadata_if *self, char **key, xpti_object_id_t *value)
 {
-    return md_first(&MD(self)->md, (const char **)key, value);
+    return md_first(tp_md(MD(self)), (const char **)key, value);
 }
 static xpti_result_t md_if_next(struct xpti_metadata_if *self, char **key, xpti_object_id_t *value)
 {
-    return md_next(&MD(self)->md, (const char **)key, value);
+    return md_next(tp_md(MD(self)), (const char **)key, value);
 }
 static xpti_result_t md_if_add(struct xpti_metadata_if *self, const char *key,
                                xpti_object_id_t value)
@@ -100,7 +100,7 @@ static xpti_result_t md_if_add(struct xpti_metadata_if *self, const char *key,
 }
 static size_t md_if_count(struct xpti_metadata_if *self)
 {
-    return md_count(&MD(self)->md);
+    return md_count(tp_md(MD(self)));
 }
 
 static const struct {

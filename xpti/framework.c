@@ -6,7 +6,7 @@
 
 /* The one instance (global because the XPTI ABI is). Readers take it with a
  * single acquire load; creation and destruction serialise on the mutex. */
-static _Atomic(struct xpti_fw *) the_fw;
+_Atomic(struct xpti_fw *) xpti_fw_instance;
 static pthread_mutex_t fw_lifecycle = PTHREAD_MUTEX_INITIALIZER;
 static int fw_refs; /* guarded by fw_lifecycle */
 
@@ -55,13 +55,13 @@ static void fw_free(struct xpti_fw *fw)
     free(fw);
 }
 
-static struct xpti_fw *fw_create(void)
+struct xpti_fw *xpti_fw_create(void)
 {
     pthread_mutex_lock(&fw_lifecycle);
-    struct xpti_fw *fw = atomic_load_explicit(&the_fw, memory_order_acquire);
+    struct xpti_fw *fw = atomic_load_explicit(&xpti_fw_instance, memory_order_acquire);
     bool created = false;
     if (!fw && (fw = fw_new()) != NULL) {
-        atomic_store_explicit(&the_fw, fw, memory_order_release);
+        atomic_store_explicit(&xpti_fw_instance, fw, memory_order_release);
         created = true;
     }
     pthread_mutex_unlock(&fw_lifecycle);
@@ -72,12 +72,6 @@ static struct xpti_fw *fw_create(void)
         atomic_store(&fw->trace_enabled, fw->subscribers.n > 0);
     }
     return fw;
-}
-
-struct xpti_fw *xpti_fw_get(void)
-{
-    struct xpti_fw *fw = atomic_load_explicit(&the_fw, memory_order_acquire);
-    return fw ? fw : fw_create();
 }
 
 void xpti_fw_ref(void)
@@ -93,7 +87,7 @@ void xpti_fw_unref(void)
     struct xpti_fw *dead = NULL;
     pthread_mutex_lock(&fw_lifecycle);
     if (fw_refs > 0 && --fw_refs == 0) {
-        dead = atomic_exchange(&the_fw, NULL);
+        dead = atomic_exchange(&xpti_fw_instance, NULL);
     }
     pthread_mutex_unlock(&fw_lifecycle);
     if (dead)

@@ -38,8 +38,26 @@ struct xpti_fw {
     bool strict_hash;
 };
 
-/* The instance, created on first use (loading subscribers then). */
-struct xpti_fw *xpti_fw_get(void);
+/* The published instance; read it with xpti_fw_get. Hidden at the
+ * declaration too, so other files of the library load it directly rather
+ * than through the GOT. */
+extern __attribute__((visibility("hidden"))) _Atomic(struct xpti_fw *) xpti_fw_instance;
+/* Slow path of xpti_fw_get: create the instance (loading subscribers). */
+struct xpti_fw *xpti_fw_create(void);
+
+/* The instance, or NULL before the first call that creates it. */
+static inline struct xpti_fw *xpti_fw_peek(void)
+{
+    return atomic_load_explicit(&xpti_fw_instance, memory_order_acquire);
+}
+
+/* The instance, created on first use. Inline because every entry point,
+ * notification included, starts here: the common case is one load. */
+static inline struct xpti_fw *xpti_fw_get(void)
+{
+    struct xpti_fw *fw = xpti_fw_peek();
+    return fw ? fw : xpti_fw_create();
+}
 /* xptiFrameworkInitialize/Finalize reference counting; the last finalize
  * destroys the instance and the next call creates a fresh one. */
 void xpti_fw_ref(void);

@@ -5,19 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-void md_init(struct md_store *m)
+struct md_store *md_new(void)
 {
+    struct md_store *m = malloc(sizeof(*m));
+    if (!m)
+        return NULL;
     pthread_mutex_init(&m->lock, NULL);
     m->count = m->cap = m->cursor = 0;
     m->items = NULL;
+    return m;
 }
 
-void md_destroy(struct md_store *m)
+void md_free(struct md_store *m)
 {
+    if (!m)
+        return;
     free(m->items);
-    m->items = NULL;
-    m->count = m->cap = m->cursor = 0;
     pthread_mutex_destroy(&m->lock);
+    free(m);
 }
 
 xpti_result_t md_add(struct md_store *m, xpti_string_id_t key, const char *key_text,
@@ -63,6 +68,8 @@ static xpti_result_t item_locked(const struct md_store *m, size_t index, const c
 xpti_result_t md_get(struct md_store *m, const char *key_text, xpti_object_id_t *value)
 {
     xpti_result_t rc = XPTI_RESULT_NOTFOUND;
+    if (!m)
+        return rc;
     pthread_mutex_lock(&m->lock);
     for (size_t i = 0; i < m->count; i++) {
         if (strcmp(m->items[i].key_text, key_text) == 0) {
@@ -77,6 +84,8 @@ xpti_result_t md_get(struct md_store *m, const char *key_text, xpti_object_id_t 
 xpti_result_t md_at(struct md_store *m, size_t index, const char **key_text,
                     xpti_object_id_t *value)
 {
+    if (!m)
+        return XPTI_RESULT_NOTFOUND;
     pthread_mutex_lock(&m->lock);
     xpti_result_t rc = item_locked(m, index, key_text, value);
     pthread_mutex_unlock(&m->lock);
@@ -85,6 +94,8 @@ xpti_result_t md_at(struct md_store *m, size_t index, const char **key_text,
 
 size_t md_count(struct md_store *m)
 {
+    if (!m)
+        return 0;
     pthread_mutex_lock(&m->lock);
     size_t n = m->count;
     pthread_mutex_unlock(&m->lock);
@@ -93,6 +104,8 @@ size_t md_count(struct md_store *m)
 
 xpti_result_t md_first(struct md_store *m, const char **key_text, xpti_object_id_t *value)
 {
+    if (!m)
+        return XPTI_RESULT_FALSE;
     pthread_mutex_lock(&m->lock);
     m->cursor = 0;
     xpti_result_t rc = item_locked(m, m->cursor, key_text, value);
@@ -104,6 +117,8 @@ xpti_result_t md_first(struct md_store *m, const char **key_text, xpti_object_id
 
 xpti_result_t md_next(struct md_store *m, const char **key_text, xpti_object_id_t *value)
 {
+    if (!m)
+        return XPTI_RESULT_FALSE;
     pthread_mutex_lock(&m->lock);
     xpti_result_t rc = item_locked(m, m->cursor, key_text, value);
     if (rc == XPTI_RESULT_SUCCESS)

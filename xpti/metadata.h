@@ -24,8 +24,11 @@ struct md_store {
     size_t cursor; /* for xpti_metadata_if first_item/next_item */
 };
 
-void md_init(struct md_store *m);
-void md_destroy(struct md_store *m);
+/* Stores are made on an event's first metadata item, so the many events that
+ * never get any cost neither the memory nor a mutex initialisation. The
+ * readers below take NULL as the empty store. */
+struct md_store *md_new(void); /* NULL without memory */
+void md_free(struct md_store *m);
 /* SUCCESS for a new key, DUPLICATE when the key existed (value replaced). */
 xpti_result_t md_add(struct md_store *m, xpti_string_id_t key, const char *key_text,
                      xpti_object_id_t value);

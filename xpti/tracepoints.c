@@ -65,6 +65,7 @@ struct xpti_payload tp_payload_from_location(const char *func, const char *file,
 struct key_parts {
     uint64_t p1, p2;
     uint32_t name_id, file_id;
+    bool string_ids; /* strict mode: the ids are the strings' table ids */
 };
 
 /* The 128-bit key of section 5: p1 = file id << 32 | function id,
@@ -83,8 +84,9 @@ static struct key_parts key_from_ids(uint32_t name_id, uint32_t file_id,
 static struct key_parts hashed_key(const struct xpti_payload *p)
 {
     const char *name = payload_name(p), *file = payload_file(p);
-    return key_from_ids(xpti_fnv1a32(name ? name : UNKNOWN_NAME),
-                        xpti_fnv1a32(file ? file : UNKNOWN_FILE), p);
+    uint32_t name_id, file_id;
+    xpti_fnv1a32_pair(name ? name : UNKNOWN_NAME, file ? file : UNKNOWN_FILE, &name_id, &file_id);
+    return key_from_ids(name_id, file_id, p);
 }
 
 static bool strict_key(struct strtab *strings, const struct xpti_payload *p, struct key_parts *out)
@@ -95,6 +97,7 @@ static bool strict_key(struct strtab *strings, const struct xpti_payload *p, str
     if (n == XPTI_INVALID_STRING_ID || f == XPTI_INVALID_STRING_ID)
         return false;
     *out = key_from_ids(n, f, p);
+    out->string_ids = true;
     return true;
 }
 
@@ -147,7 +150,7 @@ static void free_keys_and_instances(struct tpreg *r)
         for (size_t i = 0; i < r->pool.slab[s].n; i++) {
             struct tp_inst *inst = &r->pool.slab[s].base[i];
             if (atomic_load_explicit(&inst->live, memory_order_relaxed))
-                md_destroy(&inst->md);
+                md_free(atomic_load_explicit(&inst->md, memory_order_relaxed));
         }
     tp_pool_free_all(&r->pool);
     while (r->all_keys) {
@@ -173,20 +176,29 @@ int tpreg_clear(struct tpreg *r)
     return 0;
 }
 
+/* A key's string and its id. In strict mode the key's id of a present
+ * string already is its table id, so the string is not interned again. */
+static xpti_string_id_t key_string(struct tpreg *r, const char *s, bool string_ids, uint32_t id,
+                                   const char **copy)
+{
+    if (s && string_ids) {
+        *copy = strtab_lookup(r->strings, id);
+        return id;
+    }
+    return strtab_intern(r->strings, s, copy);
+}
+
 /* Called with r->lock held. */
 static struct tp_key *new_key(struct tpreg *r, const struct xpti_payload *p,
                               const struct key_parts *parts, uint64_t hash)
 {
-    struct tp_key *k = calloc(1, sizeof(*k));
+    struct tp_key *k = malloc(sizeof(*k));
     if (!k)
         return NULL;
-    k->p1 = parts->p1;
-    k->p2 = parts->p2;
-    k->name_id = parts->name_id;
-    k->file_id = parts->file_id;
-    k->name_sid = strtab_intern(r->strings, payload_name(p), &k->name);
-    k->file_sid = strtab_intern(r->strings, payload_file(p), &k->file);
-    atomic_init(&k->instances, 0);
+    *k = (struct tp_key){
+        .p1 = parts->p1, .p2 = parts->p2, .name_id = parts->name_id, .file_id = parts->file_id};
+    k->name_sid = key_string(r, payload_name(p), parts->string_ids, parts->name_id, &k->name);
+    k->file_sid = key_string(r, payload_file(p), parts->string_ids, parts->file_id, &k->file);
     if (chash_insert(&r->keys, &k->node, hash) != 0) {
         free(k);
         return NULL;
@@ -196,24 +208,12 @@ static struct tp_key *new_key(struct tpreg *r, const struct xpti_payload *p,
     return k;
 }
 
-static struct tp_key *find_or_add_key(struct tpreg *r, const struct xpti_payload *p)
+static bool key_of(struct tpreg *r, const struct xpti_payload *p, struct key_parts *out)
 {
-    struct key_parts parts;
-    if (r->strict) {
-        if (!strict_key(r->strings, p, &parts))
-            return NULL;
-    } else {
-        parts = hashed_key(p);
-    }
-    uint64_t hash = key_hash(parts.p1, parts.p2);
-    struct chash_node *n = chash_find(&r->keys, hash, key_matches, &parts, CHASH_READER_HOPS);
-    if (n)
-        return (struct tp_key *)n;
-    pthread_mutex_lock(&r->lock);
-    n = chash_find(&r->keys, hash, key_matches, &parts, CHASH_UNBOUNDED);
-    struct tp_key *k = n ? (struct tp_key *)n : new_key(r, p, &parts, hash);
-    pthread_mutex_unlock(&r->lock);
-    return k;
+    if (r->strict)
+        return strict_key(r->strings, p, out);
+    *out = hashed_key(p);
+    return true;
 }
 
 static void init_payload(struct tp_inst *inst, const struct xpti_payload *p)
@@ -264,12 +264,29 @@ struct tp_inst *tpreg_create(struct tpreg *r, const struct xpti_payload *p, uint
 {
     if (!tp_payload_valid(p))
         return NULL;
-    struct tp_key *k = find_or_add_key(r, p);
-    if (!k)
+    struct key_parts parts;
+    if (!key_of(r, p, &parts))
         return NULL;
-    uint64_t instance = atomic_fetch_add_explicit(&k->instances, 1, memory_order_relaxed) + 1;
+    uint64_t hash = key_hash(parts.p1, parts.p2);
+    struct tp_key *k =
+        (struct tp_key *)chash_find(&r->keys, hash, key_matches, &parts, CHASH_READER_HOPS);
 
+    /* One lock hold makes both a missing key and the instance. */
     pthread_mutex_lock(&r->lock);
+    if (!k) {
+        /* A lock-free miss may be a reader that raced with a resize; under
+         * the lock a miss is final. */
+        struct chash_node *n = chash_find(&r->keys, hash, key_matches, &parts, CHASH_UNBOUNDED);
+        k = n ? (struct tp_key *)n : new_key(r, p, &parts, hash);
+        if (!k) {
+            pthread_mutex_unlock(&r->lock);
+            return NULL;
+        }
+    }
+    /* Counted under the lock we take anyway rather than with an atomic
+     * increment of its own: one locked instruction fewer per instance. A
+     * number is used up even when the instance cannot be made. */
+    uint64_t instance = ++k->instances;
     struct tp_inst *inst = tp_pool_take(&r->pool);
     if (inst) {
         inst->owner = r;
@@ -279,7 +296,7 @@ struct tp_inst *tpreg_create(struct tpreg *r, const struct xpti_payload *p, uint
         cxx_attach_interfaces(inst);
         init_payload(inst, p);
         init_event(inst, event_type, activity);
-        md_init(&inst->md);
+        atomic_store_explicit(&inst->md, NULL, memory_order_relaxed);
         if (chash_insert(&r->uids, &inst->node, inst->uid.uid64) != 0) {
             tp_pool_give(&r->pool, inst);
             inst = NULL;
@@ -328,7 +345,7 @@ void tpreg_release(struct tpreg *r, struct tp_inst *inst)
     if (atomic_load_explicit(&inst->live, memory_order_relaxed)) {
         atomic_store_explicit(&inst->live, false, memory_order_release);
         chash_remove(&r->uids, &inst->node);
-        md_destroy(&inst->md);
+        md_free(atomic_exchange_explicit(&inst->md, NULL, memory_order_relaxed));
         tp_pool_give(&r->pool, inst);
     }
     pthread_mutex_unlock(&r->lock);
@@ -342,5 +359,18 @@ xpti_result_t tp_add_metadata(struct tp_inst *inst, const char *key, xpti_object
     xpti_string_id_t sid = strtab_intern(inst->owner->strings, key, &text);
     if (sid == XPTI_INVALID_STRING_ID)
         return XPTI_RESULT_FAIL;
-    return md_add(&inst->md, sid, text, value);
+    struct md_store *m = tp_md(inst);
+    if (!m) {
+        /* First item: publish a store; if another adder won the race, use
+         * theirs (the CAS leaves it in m) and drop ours. */
+        struct md_store *fresh = md_new();
+        if (!fresh)
+            return XPTI_RESULT_FAIL;
+        if (atomic_compare_exchange_strong_explicit(&inst->md, &m, fresh, memory_order_acq_rel,
+                                                    memory_order_acquire))
+            m = fresh;
+        else
+            md_free(fresh);
+    }
+    return md_add(m, sid, text, value);
 }

@@ -25,8 +25,8 @@ struct tp_key {
     const char *name, *file; /* string-table copies, NULL when absent */
     xpti_string_id_t name_sid, file_sid;
     uint32_t name_id, file_id; /* the hash (or strict) ids inside p1 */
-    _Atomic uint64_t instances;
-    struct tp_key *all_next; /* every key, for tpreg_clear */
+    uint64_t instances;        /* under tpreg.lock: the instance numbers handed out */
+    struct tp_key *all_next;   /* every key, for tpreg_clear */
 };
 
 struct tpreg;
@@ -45,9 +45,16 @@ struct tp_inst {
     struct tpreg *owner;
     struct tp_key *key;
     atomic_bool live;
-    struct md_store md;
+    _Atomic(struct md_store *) md; /* NULL until the first metadata item */
     struct tp_inst *next_free;
 };
+
+/* The instance's metadata, NULL (which the md_* readers take as empty) when
+ * none was ever added. */
+static inline struct md_store *tp_md(struct tp_inst *inst)
+{
+    return atomic_load_explicit(&inst->md, memory_order_acquire);
+}
 
 #define TP_POOL_SLABS 40
 
