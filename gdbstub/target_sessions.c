@@ -68,8 +68,15 @@ static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *
         memset(stop, 0, sizeof(*stop));
         return 0;
     }
-    /* All-stop attach: stop every device, report a thread of the last. */
+    /* All-stop attach: stop every device, report a thread of the last.
+     * The modules loaded before the attach are replayed as events ahead of
+     * the interrupt's answer: wait for it, so the first thread list names
+     * threads and the first library list has every module. */
     rsp_st_stop_all_and_hold(t);
+    if (sess_settle(t->m, 2000) != 0)
+        rsp_logf(&t->log, RSP_LOG_WARNING,
+                 "a device did not answer the attach interrupt within 2 s: modules "
+                 "loaded before the attach may be listed late");
     rsp_xpti_stopped(t->xpti);
     memset(stop, 0, sizeof(*stop));
     stop->kind = RSP_EVENT_UNAVAILABLE;

@@ -136,6 +136,8 @@ static void on_event(void *ctx, const struct zd_event *ev)
     case ZD_EV_THREAD_STOPPED:
     case ZD_EV_THREAD_UNAVAILABLE: {
         bool stop = ev->type == ZD_EV_THREAD_STOPPED;
+        s->stop_events++;
+        pthread_cond_broadcast(&m->cv); /* sess_settle */
         note.type = stop ? SESS_NOTE_STOPPED : SESS_NOTE_UNAVAILABLE;
         if (sess_thread_valid(s, ev->thread)) {
             uint32_t t = sess_thread_index(s, ev->thread);
@@ -244,6 +246,7 @@ static int add_session(struct sess_manager *m, size_t device, uint32_t pid, stru
     int rc;
 
     memset(s, 0, sizeof(*s));
+    s->interrupt_mark = UINT64_MAX; /* not interrupted yet */
     s->m = m;
     s->index = m->nsessions;
     s->device = device;

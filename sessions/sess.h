@@ -104,6 +104,12 @@ const struct sym_module *sess_module_for_pc(struct sess_manager *m, unsigned ses
  * threads that did not report are probed once (cr0, kept in the register
  * cache). Returns the number of stopped threads. */
 int sess_stop_all(struct sess_manager *m, struct zd_error *err);
+/* After sess_stop_all: waits (at most timeout_ms) until every device it
+ * interrupted has had one stop event of that interrupt recorded by the
+ * event pump. Events arrive in order, so what the driver queued earlier,
+ * such as the modules it replays at attach, is then known (their names for
+ * threads, qXfer:libraries). 0, or -ETIMEDOUT. */
+int sess_settle(struct sess_manager *m, uint64_t timeout_ms);
 /* Resumes every stopped thread: exception bits cleared where set, then one
  * resume per device. */
 int sess_resume_all(struct sess_manager *m, struct zd_error *err);

@@ -38,6 +38,12 @@ struct session {
      * counted, even if the thread has been resumed since, and is absorbed;
      * otherwise a stale event would report a stop that is over. */
     uint8_t *owed;
+    /* THREAD_STOPPED/UNAVAILABLE events the pump has taken, and their count
+     * when sess_stop_all last interrupted the device (UINT64_MAX: it did
+     * not). Events arrive in order, so once one answering that interrupt
+     * is in, everything the driver queued before it (modules replayed at
+     * attach) has been recorded: see sess_settle. */
+    uint64_t stop_events, interrupt_mark;
     struct zd_regset regsets[MAX_REGSETS];
     size_t nregsets;
     /* Per-stop register cache: nthreads x nregsets buffers, NULL = not read

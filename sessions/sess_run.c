@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "regsets/regs.h"
 #include "sessions/sess_impl.h"
@@ -34,8 +35,12 @@ int sess_stop_all(struct sess_manager *m, struct zd_error *err)
          * device with nothing running answers with THREAD_UNAVAILABLE; a
          * thread that was unavailable and now runs reports its stop as a
          * note. */
-        if (maybe_running)
+        if (maybe_running) {
+            pthread_mutex_lock(&m->lock);
+            s->interrupt_mark = s->stop_events;
+            pthread_mutex_unlock(&m->lock);
             (void)zd_interrupt(s->zs, zd_thread_all(), &e);
+        }
         if (slot < 0)
             continue;
         /* Threads that have not reported yet are probed once: a readable
@@ -59,6 +64,35 @@ int sess_stop_all(struct sess_manager *m, struct zd_error *err)
         pthread_mutex_unlock(&m->lock);
     }
     return stopped;
+}
+
+int sess_settle(struct sess_manager *m, uint64_t timeout_ms)
+{
+    struct timespec dl;
+    bool waiting = true;
+    int rc = 0;
+    clock_gettime(CLOCK_MONOTONIC, &dl);
+    dl.tv_sec += (time_t)(timeout_ms / 1000);
+    dl.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (dl.tv_nsec >= 1000000000L) {
+        dl.tv_sec++;
+        dl.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&m->lock);
+    while (waiting && rc == 0) {
+        waiting = false;
+        for (unsigned k = 0; k < m->nsessions; k++) {
+            const struct session *s = &m->sessions[k];
+            if (s->alive && s->interrupt_mark != UINT64_MAX && s->stop_events <= s->interrupt_mark)
+                waiting = true;
+        }
+        if (waiting)
+            rc = pthread_cond_timedwait(&m->cv, &m->lock, &dl);
+    }
+    for (unsigned k = 0; k < m->nsessions; k++)
+        m->sessions[k].interrupt_mark = UINT64_MAX;
+    pthread_mutex_unlock(&m->lock);
+    return waiting ? -ETIMEDOUT : 0;
 }
 
 int sess_prepare_resume(struct session *s, uint32_t thread, bool step, struct zd_error *err)

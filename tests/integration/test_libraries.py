@@ -154,6 +154,36 @@ try:
     go(app)
     finish(app, srv, c, err, "idle ^C")
 
+    # ---- modules loaded before the attach: in the very first lists ----------
+    # The driver replays them as events right after the attach; the attach
+    # reply must not come before they are known, or GDB (which reads the
+    # library list once, and is never told of a replayed module) misses
+    # them and its first thread list has no names.
+    slow = g.gtsim_env("platform=xehpc,subslices=2,eus=2,threads=4,pace=5")  # kernel: 7 s
+    for rnd in range(3):
+        app, _ = g.start_app(slow, args=["--print-buffers"], running="buffers:")
+        srv = subprocess.Popen([os.path.join(g.top, "zestub"), "--once", "--multi", "-"], env=slow,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, bufsize=0)
+        g._procs.append(srv)
+        c = Client(srv.stdout.fileno(), srv.stdin.fileno(), timeout=20.0)
+        c.req(INTEL)
+        stop = c.req("vAttach;%x" % app.pid, timeout=30)
+        libs = libraries(c)
+        threads = c.xfer("threads", "")[0].decode()
+        t.ok(stop[:1] in "TU" and len(re.findall(r"<in-memory-library ", libs)) == 1 and
+             'ack="yes"' not in libs,
+             "attach %d: the module loaded before it is in the first library list, without ack"
+             % rnd, libs)
+        t.ok(re.search(r' name="vadd @ vadd\.cl:\d+"', threads) is not None,
+             "attach %d: the first thread list names stopped threads after their kernel line"
+             % rnd, threads[:400])
+        t.eq(c.req("D;1"), "OK", "attach %d: detach" % rnd)
+        c.close()
+        srv.stdin.close()
+        t.eq(g.wait_exit(srv, 10), 0, "attach %d: zestub exits 0" % rnd)
+        t.eq(g.wait_exit(app), 0, "attach %d: the application finishes normally" % rnd)
+
     # ---- a client without vAck (stock GDB): never blocked, never told ---------
     app, srv, c, err, line, reply, stop = start(
         client_features="qSupported:multiprocess+;swbreak+;vContSupported+")
