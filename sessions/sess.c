@@ -525,17 +525,22 @@ static int take_note(struct sess_manager *m, struct sess_note *note)
     return rc;
 }
 
+void sess_deadline(struct timespec *dl, uint64_t timeout_ms)
+{
+    clock_gettime(CLOCK_MONOTONIC, dl);
+    dl->tv_sec += (time_t)(timeout_ms / 1000);
+    dl->tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (dl->tv_nsec >= 1000000000L) {
+        dl->tv_sec++;
+        dl->tv_nsec -= 1000000000L;
+    }
+}
+
 int sess_wait(struct sess_manager *m, uint64_t timeout_ms, struct sess_note *note)
 {
     struct timespec dl;
     int rc = 0;
-    clock_gettime(CLOCK_MONOTONIC, &dl);
-    dl.tv_sec += (time_t)(timeout_ms / 1000);
-    dl.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (dl.tv_nsec >= 1000000000L) {
-        dl.tv_sec++;
-        dl.tv_nsec -= 1000000000L;
-    }
+    sess_deadline(&dl, timeout_ms);
     pthread_mutex_lock(&m->lock);
     while (m->nnotes == 0 && rc == 0)
         rc = pthread_cond_timedwait(&m->cv, &m->lock, &dl);

@@ -4,6 +4,7 @@
 #define ZESTUB_SESS_IMPL_H
 
 #include <pthread.h>
+#include <time.h>
 
 #include "regsets/regs.h"
 #include "sessions/sess.h"
@@ -74,6 +75,8 @@ struct sess_manager {
 };
 
 /* Helpers (lock held unless said otherwise). */
+/* now + timeout_ms on CLOCK_MONOTONIC, the clock of m->cv (no lock). */
+void sess_deadline(struct timespec *dl, uint64_t timeout_ms);
 void sess_push_note(struct sess_manager *m, const struct sess_note *n);
 void sess_set_state(struct session *s, uint32_t thread, enum sess_thread_state st);
 void sess_drop_cache(struct session *s, uint32_t thread);

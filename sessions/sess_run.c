@@ -71,13 +71,7 @@ int sess_settle(struct sess_manager *m, uint64_t timeout_ms)
     struct timespec dl;
     bool waiting = true;
     int rc = 0;
-    clock_gettime(CLOCK_MONOTONIC, &dl);
-    dl.tv_sec += (time_t)(timeout_ms / 1000);
-    dl.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (dl.tv_nsec >= 1000000000L) {
-        dl.tv_sec++;
-        dl.tv_nsec -= 1000000000L;
-    }
+    sess_deadline(&dl, timeout_ms);
     pthread_mutex_lock(&m->lock);
     while (waiting && rc == 0) {
         waiting = false;
