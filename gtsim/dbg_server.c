@@ -326,8 +326,14 @@ static void do_resume(struct srv_session *s, const struct gtsim_dbg_thread_req *
     }
     gtsim_hw_lock(hw);
     hits = for_each_thread(s, &rq->thread, resume_one);
-    gtsim_hw_unlock(hw);
+    /* Reply before the resumed threads can run: once they do, the launch
+     * may end and the application exit before a later reply is written, and
+     * the debugger would see DEVICE_LOST for a resume that worked (a real
+     * driver's resume completes in the kernel, whatever the process does
+     * next). A reply already written is still read after the process is
+     * gone; write_lock is a leaf, so taking it under the hw lock is safe. */
     reply(s, hits ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_NOT_AVAILABLE, NULL, 0);
+    gtsim_hw_unlock(hw);
 }
 
 /* Where a default-space access may go: live allocations, this device's
@@ -478,8 +484,11 @@ static void do_ack(struct srv_session *s, const zet_debug_event_t *ev)
             break;
         }
     }
-    pthread_mutex_unlock(&srv->lock);
+    /* Reply before unlocking, for the reason do_resume gives: the module
+     * creation waiting on srv->lock may otherwise run the application to
+     * its exit before the acknowledgement is answered. */
     reply(s, r, NULL, 0);
+    pthread_mutex_unlock(&srv->lock);
 }
 
 /* ---- attach / detach --------------------------------------------------- */
@@ -540,7 +549,9 @@ static void replay_state(struct srv_session *s)
         }
 }
 
-static void detach(struct srv_session *s)
+/* answer: the debugger asked (zetDebugDetach) and is owed a reply. It is
+ * written before the threads can run on, for the reason do_resume gives. */
+static void detach(struct srv_session *s, bool answer)
 {
     struct gtsim_dbg_server *srv = s->srv;
     struct gtsim_hw *hw;
@@ -562,9 +573,15 @@ static void detach(struct srv_session *s)
         gtsim_hw_lock(hw);
         gtsim_hw_set_slice_debug_locked(hw, s->slice_first, s->slice_count, false);
         for_each_thread(s, &all, release_one);
-        gtsim_hw_unlock(hw);
         s->attached = false;
+        if (answer) {
+            reply(s, ZE_RESULT_SUCCESS, NULL, 0);
+            answer = false;
+        }
+        gtsim_hw_unlock(hw);
     }
+    if (answer)
+        reply(s, ZE_RESULT_SUCCESS, NULL, 0);
     pthread_cond_broadcast(&srv->cv); /* module creation waiting on us */
     pthread_mutex_unlock(&srv->lock);
 }
@@ -593,8 +610,7 @@ static void *session_main(void *arg)
             }
             break;
         case GTSIM_DBG_DETACH:
-            detach(s);
-            reply(s, ZE_RESULT_SUCCESS, NULL, 0);
+            detach(s, true);
             done = true;
             break;
         case GTSIM_DBG_ACK:
@@ -641,7 +657,7 @@ static void *session_main(void *arg)
     }
     /* End of stream without DETACH: the debugger died. Never leave its
      * threads stopped or a module creation blocked behind it. */
-    detach(s);
+    detach(s, false);
     close(s->fd);
     pthread_mutex_destroy(&s->write_lock);
     free(s);
@@ -683,7 +699,7 @@ static void *accept_main(void *arg)
         srv->sessions = s;
         pthread_mutex_unlock(&srv->lock);
         if (pthread_create(&tid, NULL, session_main, s) != 0) {
-            detach(s);
+            detach(s, false);
             close(fd);
             free(s);
             continue;
