@@ -11,7 +11,7 @@ int cli_dump(int argc, char **argv);
 /* The GDB server; argv is the whole command line. */
 int cli_serve(int argc, char **argv);
 
-/* monitor dump for the server (dump_monitor.c): rsp_sessions_dump_fn. */
+/* monitor dump for the server (dump_monitor.c): tgt_dump_fn. */
 struct sess_manager;
 struct zd;
 struct rsp_buf;

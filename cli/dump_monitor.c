@@ -12,7 +12,7 @@
 #include "cli/cli.h"
 #include "cli/dump_out.h"
 #include "gdbstub/packet.h"
-#include "gdbstub/target_sessions.h"
+#include "target/intelgt.h"
 
 static int parse_args(const char *args, bool *json, enum dump_regs *regs, struct rsp_buf *out)
 {

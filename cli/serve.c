@@ -15,7 +15,7 @@
 
 #include "cli/cli.h"
 #include "gdbstub/server.h"
-#include "gdbstub/target_sessions.h"
+#include "target/intelgt.h"
 #include "gdbstub/transport.h"
 
 /* The self-pipe SIGINT/SIGTERM write to, so the server loop ends cleanly
@@ -116,12 +116,12 @@ int cli_serve(int argc, char **argv)
                 "zestub: warning: listening on %s, not only on this machine: whoever "
                 "connects controls the GPU threads of the process\n",
                 comm);
-    if (rsp_sessions_target_new(&tgt, err, sizeof(err)) != 0) {
+    if (tgt_target_new(&tgt, err, sizeof(err)) != 0) {
         fprintf(stderr, "zestub: %s\n", err);
         return 1;
     }
-    rsp_sessions_target_set_log(&tgt, &cfg.log);
-    rsp_sessions_target_set_dump(&tgt, cli_monitor_dump, NULL);
+    tgt_target_set_log(&tgt, &cfg.log);
+    tgt_target_set_dump(&tgt, cli_monitor_dump, NULL);
     if (pipe2(wake_pipe, O_CLOEXEC) == 0) {
         struct sigaction sa;
         memset(&sa, 0, sizeof(sa));
@@ -162,6 +162,6 @@ int cli_serve(int argc, char **argv)
     rsp_listener_close(&l);
 out:
     rsp_server_free(srv);
-    rsp_sessions_target_free(&tgt);
+    tgt_target_free(&tgt);
     return rc;
 }

@@ -7,10 +7,6 @@ libgdbstub_la_SOURCES = gdbstub/packet.h gdbstub/packet.c gdbstub/log.h gdbstub/
 	gdbstub/target.h gdbstub/server.h gdbstub/server_int.h gdbstub/server.c \
 	gdbstub/dispatch.h gdbstub/dispatch.c gdbstub/tdesc.c \
 	gdbstub/h_query.c gdbstub/h_threads.c gdbstub/h_regs.c gdbstub/hostview.c \
-	gdbstub/h_memory.c gdbstub/h_run.c gdbstub/h_xfer.c gdbstub/h_library.c gdbstub/h_break.c gdbstub/h_nonstop.c \
-	gdbstub/target_sessions.h gdbstub/target_sessions_int.h gdbstub/target_sessions.c \
-	gdbstub/target_run.c \
-	gdbstub/target_monitor.h gdbstub/target_monitor.c gdbstub/target_monitor_xpti.c \
-	gdbstub/target_xpti.h gdbstub/target_xpti.c
+	gdbstub/h_memory.c gdbstub/h_run.c gdbstub/h_xfer.c gdbstub/h_library.c gdbstub/h_break.c gdbstub/h_nonstop.c
 libgdbstub_la_CFLAGS = $(AM_CFLAGS)
 EXTRA_DIST += gdbstub/README.md

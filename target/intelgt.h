@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The real target: rsp_target_ops on top of sessions/ (and, through it,
  * zetdebug and Level Zero). This is gdbstub's one view of the debug model. */
-#ifndef ZESTUB_GDBSTUB_TARGET_SESSIONS_H
-#define ZESTUB_GDBSTUB_TARGET_SESSIONS_H
+#ifndef ZESTUB_TARGET_INTELGT_H
+#define ZESTUB_TARGET_INTELGT_H
 
 #include <stddef.h>
 
@@ -10,20 +10,20 @@
 #include "gdbstub/target.h"
 
 /* Opens Level Zero (zeInit and device discovery); attaching happens on the
- * client's vAttach, or at once with rsp_sessions_target_attach. */
-int rsp_sessions_target_new(struct rsp_target *out, char *err, size_t errlen);
-void rsp_sessions_target_free(struct rsp_target *t);
+ * client's vAttach, or at once with tgt_target_attach. */
+int tgt_target_new(struct rsp_target *out, char *err, size_t errlen);
+void tgt_target_free(struct rsp_target *t);
 /* Where module loads, device exits and failed cleanups are logged (the
  * log is copied; default: nothing). */
-void rsp_sessions_target_set_log(struct rsp_target *t, const struct rsp_log *log);
+void tgt_target_set_log(struct rsp_target *t, const struct rsp_log *log);
 
 /* `monitor dump [ARGS]`: the caller writes the dump (its format belongs to
  * cli/, above this layer) of the threads stopped now into out. 0, or a
  * negative number when ARGS are wrong (the text says why). */
 struct sess_manager;
 struct zd;
-typedef int (*rsp_sessions_dump_fn)(void *arg, struct sess_manager *m, struct zd *zd,
+typedef int (*tgt_dump_fn)(void *arg, struct sess_manager *m, struct zd *zd,
                                     uint32_t host_pid, const char *args, struct rsp_buf *out);
-void rsp_sessions_target_set_dump(struct rsp_target *t, rsp_sessions_dump_fn fn, void *arg);
+void tgt_target_set_dump(struct rsp_target *t, tgt_dump_fn fn, void *arg);
 
 #endif

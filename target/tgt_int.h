@@ -3,8 +3,8 @@
  * registers, memory, libraries, monitor) and target_run.c (all-stop and
  * non-stop run control: resumes, range steps, held stops, the event
  * stream). Nothing else includes this. */
-#ifndef ZESTUB_GDBSTUB_TARGET_SESSIONS_INT_H
-#define ZESTUB_GDBSTUB_TARGET_SESSIONS_INT_H
+#ifndef ZESTUB_TARGET_TGT_INT_H
+#define ZESTUB_TARGET_TGT_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -13,11 +13,11 @@
 
 #include "gdbstub/log.h"
 #include "gdbstub/target.h"
-#include "gdbstub/target_sessions.h"
+#include "target/intelgt.h"
 
-struct rsp_xpti;
+struct tgt_xpti;
 
-struct starget {
+struct tgt {
     struct zd *zd;
     struct sess_manager *m;
     struct regs_catalog **cats; /* one target description per device */
@@ -35,8 +35,8 @@ struct starget {
      * with a stop: when all answer "nothing to stop", the interrupt must
      * still end the resume, or GDB would wait forever. */
     unsigned interrupts_pending;
-    struct rsp_xpti *xpti;     /* the application's XPTI table, from attach to detach */
-    rsp_sessions_dump_fn dump; /* monitor dump, provided by the caller */
+    struct tgt_xpti *xpti;     /* the application's XPTI table, from attach to detach */
+    tgt_dump_fn dump; /* monitor dump, provided by the caller */
     void *dump_arg;
     bool held_report, report_stop_all;
     struct rsp_event report;
@@ -64,7 +64,7 @@ enum {
     TF_REPORTED = 8, /* its stop was reported and it was not resumed since */
 };
 
-static inline void rsp_st_say(char *err, size_t errlen, const char *msg)
+static inline void tgt_say(char *err, size_t errlen, const char *msg)
 {
     if (errlen)
         snprintf(err, errlen, "%s", msg);
@@ -74,14 +74,14 @@ static inline void rsp_st_say(char *err, size_t errlen, const char *msg)
 
 /* Fills a stop event for a stopped thread (reason from cr0) and marks the
  * thread reported. */
-void rsp_st_stop_event(struct starget *t, unsigned k, uint32_t thread, struct rsp_event *ev);
+void tgt_stop_event(struct tgt *t, unsigned k, uint32_t thread, struct rsp_event *ev);
 /* All-stop: stops every device; threads found stopped for a reason of
  * their own are held for a later report. */
-void rsp_st_stop_all_and_hold(struct starget *t);
+void tgt_stop_all_and_hold(struct tgt *t);
 /* rsp_target_ops.resume and .interrupt. */
-int rsp_st_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err, size_t errlen);
-int rsp_st_interrupt(void *ctx, char *err, size_t errlen);
+int tgt_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err, size_t errlen);
+int tgt_interrupt(void *ctx, char *err, size_t errlen);
 /* The next event to report: 1 (ev filled), or 0 when none is pending. */
-int rsp_st_next_event(struct starget *t, struct rsp_event *ev);
+int tgt_next_event(struct tgt *t, struct rsp_event *ev);
 
 #endif

@@ -7,7 +7,7 @@
  * submitted their kernel (the application's XPTI table, target_xpti.h). Nothing here resumes, stops
  * or writes: PCs and stop reasons come through the sessions register cache (read once per stop).
  * The server sends the text as console output, split over as many O packets as it needs. */
-#include "gdbstub/target_monitor.h"
+#include "target/tgt_monitor.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "gdbstub/packet.h"
-#include "gdbstub/target_xpti.h"
+#include "target/tgt_xpti.h"
 #include "regsets/regs.h"
 #include "sessions/sess.h"
 #include "sessions/sess_xpti.h"
@@ -128,7 +128,7 @@ static int group_cmp(const void *pa, const void *pb)
     return trec_cmp(a, b);
 }
 
-static void thread_rec(struct sess_manager *m, struct rsp_xpti *xp, unsigned k, uint32_t th,
+static void thread_rec(struct sess_manager *m, struct tgt_xpti *xp, unsigned k, uint32_t th,
                        struct trec *r)
 {
     struct zd_error e;
@@ -156,7 +156,7 @@ static void thread_rec(struct sess_manager *m, struct rsp_xpti *xp, unsigned k, 
         r->line = loc.line;
     }
     if (xp)
-        r->sub = rsp_xpti_submission(xp, m, k, loc.kernel);
+        r->sub = tgt_xpti_submission(xp, m, k, loc.kernel);
 }
 
 static int ptr_cmp(const void *a, const void *b)
@@ -219,7 +219,7 @@ static void put_xtask(struct rsp_buf *out, const struct sess_xpti_candidate *c)
  * and who the candidates are. */
 static void put_block(struct rsp_buf *out, const struct sess_xpti_submission *s, uint32_t n)
 {
-    const struct xtab_site *site = rsp_xpti_common_site(s);
+    const struct xtab_site *site = tgt_xpti_common_site(s);
     bool list; /* the candidates, when they differ in something shown */
     if (!s) {
         rsp_buf_printf(out, "  without a submission site: %u threads\n", (unsigned)n);
@@ -294,7 +294,7 @@ static void put_state_counts(struct rsp_buf *out, const uint32_t *n)
 }
 
 /* xp non-NULL: by-site. */
-static int threads_of_device(struct sess_manager *m, struct rsp_xpti *xp, unsigned k, bool all,
+static int threads_of_device(struct sess_manager *m, struct tgt_xpti *xp, unsigned k, bool all,
                              struct rsp_buf *out)
 {
     uint32_t n = sess_thread_count(m, k), ngroups = 0, per_state[3] = {0};
@@ -346,7 +346,7 @@ static int threads_of_device(struct sess_manager *m, struct rsp_xpti *xp, unsign
 }
 
 /* xp non-NULL: by-site (the caller found the table). */
-static int cmd_threads(struct sess_manager *m, struct rsp_xpti *xp, bool all, struct rsp_buf *out)
+static int cmd_threads(struct sess_manager *m, struct tgt_xpti *xp, bool all, struct rsp_buf *out)
 {
     unsigned alive = 0;
     uint32_t total = 0, per_state[3] = {0};
@@ -541,11 +541,11 @@ static void put_kernels(struct rsp_buf *out, struct sess_manager *m, struct xtab
     }
 }
 
-static int cmd_modules(struct sess_manager *m, struct rsp_xpti *xp, bool all, struct rsp_buf *out)
+static int cmd_modules(struct sess_manager *m, struct tgt_xpti *xp, bool all, struct rsp_buf *out)
 {
     /* Kernels carry their submitting lines when the table exists; without
      * one the listing is as before (`monitor xpti` says why). */
-    struct xtab *t = sess_xpti_table(rsp_xpti_table(xp, true));
+    struct xtab *t = sess_xpti_table(tgt_xpti_table(xp, true));
     for (unsigned k = 0; k < sess_count(m); k++) {
         size_t n = sess_alive(m, k) ? sess_module_count(m, k) : 0;
         put_device(out, m, k);
@@ -645,7 +645,7 @@ static int all_arg(const char *rest, const char *name, bool *all, struct rsp_buf
     return -EINVAL;
 }
 
-int rsp_sessions_monitor(struct sess_manager *m, struct rsp_xpti *xp, const char *cmd,
+int tgt_monitor(struct sess_manager *m, struct tgt_xpti *xp, const char *cmd,
                          struct rsp_buf *out)
 {
     const char *rest;
@@ -668,8 +668,8 @@ int rsp_sessions_monitor(struct sess_manager *m, struct rsp_xpti *xp, const char
             return 0;
         }
         /* Without a table: the one note, then the usual grouping. */
-        if (by_site && !rsp_xpti_table(xp, true)) {
-            rsp_buf_printf(out, "note: %s\n", rsp_xpti_note(xp));
+        if (by_site && !tgt_xpti_table(xp, true)) {
+            rsp_buf_printf(out, "note: %s\n", tgt_xpti_note(xp));
             by_site = false;
         }
         return cmd_threads(m, by_site ? xp : NULL, all, out);
@@ -685,7 +685,7 @@ int rsp_sessions_monitor(struct sess_manager *m, struct rsp_xpti *xp, const char
             rsp_buf_puts(out, "no device is attached: no XPTI table\n");
             return *rest ? -EIO : 0;
         }
-        return rsp_sessions_monitor_xpti(xp, m, rest, out);
+        return tgt_monitor_xpti(xp, m, rest, out);
     }
     if (is_cmd(cmd, "devices", &rest)) {
         if (*rest) {

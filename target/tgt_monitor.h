@@ -3,11 +3,11 @@
  * devices, xpti): read-only summaries of the debug model for a person at a
  * terminal or a script. Kept out of target_sessions.c, which only forwards
  * its sess_manager and XPTI handle here. */
-#ifndef ZESTUB_GDBSTUB_TARGET_MONITOR_H
-#define ZESTUB_GDBSTUB_TARGET_MONITOR_H
+#ifndef ZESTUB_TARGET_TGT_MONITOR_H
+#define ZESTUB_TARGET_TGT_MONITOR_H
 
 struct rsp_buf;
-struct rsp_xpti;
+struct tgt_xpti;
 struct sess_manager;
 
 /* The rsp_target_ops.monitor contract: text for the user goes to out;
@@ -17,11 +17,11 @@ struct sess_manager;
  * xp (target_xpti.h; may be NULL) is the application's XPTI table: it
  * adds submission sites to `threads by-site` and `modules`, and answers
  * `xpti ...`. */
-int rsp_sessions_monitor(struct sess_manager *m, struct rsp_xpti *xp, const char *cmd,
+int tgt_monitor(struct sess_manager *m, struct tgt_xpti *xp, const char *cmd,
                          struct rsp_buf *out);
 
 /* "monitor xpti ARGS" (target_monitor_xpti.c); args after "xpti". */
-int rsp_sessions_monitor_xpti(struct rsp_xpti *xp, struct sess_manager *m, const char *args,
+int tgt_monitor_xpti(struct tgt_xpti *xp, struct sess_manager *m, const char *args,
                               struct rsp_buf *out);
 
 #endif

@@ -15,8 +15,8 @@
 #include <time.h>
 
 #include "gdbstub/packet.h"
-#include "gdbstub/target_monitor.h"
-#include "gdbstub/target_xpti.h"
+#include "target/tgt_monitor.h"
+#include "target/tgt_xpti.h"
 #include "sessions/sess.h"
 #include "sessions/sess_xpti.h"
 
@@ -94,15 +94,15 @@ static void put_faults(struct rsp_buf *out, struct sess_manager *m, struct sess_
     }
 }
 
-static int cmd_status(struct rsp_xpti *xp, struct sess_manager *m, struct rsp_buf *out)
+static int cmd_status(struct tgt_xpti *xp, struct sess_manager *m, struct rsp_buf *out)
 {
-    struct sess_xpti *x = rsp_xpti_table(xp, true);
+    struct sess_xpti *x = tgt_xpti_table(xp, true);
     struct xtab *t;
     struct xtab_stats st;
     size_t running = 0, live = 0, n;
 
     if (!x) {
-        rsp_buf_printf(out, "note: %s\n", rsp_xpti_note(xp));
+        rsp_buf_printf(out, "note: %s\n", tgt_xpti_note(xp));
         return 0;
     }
     t = sess_xpti_table(x);
@@ -120,7 +120,7 @@ static int cmd_status(struct rsp_xpti *xp, struct sess_manager *m, struct rsp_bu
     rsp_buf_printf(out,
                    "XPTI table of pid %u: %" PRIu64 " sites, %" PRIu64 " tasks (%zu running), "
                    "%" PRIu64 " allocations (%zu live)\n",
-                   (unsigned)rsp_xpti_pid(xp), st.sites, st.tasks, running, st.allocs, live);
+                   (unsigned)tgt_xpti_pid(xp), st.sites, st.tasks, running, st.allocs, live);
     /* What the table lost: answers may be missing, and the user should
      * know why rather than trust an absence. */
     if (st.sites_dropped || st.allocs_dropped || st.strings_dropped || st.running_tasks_recycled ||
@@ -349,7 +349,7 @@ static bool word(const char **cmd, const char *w)
 static const char usage[] =
     "usage: monitor xpti [tasks [all] | uid 0xHEX | allocations [ADDRESS|all]]\n";
 
-int rsp_sessions_monitor_xpti(struct rsp_xpti *xp, struct sess_manager *m, const char *args,
+int tgt_monitor_xpti(struct tgt_xpti *xp, struct sess_manager *m, const char *args,
                               struct rsp_buf *out)
 {
     enum { TASKS, UID, ALLOCS } sub;
@@ -379,10 +379,10 @@ int rsp_sessions_monitor_xpti(struct rsp_xpti *xp, struct sess_manager *m, const
         rsp_buf_puts(out, usage);
         return -EINVAL;
     }
-    x = rsp_xpti_table(xp, true);
+    x = tgt_xpti_table(xp, true);
     if (!x) {
         /* Nothing to answer from: the note, and a failure for scripts. */
-        rsp_buf_printf(out, "note: %s\n", rsp_xpti_note(xp));
+        rsp_buf_printf(out, "note: %s\n", tgt_xpti_note(xp));
         return -EIO;
     }
     if (sub == TASKS)

@@ -2,7 +2,7 @@
 /* rsp_target_ops on sessions/. Device processes are numbered from 1 in
  * attach order; lwp n is hardware thread n-1 of its device. The run
  * control (resume, interrupt, the event stream) is in target_run.c. */
-#include "gdbstub/target_sessions_int.h"
+#include "target/tgt_int.h"
 
 #include "gdbstub/packet.h"
 
@@ -15,12 +15,12 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "gdbstub/target_monitor.h"
-#include "gdbstub/target_xpti.h"
+#include "target/tgt_monitor.h"
+#include "target/tgt_xpti.h"
 #include "regsets/regs.h"
 #include "sessions/sess.h"
 
-static bool valid(struct starget *t, uint32_t pid, uint32_t tid)
+static bool valid(struct tgt *t, uint32_t pid, uint32_t tid)
 {
     return pid >= 1 && pid <= t->n && sess_alive(t->m, pid - 1) &&
            (tid == 0 || tid <= sess_thread_count(t->m, pid - 1));
@@ -28,24 +28,24 @@ static bool valid(struct starget *t, uint32_t pid, uint32_t tid)
 
 static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *err, size_t errlen)
 {
-    struct starget *t = ctx;
+    struct tgt *t = ctx;
     struct sess_options opt;
     struct zd_error e;
     int rc;
 
     if (t->m) {
-        rsp_st_say(err, errlen, "Already attached.");
+        tgt_say(err, errlen, "Already attached.");
         return -EBUSY;
     }
     sess_options_from_env(&opt);
     rc = sess_attach(t->zd, host_pid, &opt, &t->m, &e);
     t->host_pid = host_pid;
     if (rc) {
-        rsp_st_say(err, errlen, e.msg);
+        tgt_say(err, errlen, e.msg);
         return rc == ZD_E_TOO_EARLY ? RSP_TARGET_TOO_EARLY : -EIO;
     }
     t->n = sess_count(t->m);
-    t->xpti = rsp_xpti_new(host_pid);
+    t->xpti = tgt_xpti_new(host_pid);
     t->cats = calloc(t->n, sizeof(*t->cats));
     t->flags = calloc(t->n, sizeof(*t->flags));
     for (unsigned k = 0; t->cats && t->flags && k < t->n; k++) {
@@ -72,19 +72,19 @@ static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *
      * The modules loaded before the attach are replayed as events ahead of
      * the interrupt's answer: wait for it, so the first thread list names
      * threads and the first library list has every module. */
-    rsp_st_stop_all_and_hold(t);
+    tgt_stop_all_and_hold(t);
     if (sess_settle(t->m, 2000) != 0)
         rsp_logf(&t->log, RSP_LOG_WARNING,
                  "a device did not answer the attach interrupt within 2 s: modules "
                  "loaded before the attach may be listed late");
-    rsp_xpti_stopped(t->xpti);
+    tgt_xpti_stopped(t->xpti);
     memset(stop, 0, sizeof(*stop));
     stop->kind = RSP_EVENT_UNAVAILABLE;
     stop->pid = t->n;
     stop->tid = 1;
     for (uint32_t th = 0; th < sess_thread_count(t->m, t->n - 1); th++)
         if (sess_thread_state(t->m, t->n - 1, th) == SESS_T_STOPPED) {
-            rsp_st_stop_event(t, t->n - 1, th, stop);
+            tgt_stop_event(t, t->n - 1, th, stop);
             break;
         }
     return 0;
@@ -92,7 +92,7 @@ static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *
 
 static size_t t_process_count(void *ctx)
 {
-    struct starget *t = ctx;
+    struct tgt *t = ctx;
     size_t n = 0;
     for (unsigned k = 0; k < t->n; k++)
         n += sess_alive(t->m, k);
@@ -101,7 +101,7 @@ static size_t t_process_count(void *ctx)
 
 static int t_process_at(void *ctx, size_t i, struct rsp_process_info *out)
 {
-    struct starget *t = ctx;
+    struct tgt *t = ctx;
     for (unsigned k = 0; k < t->n; k++) {
         if (!sess_alive(t->m, k))
             continue;
@@ -116,7 +116,7 @@ static int t_process_at(void *ctx, size_t i, struct rsp_process_info *out)
 
 static int t_thread_info(void *ctx, uint32_t pid, uint32_t tid, struct rsp_thread_info *out)
 {
-    struct starget *t = ctx;
+    struct tgt *t = ctx;
     struct zd_thread id;
     if (!valid(t, pid, tid) || tid == 0)
         return -ENOENT;
@@ -143,7 +143,7 @@ static int t_thread_info(void *ctx, uint32_t pid, uint32_t tid, struct rsp_threa
 
 static int t_tdesc(void *ctx, uint32_t id, struct rsp_tdesc *out)
 {
-    struct starget *t = ctx;
+    struct tgt *t = ctx;
     if (id < 1 || id > t->n || !t->cats[id - 1])
         return -ENOENT;
     out->regs = t->cats[id - 1];
@@ -153,7 +153,7 @@ static int t_tdesc(void *ctx, uint32_t id, struct rsp_tdesc *out)
 
 static int t_device_info(void *ctx, uint32_t pid, struct rsp_device_info *out)
 {
-    struct starget *t = ctx;
+    struct tgt *t = ctx;
     const struct zd_device *d;
     if (pid < 1 || pid > t->n)
         return -ENOENT;
@@ -171,7 +171,7 @@ static int t_device_info(void *ctx, uint32_t pid, struct rsp_device_info *out)
     return 0;
 }
 
-static const struct regs_reg *reg_of(struct starget *t, uint32_t pid, uint32_t regnum)
+static const struct regs_reg *reg_of(struct tgt *t, uint32_t pid, uint32_t regnum)
 {
     return pid >= 1 && pid <= t->n && t->cats[pid - 1] ? regs_catalog_at(t->cats[pid - 1], regnum)
                                                        : NULL;
@@ -180,13 +180,13 @@ static const struct regs_reg *reg_of(struct starget *t, uint32_t pid, uint32_t r
 static int t_read_register(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnum, uint8_t *buf,
                            size_t size, char *err, size_t errlen)
 {
-    struct starget *t = ctx;
+    struct tgt *t = ctx;
     const struct regs_reg *r = reg_of(t, pid, regnum);
     const uint8_t *data;
     size_t got;
     struct zd_error e;
     if (!r || !valid(t, pid, tid) || tid == 0) {
-        rsp_st_say(err, errlen, "no such register or thread");
+        tgt_say(err, errlen, "no such register or thread");
         return -EINVAL;
     }
     if (sess_read_regset(t->m, pid - 1, tid - 1, r->regset_type, &data, &got, &e) != 0)
@@ -200,15 +200,15 @@ static int t_read_register(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnu
 static int t_write_register(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnum,
                             const uint8_t *buf, size_t size, char *err, size_t errlen)
 {
-    struct starget *t = ctx;
+    struct tgt *t = ctx;
     const struct regs_reg *r = reg_of(t, pid, regnum);
     struct zd_error e;
     if (!r || !valid(t, pid, tid) || tid == 0 || size != r->byte_size) {
-        rsp_st_say(err, errlen, "no such register or thread");
+        tgt_say(err, errlen, "no such register or thread");
         return -EINVAL;
     }
     if (sess_write_registers(t->m, pid - 1, tid - 1, r->regset_type, r->index, 1, buf, &e) != 0) {
-        rsp_st_say(err, errlen, e.msg);
+        tgt_say(err, errlen, e.msg);
         return -EIO;
     }
     return 0;
@@ -217,17 +217,17 @@ static int t_write_register(void *ctx, uint32_t pid, uint32_t tid, uint32_t regn
 static int t_read_memory(void *ctx, const struct rsp_mem_ref *ref, uint8_t *buf, size_t len,
                          size_t *done, char *err, size_t errlen)
 {
-    struct starget *t = ctx;
+    struct tgt *t = ctx;
     struct zd_error e;
     *done = 0;
     if (!valid(t, ref->pid, ref->tid)) {
-        rsp_st_say(err, errlen, "no such process or thread");
+        tgt_say(err, errlen, "no such process or thread");
         return -EINVAL;
     }
     if (sess_read_memory(t->m, ref->pid - 1, ref->tid ? ref->tid - 1 : UINT32_MAX,
                          ref->space ? ZD_SPACE_SLM : ZD_SPACE_DEFAULT, ref->addr, len, buf,
                          &e) != 0) {
-        rsp_st_say(err, errlen, e.msg);
+        tgt_say(err, errlen, e.msg);
         return -EIO;
     }
     *done = len;
@@ -237,16 +237,16 @@ static int t_read_memory(void *ctx, const struct rsp_mem_ref *ref, uint8_t *buf,
 static int t_write_memory(void *ctx, const struct rsp_mem_ref *ref, const uint8_t *buf, size_t len,
                           char *err, size_t errlen)
 {
-    struct starget *t = ctx;
+    struct tgt *t = ctx;
     struct zd_error e;
     if (!valid(t, ref->pid, ref->tid)) {
-        rsp_st_say(err, errlen, "no such process or thread");
+        tgt_say(err, errlen, "no such process or thread");
         return -EINVAL;
     }
     if (sess_write_memory(t->m, ref->pid - 1, ref->tid ? ref->tid - 1 : UINT32_MAX,
                           ref->space ? ZD_SPACE_SLM : ZD_SPACE_DEFAULT, ref->addr, len, buf,
                           &e) != 0) {
-        rsp_st_say(err, errlen, e.msg);
+        tgt_say(err, errlen, e.msg);
         return -EIO;
     }
     return 0;
@@ -254,10 +254,10 @@ static int t_write_memory(void *ctx, const struct rsp_mem_ref *ref, const uint8_
 
 static int t_detach(void *ctx, uint32_t pid, char *err, size_t errlen)
 {
-    struct starget *t = ctx;
+    struct tgt *t = ctx;
     struct zd_error e;
     if (pid < 1 || pid > t->n || !sess_alive(t->m, pid - 1)) {
-        rsp_st_say(err, errlen, "no such process");
+        tgt_say(err, errlen, "no such process");
         return -ENOENT;
     }
     (void)e;
@@ -265,7 +265,7 @@ static int t_detach(void *ctx, uint32_t pid, char *err, size_t errlen)
     sess_detach(t->m, pid - 1);
     fprintf(stderr, "Detached from device [%s]\n", sess_device(t->m, pid - 1)->pci_slot);
     if (t_process_count(t) == 0) {
-        rsp_xpti_free(t->xpti); /* the last device: nothing to join with */
+        tgt_xpti_free(t->xpti); /* the last device: nothing to join with */
         t->xpti = NULL;
     }
     return 0;
@@ -273,31 +273,31 @@ static int t_detach(void *ctx, uint32_t pid, char *err, size_t errlen)
 
 static int t_event_fd(void *ctx)
 {
-    struct starget *t = ctx;
+    struct tgt *t = ctx;
     return t->m ? t->ep_fd : -1;
 }
 
 static int t_next_event(void *ctx, struct rsp_event *ev)
 {
-    struct starget *t = ctx;
-    int rc = rsp_st_next_event(t, ev);
+    struct tgt *t = ctx;
+    int rc = tgt_next_event(t, ev);
     /* A reported stop: XPTI answers (running tasks, thread names) are of
      * this stop from now on. */
     if (rc == 1 && (ev->kind == RSP_EVENT_STOP || ev->kind == RSP_EVENT_UNAVAILABLE))
-        rsp_xpti_stopped(t->xpti);
+        tgt_xpti_stopped(t->xpti);
     return rc;
 }
 
 static size_t t_library_count(void *ctx, uint32_t pid)
 {
-    struct starget *t = ctx;
+    struct tgt *t = ctx;
     return pid >= 1 && pid <= t->n && sess_alive(t->m, pid - 1) ? sess_module_count(t->m, pid - 1)
                                                                 : 0;
 }
 
 static int t_library_at(void *ctx, uint32_t pid, size_t i, struct rsp_library *out)
 {
-    struct starget *t = ctx;
+    struct tgt *t = ctx;
     struct sess_module_info mi;
     if (pid < 1 || pid > t->n || !sess_alive(t->m, pid - 1) ||
         sess_module_at(t->m, pid - 1, i, &mi) != 0)
@@ -312,7 +312,7 @@ static int t_library_at(void *ctx, uint32_t pid, size_t i, struct rsp_library *o
 static int t_ack_library(void *ctx, uint32_t pid, uint64_t begin, uint64_t end, char *err,
                          size_t errlen)
 {
-    struct starget *t = ctx;
+    struct tgt *t = ctx;
     struct zd_error e;
     for (unsigned k = 0; k < t->n; k++) {
         struct rsp_library lib;
@@ -326,18 +326,18 @@ static int t_ack_library(void *ctx, uint32_t pid, uint64_t begin, uint64_t end, 
         if (!waiting)
             continue;
         if (sess_module_release(t->m, k, begin, end, &e) != 0) {
-            rsp_st_say(err, errlen, e.msg);
+            tgt_say(err, errlen, e.msg);
             return -EIO;
         }
         return 0;
     }
-    rsp_st_say(err, errlen, "no module load waits for that acknowledgement");
+    tgt_say(err, errlen, "no module load waits for that acknowledgement");
     return -ENOENT;
 }
 
 static void t_client_gone(void *ctx)
 {
-    struct starget *t = ctx;
+    struct tgt *t = ctx;
     struct zd_error e;
     if (!t->m)
         return;
@@ -346,7 +346,7 @@ static void t_client_gone(void *ctx)
     epoll_ctl(t->ep_fd, EPOLL_CTL_DEL, sess_notify_fd(t->m), NULL);
     sess_detach_all(t->m);
     t->m = NULL;
-    rsp_xpti_free(t->xpti);
+    tgt_xpti_free(t->xpti);
     t->xpti = NULL;
     for (unsigned k = 0; k < t->n; k++) {
         regs_catalog_free(t->cats[k]);
@@ -363,12 +363,12 @@ static void t_client_gone(void *ctx)
 
 static void t_set_non_stop(void *ctx, bool on)
 {
-    ((struct starget *)ctx)->non_stop = on;
+    ((struct tgt *)ctx)->non_stop = on;
 }
 
 static int t_monitor(void *ctx, const char *cmd, struct rsp_buf *out)
 {
-    struct starget *t = ctx;
+    struct tgt *t = ctx;
     int rc;
     /* monitor dump: the dump of `zestub dump`, whose format the caller
      * (cli/) owns, of the threads stopped now. */
@@ -379,7 +379,7 @@ static int t_monitor(void *ctx, const char *cmd, struct rsp_buf *out)
         }
         return t->dump(t->dump_arg, t->m, t->zd, t->host_pid, cmd[4] ? cmd + 5 : "", out);
     }
-    rc = rsp_sessions_monitor(t->m, t->xpti, cmd, out);
+    rc = tgt_monitor(t->m, t->xpti, cmd, out);
     if (t->dump && strcmp(cmd, "help") == 0)
         rsp_buf_puts(out, "  dump [--json] [--registers none|expedited|all] -- the threads "
                           "stopped now, as zestub dump prints them\n");
@@ -388,10 +388,10 @@ static int t_monitor(void *ctx, const char *cmd, struct rsp_buf *out)
 
 static int t_thread_name(void *ctx, uint32_t pid, uint32_t tid, char *buf, size_t len)
 {
-    struct starget *t = ctx;
+    struct tgt *t = ctx;
     if (!valid(t, pid, tid) || tid == 0)
         return -ENOENT;
-    return rsp_xpti_thread_name(t->xpti, t->m, pid - 1, tid - 1, buf, len);
+    return tgt_xpti_thread_name(t->xpti, t->m, pid - 1, tid - 1, buf, len);
 }
 
 static const struct rsp_target_ops ops = {
@@ -405,8 +405,8 @@ static const struct rsp_target_ops ops = {
     .write_register = t_write_register,
     .read_memory = t_read_memory,
     .write_memory = t_write_memory,
-    .resume = rsp_st_resume,
-    .interrupt = rsp_st_interrupt,
+    .resume = tgt_resume,
+    .interrupt = tgt_interrupt,
     .detach = t_detach,
     .event_fd = t_event_fd,
     .next_event = t_next_event,
@@ -419,12 +419,12 @@ static const struct rsp_target_ops ops = {
     .thread_name = t_thread_name,
 };
 
-int rsp_sessions_target_new(struct rsp_target *out, char *err, size_t errlen)
+int tgt_target_new(struct rsp_target *out, char *err, size_t errlen)
 {
-    struct starget *t = calloc(1, sizeof(*t));
+    struct tgt *t = calloc(1, sizeof(*t));
     struct zd_error e;
     if (!t) {
-        rsp_st_say(err, errlen, "out of memory");
+        tgt_say(err, errlen, "out of memory");
         return -ENOMEM;
     }
     t->ep_fd = epoll_create1(EPOLL_CLOEXEC);
@@ -432,7 +432,7 @@ int rsp_sessions_target_new(struct rsp_target *out, char *err, size_t errlen)
     if (t->ep_fd < 0 || t->held_fd < 0 ||
         epoll_ctl(t->ep_fd, EPOLL_CTL_ADD, t->held_fd,
                   &(struct epoll_event){.events = EPOLLIN, .data.fd = t->held_fd}) < 0) {
-        rsp_st_say(err, errlen, "epoll/eventfd: out of file descriptors");
+        tgt_say(err, errlen, "epoll/eventfd: out of file descriptors");
         if (t->ep_fd >= 0)
             close(t->ep_fd);
         if (t->held_fd >= 0)
@@ -441,7 +441,7 @@ int rsp_sessions_target_new(struct rsp_target *out, char *err, size_t errlen)
         return -EMFILE;
     }
     if (zd_open(&t->zd, &e) != 0) {
-        rsp_st_say(err, errlen, e.msg);
+        tgt_say(err, errlen, e.msg);
         close(t->ep_fd);
         close(t->held_fd);
         free(t);
@@ -452,9 +452,9 @@ int rsp_sessions_target_new(struct rsp_target *out, char *err, size_t errlen)
     return 0;
 }
 
-void rsp_sessions_target_free(struct rsp_target *tgt)
+void tgt_target_free(struct rsp_target *tgt)
 {
-    struct starget *t = tgt->ctx;
+    struct tgt *t = tgt->ctx;
     if (!t)
         return;
     t_client_gone(t);
@@ -466,16 +466,16 @@ void rsp_sessions_target_free(struct rsp_target *tgt)
     tgt->ctx = NULL;
 }
 
-void rsp_sessions_target_set_log(struct rsp_target *tgt, const struct rsp_log *log)
+void tgt_target_set_log(struct rsp_target *tgt, const struct rsp_log *log)
 {
-    struct starget *t = tgt->ctx;
+    struct tgt *t = tgt->ctx;
     if (t && log)
         t->log = *log;
 }
 
-void rsp_sessions_target_set_dump(struct rsp_target *tgt, rsp_sessions_dump_fn fn, void *arg)
+void tgt_target_set_dump(struct rsp_target *tgt, tgt_dump_fn fn, void *arg)
 {
-    struct starget *t = tgt->ctx;
+    struct tgt *t = tgt->ctx;
     if (t) {
         t->dump = fn;
         t->dump_arg = arg;

@@ -5,7 +5,7 @@
  * (protocol 7); others that stopped for a reason of their own are held.
  * Range steps (vCont;r) continue in the server; an end-of-thread step is
  * reported U. Non-stop reports every stop as it comes. */
-#include "gdbstub/target_sessions_int.h"
+#include "target/tgt_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -15,18 +15,18 @@
 #include "regsets/regs.h"
 #include "sessions/sess.h"
 
-static bool hold_unreported(struct starget *t);
+static bool hold_unreported(struct tgt *t);
 
 /* The instruction at a stopped thread's PC (16 bytes: enough for either
  * length). */
-static bool insn_at_pc(struct starget *t, unsigned k, uint32_t th, uint64_t *pc, uint8_t insn[16])
+static bool insn_at_pc(struct tgt *t, unsigned k, uint32_t th, uint64_t *pc, uint8_t insn[16])
 {
     struct zd_error e;
     return sess_thread_pc(t->m, k, th, pc, &e) == 0 &&
            sess_read_memory(t->m, k, th, ZD_SPACE_DEFAULT, *pc, 16, insn, &e) == 0;
 }
 
-static struct range_step *range_of(struct starget *t, unsigned k, uint32_t th)
+static struct range_step *range_of(struct tgt *t, unsigned k, uint32_t th)
 {
     for (size_t i = 0; i < t->nranges; i++)
         if (t->ranges[i].k == k && t->ranges[i].th == th)
@@ -34,7 +34,7 @@ static struct range_step *range_of(struct starget *t, unsigned k, uint32_t th)
     return NULL;
 }
 
-static bool add_range(struct starget *t, unsigned k, uint32_t th, uint64_t start, uint64_t end)
+static bool add_range(struct tgt *t, unsigned k, uint32_t th, uint64_t start, uint64_t end)
 {
     if (t->nranges == t->cap_ranges) {
         size_t cap = t->cap_ranges ? 2 * t->cap_ranges : 8;
@@ -48,7 +48,7 @@ static bool add_range(struct starget *t, unsigned k, uint32_t th, uint64_t start
     return true;
 }
 
-static void drop_range(struct starget *t, unsigned k, uint32_t th)
+static void drop_range(struct tgt *t, unsigned k, uint32_t th)
 {
     struct range_step *r = range_of(t, k, th);
     if (r)
@@ -56,7 +56,7 @@ static void drop_range(struct starget *t, unsigned k, uint32_t th)
 }
 
 /* Queues an event that no device will send (see held_fd). */
-static void queue_report(struct starget *t, const struct rsp_event *ev, bool stop_all)
+static void queue_report(struct tgt *t, const struct rsp_event *ev, bool stop_all)
 {
     uint64_t one = 1;
     t->report = *ev;
@@ -68,7 +68,7 @@ static void queue_report(struct starget *t, const struct rsp_event *ev, bool sto
 }
 
 /* A stop event for the thread, with its reason decoded from cr0. */
-void rsp_st_stop_event(struct starget *t, unsigned k, uint32_t thread, struct rsp_event *ev)
+void tgt_stop_event(struct tgt *t, unsigned k, uint32_t thread, struct rsp_event *ev)
 {
     enum regs_stop_reason r = sess_thread_reason(t->m, k, thread);
     memset(ev, 0, sizeof(*ev));
@@ -100,7 +100,7 @@ static const struct rsp_resume *action_for(const struct rsp_resume *actions, siz
 
 /* A held thread the resume would include: it is reported instead of
  * anything being resumed (protocol 7). */
-static bool find_held(struct starget *t, const struct rsp_resume *actions, size_t n, unsigned *hk,
+static bool find_held(struct tgt *t, const struct rsp_resume *actions, size_t n, unsigned *hk,
                       uint32_t *hth)
 {
     for (unsigned k = 0; k < t->n; k++) {
@@ -121,9 +121,9 @@ static bool find_held(struct starget *t, const struct rsp_resume *actions, size_
     return false;
 }
 
-int rsp_st_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err, size_t errlen)
+int tgt_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err, size_t errlen)
 {
-    struct starget *t = ctx;
+    struct tgt *t = ctx;
     struct zd_error e;
     bool only_continue_all = true;
 
@@ -142,7 +142,7 @@ int rsp_st_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *e
         struct rsp_event ev;
         rsp_logf(&t->log, RSP_LOG_DEBUG, "p%u.%u was held: reported instead of a resume", hk + 1,
                  hth + 1);
-        rsp_st_stop_event(t, hk, hth, &ev);
+        tgt_stop_event(t, hk, hth, &ev);
         /* All-stop: threads may still run (after a library report). */
         queue_report(t, &ev, !t->non_stop);
         return 0;
@@ -210,15 +210,15 @@ int rsp_st_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *e
          * DETACHED event answers this resume with W, not an error. */
         if (e.code == ZD_E_LOST)
             return 0;
-        rsp_st_say(err, errlen, e.msg);
+        tgt_say(err, errlen, e.msg);
         return -EIO;
     }
     return 0;
 }
 
-int rsp_st_interrupt(void *ctx, char *err, size_t errlen)
+int tgt_interrupt(void *ctx, char *err, size_t errlen)
 {
-    struct starget *t = ctx;
+    struct tgt *t = ctx;
     struct zd_error e;
     t->interrupts_pending = 0;
     for (unsigned k = 0; k < t->n; k++)
@@ -230,15 +230,15 @@ int rsp_st_interrupt(void *ctx, char *err, size_t errlen)
 /* Every device answered the client's interrupt with "nothing to stop"
  * (no kernel runs): all-stop still owes GDB a stop. A thread that is
  * stopped anyway is reported; else thread 1 of the last device, as U. */
-static void interrupt_answer(struct starget *t, struct rsp_event *ev)
+static void interrupt_answer(struct tgt *t, struct rsp_event *ev)
 {
-    rsp_st_stop_all_and_hold(t);
+    tgt_stop_all_and_hold(t);
     for (unsigned k = t->n; k-- > 0;) {
         if (!sess_alive(t->m, k))
             continue;
         for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++)
             if (sess_thread_state(t->m, k, th) == SESS_T_STOPPED) {
-                rsp_st_stop_event(t, k, th, ev);
+                tgt_stop_event(t, k, th, ev);
                 return;
             }
         memset(ev, 0, sizeof(*ev));
@@ -253,7 +253,7 @@ static void interrupt_answer(struct starget *t, struct rsp_event *ev)
  * its PC stays in the range and it stopped only for the step (protocol 5).
  * True when it was stepped again (or sent to its end: then its U is
  * queued). */
-static bool range_step_on(struct starget *t, unsigned k, uint32_t th)
+static bool range_step_on(struct tgt *t, unsigned k, uint32_t th)
 {
     struct range_step *r = range_of(t, k, th);
     struct zd_error e;
@@ -289,7 +289,7 @@ static bool own_reason(enum regs_stop_reason r)
  * step that completed) has an event GDB must see: it is held and reported
  * at the next resume that includes it, never resumed past silently. Its
  * THREAD_STOPPED may already have been absorbed by the probe. */
-static bool hold_unreported(struct starget *t)
+static bool hold_unreported(struct tgt *t)
 {
     bool any = false;
     for (unsigned k = 0; k < t->n; k++) {
@@ -306,14 +306,14 @@ static bool hold_unreported(struct starget *t)
     return any;
 }
 
-void rsp_st_stop_all_and_hold(struct starget *t)
+void tgt_stop_all_and_hold(struct tgt *t)
 {
     struct zd_error e;
     sess_stop_all(t->m, &e);
     hold_unreported(t);
 }
 
-int rsp_st_next_event(struct starget *t, struct rsp_event *ev)
+int tgt_next_event(struct tgt *t, struct rsp_event *ev)
 {
     struct sess_note note;
     if (!t->m)
@@ -325,7 +325,7 @@ int rsp_st_next_event(struct starget *t, struct rsp_event *ev)
         }
         t->held_report = false;
         if (t->report_stop_all)
-            rsp_st_stop_all_and_hold(t);
+            tgt_stop_all_and_hold(t);
         *ev = t->report;
         return 1;
     }
@@ -352,8 +352,8 @@ int rsp_st_next_event(struct starget *t, struct rsp_event *ev)
             t->interrupts_pending = 0;
             /* All-stop: everything stops before the report. */
             if (!t->non_stop)
-                rsp_st_stop_all_and_hold(t);
-            rsp_st_stop_event(t, note.session, note.thread, ev);
+                tgt_stop_all_and_hold(t);
+            tgt_stop_event(t, note.session, note.thread, ev);
             return 1;
         case SESS_NOTE_UNAVAILABLE:
             /* "Nothing to stop" for a whole device answers a device-wide

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "gdbstub/target_xpti.h"
+#include "target/tgt_xpti.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -30,7 +30,7 @@ struct name_slot {
     char name[NAME_LEN]; /* "" : no name for that PC */
 };
 
-struct rsp_xpti {
+struct tgt_xpti {
     uint32_t pid;
     struct sess_xpti *x;
     char note[320];
@@ -51,9 +51,9 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-struct rsp_xpti *rsp_xpti_new(uint32_t host_pid)
+struct tgt_xpti *tgt_xpti_new(uint32_t host_pid)
 {
-    struct rsp_xpti *xp = calloc(1, sizeof(*xp));
+    struct tgt_xpti *xp = calloc(1, sizeof(*xp));
     if (!xp)
         return NULL;
     xp->pid = host_pid;
@@ -63,7 +63,7 @@ struct rsp_xpti *rsp_xpti_new(uint32_t host_pid)
     return xp;
 }
 
-void rsp_xpti_free(struct rsp_xpti *xp)
+void tgt_xpti_free(struct tgt_xpti *xp)
 {
     if (!xp)
         return;
@@ -73,7 +73,7 @@ void rsp_xpti_free(struct rsp_xpti *xp)
     free(xp);
 }
 
-void rsp_xpti_stopped(struct rsp_xpti *xp)
+void tgt_xpti_stopped(struct tgt_xpti *xp)
 {
     if (!xp)
         return;
@@ -83,7 +83,7 @@ void rsp_xpti_stopped(struct rsp_xpti *xp)
     sess_xpti_new_stop(xp->x);
 }
 
-struct sess_xpti *rsp_xpti_table(struct rsp_xpti *xp, bool now)
+struct sess_xpti *tgt_xpti_table(struct tgt_xpti *xp, bool now)
 {
     uint64_t t;
     if (!xp || xp->x)
@@ -101,29 +101,29 @@ struct sess_xpti *rsp_xpti_table(struct rsp_xpti *xp, bool now)
     return xp->x;
 }
 
-const char *rsp_xpti_note(const struct rsp_xpti *xp)
+const char *tgt_xpti_note(const struct tgt_xpti *xp)
 {
     return xp ? xp->note : "no XPTI table: nothing is attached";
 }
 
-uint32_t rsp_xpti_pid(const struct rsp_xpti *xp)
+uint32_t tgt_xpti_pid(const struct tgt_xpti *xp)
 {
     return xp ? xp->pid : 0;
 }
 
-uint64_t rsp_xpti_stop_ns(const struct rsp_xpti *xp)
+uint64_t tgt_xpti_stop_ns(const struct tgt_xpti *xp)
 {
     return xp ? xp->stop_ns : 0;
 }
 
-const struct sess_xpti_submission *rsp_xpti_submission(struct rsp_xpti *xp, struct sess_manager *m,
+const struct sess_xpti_submission *tgt_xpti_submission(struct tgt_xpti *xp, struct sess_manager *m,
                                                        unsigned session, const char *kernel)
 {
-    struct sess_xpti *x = rsp_xpti_table(xp, false);
+    struct sess_xpti *x = tgt_xpti_table(xp, false);
     return x ? sess_xpti_submission(x, m, session, kernel, xp->stop_ns) : NULL;
 }
 
-const struct xtab_site *rsp_xpti_common_site(const struct sess_xpti_submission *s)
+const struct xtab_site *tgt_xpti_common_site(const struct sess_xpti_submission *s)
 {
     if (!s || s->ncand == 0 || s->ncand < s->total)
         return NULL;
@@ -140,7 +140,7 @@ static const char *base_name(const char *path)
 }
 
 /* Writes the name of the code at pc into buf ("" when it has none). */
-static void make_name(struct rsp_xpti *xp, struct sess_manager *m, unsigned session, uint64_t pc,
+static void make_name(struct tgt_xpti *xp, struct sess_manager *m, unsigned session, uint64_t pc,
                       char *buf, size_t len)
 {
     uint64_t begin, end;
@@ -158,7 +158,7 @@ static void make_name(struct rsp_xpti *xp, struct sess_manager *m, unsigned sess
         n = snprintf(buf, len, "%s", loc.kernel);
     if (n < 0 || (size_t)n >= len)
         return; /* truncated: still a useful prefix */
-    site = rsp_xpti_common_site(rsp_xpti_submission(xp, m, session, loc.kernel));
+    site = tgt_xpti_common_site(tgt_xpti_submission(xp, m, session, loc.kernel));
     if (site && site->file[0] &&
         snprintf(buf + n, len - (size_t)n, " (%s:%u)", base_name(site->file),
                  (unsigned)site->line) < 0)
@@ -167,7 +167,7 @@ static void make_name(struct rsp_xpti *xp, struct sess_manager *m, unsigned sess
 
 /* Whether the device has few enough stopped threads to name them; counted
  * once per stop, as this is asked for every thread of a list. */
-static bool few_stopped(struct rsp_xpti *xp, struct sess_manager *m, unsigned session)
+static bool few_stopped(struct tgt_xpti *xp, struct sess_manager *m, unsigned session)
 {
     if (session >= xp->ndev) {
         unsigned n = sess_count(m) > session ? sess_count(m) : session + 1;
@@ -194,7 +194,7 @@ static bool few_stopped(struct rsp_xpti *xp, struct sess_manager *m, unsigned se
     return xp->stopped[session] <= NAME_MAX_STOPPED;
 }
 
-int rsp_xpti_thread_name(struct rsp_xpti *xp, struct sess_manager *m, unsigned session,
+int tgt_xpti_thread_name(struct tgt_xpti *xp, struct sess_manager *m, unsigned session,
                          uint32_t thread, char *buf, size_t len)
 {
     enum sess_thread_state st = sess_thread_state(m, session, thread);

@@ -30,7 +30,7 @@ fuzz-rsp: libgdbstub.la libregsets.la
 	$(MKDIR_P) tests/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o tests/fuzz/fuzz_rsp_libfuzzer \
 		$(top_srcdir)/tests/fuzz/fuzz_rsp.c $(top_srcdir)/tests/rsp/mock_target.c \
-		$(addprefix $(top_srcdir)/,$(filter-out gdbstub/target_%,$(filter %.c,$(libgdbstub_la_SOURCES) $(libregsets_la_SOURCES)))) \
+		$(addprefix $(top_srcdir)/,$(filter %.c,$(libgdbstub_la_SOURCES) $(libregsets_la_SOURCES))) \
 		-lpthread
 	@echo "run: tests/fuzz/fuzz_rsp_libfuzzer -max_total_time=60 CORPUS_DIR"
 CLEANFILES += tests/fuzz/fuzz_rsp_libfuzzer
