@@ -22,8 +22,8 @@ void tgt_target_set_log(struct rsp_target *t, const struct rsp_log *log);
  * negative number when ARGS are wrong (the text says why). */
 struct sess_manager;
 struct zd;
-typedef int (*tgt_dump_fn)(void *arg, struct sess_manager *m, struct zd *zd,
-                                    uint32_t host_pid, const char *args, struct rsp_buf *out);
+typedef int (*tgt_dump_fn)(void *arg, struct sess_manager *m, struct zd *zd, uint32_t host_pid,
+                           const char *args, struct rsp_buf *out);
 void tgt_target_set_dump(struct rsp_target *t, tgt_dump_fn fn, void *arg);
 
 #endif

@@ -35,8 +35,8 @@ struct tgt {
      * with a stop: when all answer "nothing to stop", the interrupt must
      * still end the resume, or GDB would wait forever. */
     unsigned interrupts_pending;
-    struct tgt_xpti *xpti;     /* the application's XPTI table, from attach to detach */
-    tgt_dump_fn dump; /* monitor dump, provided by the caller */
+    struct tgt_xpti *xpti; /* the application's XPTI table, from attach to detach */
+    tgt_dump_fn dump;      /* monitor dump, provided by the caller */
     void *dump_arg;
     bool held_report, report_stop_all;
     struct rsp_event report;

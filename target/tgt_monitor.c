@@ -645,8 +645,7 @@ static int all_arg(const char *rest, const char *name, bool *all, struct rsp_buf
     return -EINVAL;
 }
 
-int tgt_monitor(struct sess_manager *m, struct tgt_xpti *xp, const char *cmd,
-                         struct rsp_buf *out)
+int tgt_monitor(struct sess_manager *m, struct tgt_xpti *xp, const char *cmd, struct rsp_buf *out)
 {
     const char *rest;
     bool all, by_site;

@@ -17,11 +17,10 @@ struct sess_manager;
  * xp (target_xpti.h; may be NULL) is the application's XPTI table: it
  * adds submission sites to `threads by-site` and `modules`, and answers
  * `xpti ...`. */
-int tgt_monitor(struct sess_manager *m, struct tgt_xpti *xp, const char *cmd,
-                         struct rsp_buf *out);
+int tgt_monitor(struct sess_manager *m, struct tgt_xpti *xp, const char *cmd, struct rsp_buf *out);
 
 /* "monitor xpti ARGS" (target_monitor_xpti.c); args after "xpti". */
 int tgt_monitor_xpti(struct tgt_xpti *xp, struct sess_manager *m, const char *args,
-                              struct rsp_buf *out);
+                     struct rsp_buf *out);
 
 #endif

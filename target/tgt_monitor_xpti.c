@@ -350,7 +350,7 @@ static const char usage[] =
     "usage: monitor xpti [tasks [all] | uid 0xHEX | allocations [ADDRESS|all]]\n";
 
 int tgt_monitor_xpti(struct tgt_xpti *xp, struct sess_manager *m, const char *args,
-                              struct rsp_buf *out)
+                     struct rsp_buf *out)
 {
     enum { TASKS, UID, ALLOCS } sub;
     struct sess_xpti *x;
