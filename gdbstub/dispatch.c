@@ -3,37 +3,64 @@
 
 #include <string.h>
 
-#include "gdbstub/server_int.h"
+#include "gdbstub/h_break.h"
+#include "gdbstub/h_library.h"
+#include "gdbstub/h_nonstop.h"
+#include "gdbstub/h_xfer.h"
+#include "gdbstub/server_state.h"
 
-struct entry {
-    struct rsp_dispatch_entry pub;
-    rsp_handler_fn fn;
-};
-
+/* A packet, its handler, and the qSupported text that says it is there
+ * (announced when `when` is NULL or says yes). */
 #define EXACT(p, f)                                                                                \
     {                                                                                              \
-        {p, true, #f}, f                                                                           \
+        {p, true, #f}, f, NULL, NULL, NULL                                                         \
     }
 #define PREFIX(p, f)                                                                               \
     {                                                                                              \
-        {p, false, #f}, f                                                                          \
+        {p, false, #f}, f, NULL, NULL, NULL                                                        \
+    }
+#define EXACT_F(p, f, feat, when)                                                                  \
+    {                                                                                              \
+        {p, true, #f}, f, feat, NULL, when                                                         \
+    }
+#define PREFIX_F(p, f, feat, when)                                                                 \
+    {                                                                                              \
+        {p, false, #f}, f, feat, NULL, when                                                        \
+    }
+/* Z0 in the server only for clients that cannot write the bit themselves. */
+#define PREFIX_FR(p, f, feat, refused, when)                                                       \
+    {                                                                                              \
+        {p, false, #f}, f, feat, refused, when                                                     \
+    }
+/* A packet refused outright and said so, so that GDB does not probe it. */
+#define REFUSED(p, refused)                                                                        \
+    {                                                                                              \
+        {p, false, NULL}, NULL, NULL, refused, NULL                                                \
     }
 
-/* One line per packet; grouped as the handler files are. */
-static const struct entry table[] = {
+static bool nonstop_offered(const struct rsp_server *s)
+{
+    return s->target.ops->set_non_stop != NULL;
+}
+
+/* One line per packet; grouped as the handler files are. Tokens that are
+ * properties of the protocol rather than of one packet hang on the packet
+ * that shows them: multiprocess+ on H (pP.T thread ids), swbreak+ on '?'
+ * (stop replies), multi-address-space+ on m (the @space suffix). */
+static const struct rsp_packet table[] = {
     /* h_query.c */
     EXACT("qSupported", rsp_h_qsupported),
     PREFIX("qSupported:", rsp_h_qsupported),
     EXACT("qC", rsp_h_qc),
     EXACT("qAttached", rsp_h_qattached),
     PREFIX("qAttached:", rsp_h_qattached),
-    EXACT("QStartNoAckMode", rsp_h_noack),
-    PREFIX("QThreadEvents:", rsp_h_thread_events),
+    EXACT_F("QStartNoAckMode", rsp_h_noack, "QStartNoAckMode+", NULL),
+    PREFIX_F("QThreadEvents:", rsp_h_thread_events, "QThreadEvents+", NULL),
     EXACT("qDeltaThreadList", rsp_h_delta),
     EXACT("!", rsp_h_extended),
     PREFIX("qRcmd,", rsp_h_rcmd),
     /* h_threads.c */
-    PREFIX("H", rsp_h_set_thread),
+    PREFIX_F("H", rsp_h_set_thread, "multiprocess+", NULL),
     PREFIX("T", rsp_h_thread_alive),
     EXACT("qfThreadInfo", rsp_h_first_thread),
     EXACT("qsThreadInfo", rsp_h_next_thread),
@@ -44,46 +71,58 @@ static const struct entry table[] = {
     PREFIX("P", rsp_h_write_reg),
     EXACT("e", rsp_h_expedited),
     /* h_memory.c */
-    PREFIX("m", rsp_h_read_mem_hex),
+    PREFIX_F("m", rsp_h_read_mem_hex, "multi-address-space+", NULL),
     PREFIX("M", rsp_h_write_mem_hex),
-    PREFIX("x", rsp_h_read_mem_bin),
+    PREFIX_F("x", rsp_h_read_mem_bin, "x+", NULL),
     PREFIX("X", rsp_h_write_mem_bin),
     /* h_run.c */
-    EXACT("?", rsp_h_status),
-    EXACT("vCont?", rsp_h_vcont_query),
+    EXACT_F("?", rsp_h_status, "swbreak+", NULL),
+    EXACT_F("vCont?", rsp_h_vcont_query, "vContSupported+", NULL),
     PREFIX("vCont;", rsp_h_vcont),
     PREFIX("c", rsp_h_continue),
     PREFIX("C", rsp_h_continue_sig),
     PREFIX("s", rsp_h_step),
     PREFIX("S", rsp_h_step_sig),
-    EXACT("vCtrlC", rsp_h_vctrlc),
-    EXACT("vStopped", rsp_h_vstopped),
-    PREFIX("QNonStop:", rsp_h_qnonstop),
     PREFIX("vAttach;", rsp_h_attach),
     EXACT("D", rsp_h_detach),
     PREFIX("D;", rsp_h_detach),
     EXACT("k", rsp_h_kill),
     PREFIX("vKill;", rsp_h_vkill),
+    REFUSED("vRun;", "vRun-"),
+    REFUSED("R", "R-"),
+    /* h_nonstop.c */
+    EXACT("vCtrlC", rsp_h_vctrlc),
+    EXACT("vStopped", rsp_h_vstopped),
+    PREFIX_F("QNonStop:", rsp_h_qnonstop, "QNonStop+", nonstop_offered),
     /* h_xfer.c */
-    PREFIX("qXfer:features:read:", rsp_h_xfer_features),
-    PREFIX("qXfer:threads:read:", rsp_h_xfer_threads),
-    PREFIX("qXfer:exec-file:read:", rsp_h_xfer_exec_file),
-    PREFIX("qXfer:libraries:read:", rsp_h_xfer_libraries),
-    PREFIX("vAck:", rsp_h_vack),
-    PREFIX("Z", rsp_h_insert_bp),
+    PREFIX_F("qXfer:features:read:", rsp_h_xfer_features, "qXfer:features:read+",
+             rsp_xfer_features_offered),
+    PREFIX_F("qXfer:threads:read:", rsp_h_xfer_threads, "qXfer:threads:read+", NULL),
+    PREFIX_F("qXfer:exec-file:read:", rsp_h_xfer_exec_file, "qXfer:exec-file:read+", NULL),
+    /* h_library.c */
+    PREFIX_F("qXfer:libraries:read:", rsp_h_xfer_libraries,
+             "qXfer:libraries:read+;qXfer:libraries:read:in-memory-library+",
+             rsp_libraries_offered),
+    PREFIX_F("vAck:", rsp_h_vack, "vAck:in-memory-library+", rsp_vack_offered),
+    /* h_break.c */
+    PREFIX_FR("Z", rsp_h_insert_bp, "Z0+", "Z0-", rsp_breakpoints_offered),
     PREFIX("z", rsp_h_remove_bp),
+    REFUSED("Z1", "Z1-"),
+    REFUSED("Z2", "Z2-"),
+    REFUSED("Z3", "Z3-"),
+    REFUSED("Z4", "Z4-"),
 };
 #define NENTRIES (sizeof(table) / sizeof(table[0]))
 
-static const struct entry *lookup(const char *pkt, size_t len)
+static const struct rsp_packet *lookup(const char *pkt, size_t len)
 {
-    const struct entry *best = NULL;
+    const struct rsp_packet *best = NULL;
     size_t best_len = 0;
 
-    /* Linear: ~40 entries cost less than the system call that brought the
+    /* Linear: ~50 entries cost less than the system call that brought the
      * packet, and the table stays readable. */
     for (size_t i = 0; i < NENTRIES; i++) {
-        const struct entry *e = &table[i];
+        const struct rsp_packet *e = &table[i];
         size_t pl = strlen(e->pub.prefix);
         if (pl > len || memcmp(pkt, e->pub.prefix, pl) != 0)
             continue;
@@ -94,18 +133,24 @@ static const struct entry *lookup(const char *pkt, size_t len)
             best_len = pl;
         }
     }
-    return best;
+    return best && best->fn ? best : NULL;
 }
 
 const struct rsp_dispatch_entry *rsp_dispatch_lookup(const char *pkt, size_t len)
 {
-    const struct entry *e = lookup(pkt, len);
+    const struct rsp_packet *e = lookup(pkt, len);
     return e ? &e->pub : NULL;
+}
+
+const struct rsp_packet *rsp_dispatch_table(size_t *n)
+{
+    *n = NENTRIES;
+    return table;
 }
 
 enum rsp_hresult rsp_dispatch(struct rsp_server *s, const char *pkt, size_t len)
 {
-    const struct entry *e = lookup(pkt, len);
+    const struct rsp_packet *e = lookup(pkt, len);
     size_t pl;
 
     rsp_buf_clear(&s->reply);

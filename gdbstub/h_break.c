@@ -4,7 +4,9 @@
  * instruction; every instruction carries a breakpoint control bit (protocol
  * 5). Intel's GDB writes that bit itself and is told Z0-; any other GDB
  * would write its own host's breakpoint instruction (x86 int3) into device
- * code, so it is told Z0+ and gets this.
+ * code, so it is told Z0+ and gets this. How a breakpoint is planted is the
+ * target's business (insert_sw_breakpoint / remove_sw_breakpoint); a target
+ * without them gets Z0- and the empty reply.
  *
  * The server keeps the breakpoints it planted: a module unloaded and loaded
  * again has fresh code, so they are planted again on every library change,
@@ -15,57 +17,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gdbstub/server_int.h"
-#include "regsets/regs.h"
+#include "gdbstub/h_break.h"
+#include "gdbstub/handlers.h"
+#include "gdbstub/hooks.h"
+#include "gdbstub/output.h"
+#include "gdbstub/server_state.h"
+#include "gdbstub/threadid.h"
 
-static int read_insn(struct rsp_server *s, uint32_t pid, uint64_t addr, uint8_t insn[16],
-                     size_t *len)
+/* Sets the breakpoint at addr; *was_set says it was there already. */
+static int plant(struct rsp_server *s, uint32_t pid, uint64_t addr, bool *was_set, char *err,
+                 size_t errlen)
 {
-    struct rsp_mem_ref ref = {.pid = pid, .tid = 0, .space = 0, .addr = addr};
-    char e[RSP_ERR_LEN];
-    size_t done = 0;
-    if (s->target.ops->read_memory(s->target.ctx, &ref, insn, 16, &done, e, sizeof(e)) < 0 ||
-        done < 8 || done < regs_insn_length(insn))
-        return -1;
-    *len = regs_insn_length(insn);
-    return 0;
+    return s->target.ops->insert_sw_breakpoint(s->target.ctx, pid, addr, was_set, err, errlen);
 }
 
-static int write_insn(struct rsp_server *s, uint32_t pid, uint64_t addr, const uint8_t *insn,
-                      size_t len)
+static int unplant(struct rsp_server *s, uint32_t pid, uint64_t addr, char *err, size_t errlen)
 {
-    struct rsp_mem_ref ref = {.pid = pid, .tid = 0, .space = 0, .addr = addr};
-    char e[RSP_ERR_LEN];
-    return s->target.ops->write_memory(s->target.ctx, &ref, insn, len, e, sizeof(e));
-}
-
-/* Sets the bit at addr; *was_set says it was there already. */
-static int plant(struct rsp_server *s, uint32_t pid, uint64_t addr, bool *was_set)
-{
-    uint8_t insn[16], back[16];
-    size_t len, blen;
-    if (read_insn(s, pid, addr, insn, &len) < 0)
-        return -1;
-    *was_set = regs_insn_breakpoint(insn);
-    if (*was_set)
-        return 0;
-    regs_insn_set_breakpoint(insn, true);
-    if (write_insn(s, pid, addr, insn, len) < 0 || read_insn(s, pid, addr, back, &blen) < 0 ||
-        !regs_insn_breakpoint(back))
-        return -1;
-    return 0;
-}
-
-static int unplant(struct rsp_server *s, uint32_t pid, uint64_t addr)
-{
-    uint8_t insn[16];
-    size_t len;
-    if (read_insn(s, pid, addr, insn, &len) < 0)
-        return -1;
-    if (!regs_insn_breakpoint(insn))
-        return 0;
-    regs_insn_set_breakpoint(insn, false);
-    return write_insn(s, pid, addr, insn, len);
+    return s->target.ops->remove_sw_breakpoint(s->target.ctx, pid, addr, err, errlen);
 }
 
 static struct rsp_breakpoint *find(struct rsp_server *s, uint32_t pid, uint64_t addr)
@@ -76,9 +44,10 @@ static struct rsp_breakpoint *find(struct rsp_server *s, uint32_t pid, uint64_t 
     return NULL;
 }
 
-bool rsp_server_breakpoints(const struct rsp_server *s)
+bool rsp_breakpoints_offered(const struct rsp_server *s)
 {
-    return !s->client_intelgt;
+    const struct rsp_target_ops *o = s->target.ops;
+    return !s->client_intelgt && o->insert_sw_breakpoint && o->remove_sw_breakpoint;
 }
 
 /* "TYPE,ADDR,KIND" after the Z or z; only type 0. */
@@ -103,11 +72,12 @@ static bool parse(struct rsp_server *s, const char *arg, size_t len, uint64_t *a
 
 enum rsp_hresult rsp_h_insert_bp(struct rsp_server *s, const char *arg, size_t len)
 {
+    char e[RSP_ERR_LEN] = "";
     uint64_t addr;
     uint32_t pid;
     bool was_set;
 
-    if (!rsp_server_breakpoints(s) || len < 1 || arg[0] != '0')
+    if (!rsp_breakpoints_offered(s) || len < 1 || arg[0] != '0')
         return RSP_H_REPLY; /* empty: not supported (Intel's GDB writes the bit) */
     if (!parse(s, arg, len, &addr, &pid)) {
         rsp_reply_e01(&s->reply);
@@ -127,7 +97,9 @@ enum rsp_hresult rsp_h_insert_bp(struct rsp_server *s, const char *arg, size_t l
         s->bps = n;
         s->cap_bps = cap;
     }
-    if (plant(s, pid, addr, &was_set) < 0) {
+    if (plant(s, pid, addr, &was_set, e, sizeof(e)) < 0) {
+        rsp_logf(&s->cfg.log, RSP_LOG_DEBUG, "breakpoint at p%u 0x%llx: %s", (unsigned)pid,
+                 (unsigned long long)addr, e[0] ? e : "no reason given");
         rsp_reply_etext(&s->reply, "cannot plant a breakpoint there (no code at that address)");
         return RSP_H_REPLY;
     }
@@ -140,11 +112,12 @@ enum rsp_hresult rsp_h_insert_bp(struct rsp_server *s, const char *arg, size_t l
 
 enum rsp_hresult rsp_h_remove_bp(struct rsp_server *s, const char *arg, size_t len)
 {
+    char e[RSP_ERR_LEN] = "";
     struct rsp_breakpoint *b;
     uint64_t addr;
     uint32_t pid;
 
-    if (!rsp_server_breakpoints(s) || len < 1 || arg[0] != '0')
+    if (!rsp_breakpoints_offered(s) || len < 1 || arg[0] != '0')
         return RSP_H_REPLY;
     if (!parse(s, arg, len, &addr, &pid)) {
         rsp_reply_e01(&s->reply);
@@ -152,7 +125,9 @@ enum rsp_hresult rsp_h_remove_bp(struct rsp_server *s, const char *arg, size_t l
     }
     b = find(s, pid, addr);
     if (b) {
-        if (b->ours && unplant(s, pid, addr) < 0) {
+        if (b->ours && unplant(s, pid, addr, e, sizeof(e)) < 0) {
+            rsp_logf(&s->cfg.log, RSP_LOG_DEBUG, "removing breakpoint p%u 0x%llx: %s",
+                     (unsigned)pid, (unsigned long long)addr, e[0] ? e : "no reason given");
             rsp_reply_etext(&s->reply, "cannot remove the breakpoint (the code is gone)");
             *b = s->bps[--s->nbps];
             return RSP_H_REPLY;
@@ -163,29 +138,57 @@ enum rsp_hresult rsp_h_remove_bp(struct rsp_server *s, const char *arg, size_t l
     return RSP_H_REPLY;
 }
 
-void rsp_breakpoints_replant(struct rsp_server *s, uint32_t pid)
+/* A library change: fresh code after a reload has lost the breakpoints;
+ * code that is gone cannot be written and keeps its entry for the next
+ * load. Before the library feature acknowledges the load. */
+static int replant(struct rsp_server *s, const struct rsp_event *ev)
 {
+    if (ev->kind != RSP_EVENT_LIBRARY)
+        return RSP_EVENT_PASS;
     for (size_t i = 0; i < s->nbps; i++) {
+        char e[RSP_ERR_LEN];
         bool was_set;
-        if (s->bps[i].pid != pid || !s->bps[i].ours)
+        if (s->bps[i].pid != ev->pid || !s->bps[i].ours)
             continue;
-        /* Fresh code after a reload has no bit; code that is gone cannot
-         * be read and keeps its entry for the next load. */
-        if (plant(s, pid, s->bps[i].addr, &was_set) == 0 && !was_set)
+        if (plant(s, ev->pid, s->bps[i].addr, &was_set, e, sizeof(e)) == 0 && !was_set)
             rsp_logf(&s->cfg.log, RSP_LOG_INFO, "breakpoint at p%u 0x%llx planted again",
-                     (unsigned)pid, (unsigned long long)s->bps[i].addr);
+                     (unsigned)ev->pid, (unsigned long long)s->bps[i].addr);
     }
+    return RSP_EVENT_PASS;
 }
 
-void rsp_breakpoints_remove(struct rsp_server *s, uint32_t pid)
+/* Clears the breakpoints the server set, of pid (0: every device), and
+ * forgets them: no thread may stop on a breakpoint nobody reports. */
+static void remove_all(struct rsp_server *s, uint32_t pid)
 {
     for (size_t i = 0; i < s->nbps;) {
+        char e[RSP_ERR_LEN];
         if (pid && s->bps[i].pid != pid) {
             i++;
             continue;
         }
         if (s->bps[i].ours)
-            (void)unplant(s, s->bps[i].pid, s->bps[i].addr);
+            (void)unplant(s, s->bps[i].pid, s->bps[i].addr, e, sizeof(e));
         s->bps[i] = s->bps[--s->nbps];
     }
 }
+
+static void client_gone(struct rsp_server *s)
+{
+    remove_all(s, 0);
+}
+
+static void release(struct rsp_server *s)
+{
+    free(s->bps);
+    s->bps = NULL;
+    s->nbps = s->cap_bps = 0;
+}
+
+const struct rsp_feature rsp_feature_breakpoints = {
+    .name = "Z0 breakpoints",
+    .client_gone = client_gone,
+    .detaching = remove_all,
+    .on_event = replant,
+    .release = release,
+};

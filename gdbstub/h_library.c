@@ -14,7 +14,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "gdbstub/server_int.h"
+#include "gdbstub/h_library.h"
+#include "gdbstub/handlers.h"
+#include "gdbstub/hooks.h"
+#include "gdbstub/server_state.h"
+#include "gdbstub/threadid.h"
 
 static uint64_t now_ms(void)
 {
@@ -27,6 +31,16 @@ bool rsp_libraries_supported(const struct rsp_server *s)
 {
     const struct rsp_target_ops *o = s->target.ops;
     return o->library_count && o->library_at && o->ack_library;
+}
+
+bool rsp_libraries_offered(const struct rsp_server *s)
+{
+    return s->client_libraries;
+}
+
+bool rsp_vack_offered(const struct rsp_server *s)
+{
+    return s->client_vack;
 }
 
 static void forget(struct rsp_server *s, size_t i)
@@ -76,25 +90,30 @@ static void ack(struct rsp_server *s, uint32_t pid, uint64_t b, uint64_t e, cons
                  (unsigned)pid, (unsigned long long)b, (unsigned long long)e, why);
 }
 
-bool rsp_library_event(struct rsp_server *s, uint32_t pid)
+/* A LIBRARY event: acknowledges at once what the client cannot, or starts
+ * the timeout clock; dropped unless the client is to be told. The
+ * breakpoint feature has planted the reloaded module's breakpoints. */
+static int library_event(struct rsp_server *s, const struct rsp_event *ev)
 {
     struct rsp_library lib;
+    uint32_t pid = ev->pid;
+    if (ev->kind != RSP_EVENT_LIBRARY)
+        return RSP_EVENT_PASS;
     if (!rsp_libraries_supported(s))
-        return false;
-    /* Before any acknowledgement: a reloaded module gets its bits back. */
-    rsp_breakpoints_replant(s, pid);
+        return RSP_EVENT_DROP;
     if (s->client_vack) {
         time_waiting(s, pid);
-        return s->client_libraries;
+        return s->client_libraries ? RSP_EVENT_PASS : RSP_EVENT_DROP;
     }
     /* The client cannot acknowledge: nothing may wait for it. */
     for (size_t i = 0; s->target.ops->library_at(s->target.ctx, pid, i, &lib) == 0; i++)
         if (lib.needs_ack)
             ack(s, pid, lib.begin, lib.end, "acknowledged at once (the client has no vAck)");
-    return s->client_libraries;
+    return s->client_libraries ? RSP_EVENT_PASS : RSP_EVENT_DROP;
 }
 
-int rsp_library_timeout_ms(struct rsp_server *s)
+/* Milliseconds until the next acknowledgement timeout (-1: none). */
+static int timeout_ms(struct rsp_server *s)
 {
     uint64_t now = now_ms(), limit = s->cfg.library_ack_timeout_ms, soonest = UINT64_MAX;
     if (!limit || !s->nacks)
@@ -115,7 +134,7 @@ static bool still_waiting(struct rsp_server *s, uint32_t pid, uint64_t b, uint64
     return false;
 }
 
-void rsp_library_expire(struct rsp_server *s)
+static void expire(struct rsp_server *s)
 {
     uint64_t now = now_ms(), limit = s->cfg.library_ack_timeout_ms;
     if (!limit)
@@ -138,10 +157,27 @@ void rsp_library_expire(struct rsp_server *s)
     }
 }
 
-void rsp_library_reset(struct rsp_server *s)
+static void reset(struct rsp_server *s)
 {
+    s->client_libraries = s->client_vack = false;
     s->nacks = 0;
 }
+
+static void release(struct rsp_server *s)
+{
+    free(s->acks);
+    s->acks = NULL;
+    s->nacks = s->cap_acks = 0;
+}
+
+const struct rsp_feature rsp_feature_libraries = {
+    .name = "in-memory libraries",
+    .reset = reset,
+    .on_event = library_event,
+    .timeout_ms = timeout_ms,
+    .expire = expire,
+    .release = release,
+};
 
 int rsp_libraries_xml(struct rsp_server *s, uint32_t pid, struct rsp_buf *out)
 {

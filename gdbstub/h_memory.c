@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gdbstub/server_int.h"
+#include "gdbstub/handlers.h"
+#include "gdbstub/output.h"
+#include "gdbstub/server_state.h"
+#include "gdbstub/threadid.h"
 
 /* Largest read served at once; the client asks again for the rest. */
 #define READ_MAX (RSP_PACKET_SIZE / 2)
@@ -67,7 +70,7 @@ static enum rsp_hresult do_read(struct rsp_server *s, const char *arg, size_t le
     struct rsp_mem_ref ref;
     uint8_t *buf;
     size_t done = 0;
-    char e[RSP_ERR_LEN];
+    char e[RSP_ERR_LEN] = "";
 
     if (!parse_args(&p, end, &addr, &space, &n) || p != end || !mem_ref(s, addr, space, &ref)) {
         rsp_reply_e01(&s->reply);
@@ -116,7 +119,7 @@ static enum rsp_hresult do_write(struct rsp_server *s, const char *arg, size_t l
     struct rsp_mem_ref ref;
     uint8_t *buf = NULL;
     const uint8_t *data;
-    char e[RSP_ERR_LEN];
+    char e[RSP_ERR_LEN] = "";
     int rc;
 
     if (!parse_args(&p, end, &addr, &space, &n) || p >= end || *p != ':') {

@@ -1,22 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* Negotiation and general queries: qSupported, qC, qAttached,
+/* Negotiation and general queries: qSupported (from the dispatch table), qC, qAttached,
  * QStartNoAckMode, QThreadEvents, qDeltaThreadList, '!', qRcmd. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gdbstub/server_int.h"
-
-/* Only what is implemented (fact sheet 2.2 minus what is not built yet:
- * libraries, vAck, non-stop, the environment and signal packets). Z0-..Z4-
- * tell GDB to write breakpoint bits itself instead of probing Z packets.
- * A client without Intel's extensions gets no intelgt description (it
- * would only warn and ignore it) but the host-shaped one of hostview.c. */
-static const char features[] = "PacketSize=10000;QStartNoAckMode+;multiprocess+;"
-                               "swbreak+;qXfer:threads:read+;"
-                               "qXfer:exec-file:read+;vContSupported+;QThreadEvents+;"
-                               "multi-address-space+;x+;vRun-;R-;Z1-;Z2-;Z3-;Z4-";
-_Static_assert(RSP_PACKET_SIZE == 0x10000, "PacketSize in the qSupported reply");
+#include "gdbstub/h_library.h"
+#include "gdbstub/handlers.h"
+#include "gdbstub/hostview.h"
+#include "gdbstub/output.h"
+#include "gdbstub/server_state.h"
+#include "gdbstub/threadid.h"
 
 static bool has_feature(const char *arg, size_t len, const char *name)
 {
@@ -32,27 +26,38 @@ static bool has_feature(const char *arg, size_t len, const char *name)
     return false;
 }
 
+/* The reply says only what is implemented: PacketSize, then each packet
+ * of the dispatch table that carries a qSupported feature, when it is
+ * offered to this client with this target (a client without Intel's
+ * extensions gets no intelgt description but the host-shaped one of
+ * hostview.c; Z0 in the server only for clients that cannot write the
+ * breakpoint bit; libraries and vAck only for clients that read them;
+ * QNonStop only for a target with non-stop), and the packets that are
+ * refused outright (Z1-..Z4- tell GDB not to probe them). */
+static void announce(struct rsp_server *s)
+{
+    rsp_buf_printf(&s->reply, "PacketSize=%x", (unsigned)RSP_PACKET_SIZE);
+    for (size_t i = 0; i < s->npackets; i++) {
+        const struct rsp_packet *p = &s->packets[i];
+        const char *say = !p->fn || (p->offered && !p->offered(s)) ? p->refused : p->feature;
+        if (!say)
+            continue;
+        rsp_buf_putc(&s->reply, ';');
+        rsp_buf_puts(&s->reply, say);
+    }
+}
+
 enum rsp_hresult rsp_h_qsupported(struct rsp_server *s, const char *arg, size_t len)
 {
     s->client_swbreak = has_feature(arg, len, "swbreak+");
     s->client_intelgt =
         has_feature(arg, len, "multi-address-space+") || has_feature(arg, len, "unavailable+");
+    s->client_error_message = has_feature(arg, len, "error-message+");
     s->host_arch = rsp_host_arch_from_qsupported(arg, len);
     s->client_libraries = rsp_libraries_supported(s) &&
                           has_feature(arg, len, "qXfer:libraries:read:in-memory-library+");
     s->client_vack = s->client_libraries && has_feature(arg, len, "vAck:in-memory-library+");
-    rsp_buf_puts(&s->reply, features);
-    /* Z0 in the server only for clients that cannot write the bit. */
-    rsp_buf_puts(&s->reply, rsp_server_breakpoints(s) ? ";Z0+" : ";Z0-");
-    if (s->client_intelgt || s->host_arch != RSP_HOST_UNKNOWN)
-        rsp_buf_puts(&s->reply, ";qXfer:features:read+");
-    /* Modules as in-memory libraries only for clients that read them. */
-    if (s->client_libraries)
-        rsp_buf_puts(&s->reply, ";qXfer:libraries:read+;qXfer:libraries:read:in-memory-library+");
-    if (s->client_vack)
-        rsp_buf_puts(&s->reply, ";vAck:in-memory-library+");
-    if (s->target.ops->set_non_stop)
-        rsp_buf_puts(&s->reply, ";QNonStop+");
+    announce(s);
     return RSP_H_REPLY;
 }
 

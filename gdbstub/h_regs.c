@@ -9,8 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gdbstub/server_int.h"
-#include "regsets/regs.h"
+#include "gdbstub/handlers.h"
+#include "gdbstub/hostview.h"
+#include "gdbstub/output.h"
+#include "gdbstub/server_state.h"
+#include "gdbstub/threadid.h"
+#include "regsets/regs_catalog.h"
 
 #define REG_MAX 1024 /* bytes; the widest Intel GT register is 64 */
 

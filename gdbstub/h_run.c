@@ -5,7 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gdbstub/server_int.h"
+#include "gdbstub/attach.h"
+#include "gdbstub/features.h"
+#include "gdbstub/handlers.h"
+#include "gdbstub/nsqueue.h"
+#include "gdbstub/output.h"
+#include "gdbstub/server_state.h"
+#include "gdbstub/stopreply.h"
+#include "gdbstub/threadid.h"
 
 #define MAX_ACTIONS 64
 
@@ -274,7 +281,7 @@ static int detach_one(struct rsp_server *s, uint32_t pid)
 {
     char e[RSP_ERR_LEN] = "";
     int rc;
-    rsp_breakpoints_remove(s, pid);
+    rsp_features_detaching(s, pid);
     rc = s->target.ops->detach(s->target.ctx, pid, e, sizeof(e));
     if (rc < 0)
         rsp_logf(&s->cfg.log, RSP_LOG_WARNING, "detach from device process %u failed: %s",

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Thread selection and listing: H, T, qfThreadInfo/qsThreadInfo. */
-#include "gdbstub/server_int.h"
+#include "gdbstub/handlers.h"
+#include "gdbstub/server_state.h"
+#include "gdbstub/threadid.h"
 
 enum rsp_hresult rsp_h_set_thread(struct rsp_server *s, const char *arg, size_t len)
 {

@@ -7,7 +7,83 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gdbstub/server_int.h"
+#include "gdbstub/h_library.h"
+#include "gdbstub/h_xfer.h"
+#include "gdbstub/handlers.h"
+#include "gdbstub/hooks.h"
+#include "gdbstub/hostview.h"
+#include "gdbstub/output.h"
+#include "gdbstub/server_state.h"
+#include "gdbstub/tdesc.h"
+#include "gdbstub/threadid.h"
+
+/* The sent-list entry of pid, sized for n threads (reset when n changed). */
+static struct rsp_sent_proc *sent_for(struct rsp_server *s, uint32_t pid, uint32_t n)
+{
+    struct rsp_sent_proc *e = NULL, *grown;
+    for (size_t i = 0; i < s->nsent; i++)
+        if (s->sent[i].pid == pid)
+            e = &s->sent[i];
+    if (!e) {
+        grown = realloc(s->sent, (s->nsent + 1) * sizeof(*s->sent));
+        if (!grown)
+            return NULL;
+        s->sent = grown;
+        e = &s->sent[s->nsent++];
+        memset(e, 0, sizeof(*e));
+        e->pid = pid;
+    }
+    if (e->n != n) {
+        uint32_t *t = calloc(n ? n : 1, sizeof(*t));
+        if (!t)
+            return NULL;
+        free(e->tdesc);
+        e->tdesc = t;
+        e->n = n;
+    }
+    return e;
+}
+
+/* Forgets processes no longer attached. */
+static void forget_stale(struct rsp_server *s)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->nsent; i++) {
+        if (rsp_find_process(s, s->sent[i].pid, NULL))
+            s->sent[k++] = s->sent[i];
+        else
+            free(s->sent[i].tdesc);
+    }
+    s->nsent = k;
+}
+
+static void free_sent(struct rsp_server *s)
+{
+    for (size_t i = 0; i < s->nsent; i++)
+        free(s->sent[i].tdesc);
+    free(s->sent);
+    s->sent = NULL;
+    s->nsent = 0;
+}
+
+/* A new client has been sent nothing and has no document in pieces. */
+static void reset(struct rsp_server *s)
+{
+    s->delta_threads = false;
+    s->xfer_valid = false;
+    free_sent(s);
+}
+
+const struct rsp_feature rsp_feature_thread_lists = {
+    .name = "thread lists",
+    .reset = reset,
+    .release = free_sent,
+};
+
+bool rsp_xfer_features_offered(const struct rsp_server *s)
+{
+    return s->client_intelgt || s->host_arch != RSP_HOST_UNKNOWN;
+}
 
 /* "ANNEX:OFFSET,LENGTH" */
 static bool parse_xfer(const char *arg, size_t len, char *annex, size_t annex_size, uint64_t *off,
@@ -48,15 +124,17 @@ static void serve(struct rsp_server *s, uint64_t off, uint64_t n)
 
 /* Builds the document of key with build() when asked from offset 0 or when
  * the snapshot is of something else. */
-static enum rsp_hresult
-xfer(struct rsp_server *s, const char *key, uint64_t off, uint64_t n,
-     int (*build)(struct rsp_server *s, const char *annex, struct rsp_buf *out), const char *annex)
+static enum rsp_hresult xfer(struct rsp_server *s, const char *key, uint64_t off, uint64_t n,
+                             int (*build)(struct rsp_server *s, const char *annex,
+                                          struct rsp_buf *out, char *err, size_t errlen),
+                             const char *annex)
 {
     if (off == 0 || !s->xfer_valid || strcmp(s->xfer_key, key) != 0) {
+        char e[RSP_ERR_LEN] = "";
         rsp_buf_clear(&s->xfer_doc);
         s->xfer_valid = false;
-        if (build(s, annex, &s->xfer_doc) < 0 || s->xfer_doc.oom) {
-            rsp_reply_e01(&s->reply);
+        if (build(s, annex, &s->xfer_doc, e, sizeof(e)) < 0 || s->xfer_doc.oom) {
+            rsp_reply_e01(&s->reply); /* e: see the next commit */
             return RSP_H_REPLY;
         }
         snprintf(s->xfer_key, sizeof(s->xfer_key), "%s", key);
@@ -66,11 +144,11 @@ xfer(struct rsp_server *s, const char *key, uint64_t off, uint64_t n,
     return RSP_H_REPLY;
 }
 
-static int build_features(struct rsp_server *s, const char *annex, struct rsp_buf *out)
+static int build_features(struct rsp_server *s, const char *annex, struct rsp_buf *out, char *e,
+                          size_t elen)
 {
     const struct rsp_target_ops *o = s->target.ops;
     struct rsp_thread_info ti;
-    char e[RSP_ERR_LEN];
     uint32_t pid, tid;
     unsigned long id;
     char *end;
@@ -82,14 +160,14 @@ static int build_features(struct rsp_server *s, const char *annex, struct rsp_bu
         if (!rsp_resolve_thread(s, s->g, &pid, &tid) ||
             o->thread_info(s->target.ctx, pid, tid, &ti) < 0)
             return -1;
-        return rsp_tdesc_xml(s, ti.tdesc, out, e, sizeof(e));
+        return rsp_tdesc_xml(s, ti.tdesc, out, e, elen);
     }
     if (strncmp(annex, "target-id-", 10) != 0 || annex[10] < '0' || annex[10] > '9')
         return -1;
     id = strtoul(annex + 10, &end, 10);
     if (strcmp(end, ".xml") != 0 || id == 0 || id > UINT32_MAX)
         return -1;
-    return rsp_tdesc_xml(s, (uint32_t)id, out, e, sizeof(e));
+    return rsp_tdesc_xml(s, (uint32_t)id, out, e, elen);
 }
 
 enum rsp_hresult rsp_h_xfer_features(struct rsp_server *s, const char *arg, size_t len)
@@ -120,20 +198,21 @@ static uint32_t entry_digest(uint32_t tdesc, const char *name)
     return h | 0x80000000u;
 }
 
-static int build_threads(struct rsp_server *s, const char *annex, struct rsp_buf *out)
+static int build_threads(struct rsp_server *s, const char *annex, struct rsp_buf *out, char *e,
+                         size_t elen)
 {
     const struct rsp_target_ops *o = s->target.ops;
     size_t nproc = o->process_count(s->target.ctx), listed = 0;
     struct rsp_buf body;
 
-    rsp_forget_stale(s);
+    forget_stale(s);
     rsp_buf_init(&body);
     for (size_t i = 0; i < nproc; i++) {
         struct rsp_process_info pi;
         struct rsp_sent_proc *sent;
         if (o->process_at(s->target.ctx, i, &pi) < 0)
             continue;
-        sent = rsp_sent_for(s, pi.pid, pi.nthreads);
+        sent = sent_for(s, pi.pid, pi.nthreads);
         if (!sent) {
             rsp_buf_free(&body);
             return -1;
@@ -207,7 +286,8 @@ enum rsp_hresult rsp_h_xfer_exec_file(struct rsp_server *s, const char *arg, siz
     return RSP_H_REPLY;
 }
 
-static int build_libraries(struct rsp_server *s, const char *annex, struct rsp_buf *out)
+static int build_libraries(struct rsp_server *s, const char *annex, struct rsp_buf *out, char *e,
+                           size_t elen)
 {
     uint32_t pid, tid;
     /* The libraries of the Hg process (GDB selects it with Hg pP.0). */

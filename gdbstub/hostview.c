@@ -6,8 +6,8 @@
  * which only the program counter is real: for an x86 GDB (qSupported
  * xmlRegisters=i386) a target description that names i386:x86-64 and no
  * registers (so GDB uses its own x86-64 layout; without it a GDB with no
- * executable assumes 32-bit i386), rip carries the device PC (isabase +
- * IP) and every other register is unavailable. Threads, the PC of each thread, memory
+ * executable assumes 32-bit i386), rip carries the device PC (the target's
+ * thread_pc) and every other register is unavailable. Threads, the PC of each thread, memory
  * and monitor commands then work; disassembly does not (GDB would decode
  * Intel GT code as x86). See doc/stock-gdb.md.
  *
@@ -18,8 +18,9 @@
  * registers, and GDB asks 'p' for the rest. */
 #include <string.h>
 
-#include "gdbstub/server_int.h"
-#include "regsets/regs.h"
+#include "gdbstub/hostview.h"
+#include "gdbstub/server_state.h"
+#include "gdbstub/threadid.h"
 
 /* GDB's built-in x86-64 register numbering: rax..r15 are 0..15 (8 bytes
  * each), rip is 16 at byte 128 of the 'g' block. */
@@ -49,37 +50,15 @@ enum rsp_host_arch rsp_host_arch_from_qsupported(const char *arg, size_t len)
     return RSP_HOST_UNKNOWN;
 }
 
-/* The PC of the Hg thread from its cr0 and isabase; false when the thread
- * or either register cannot be read. */
+/* The PC of the Hg thread, from the target (which knows how its ISA makes
+ * one); false when the thread has none that can be read. */
 static bool hg_pc(struct rsp_server *s, uint64_t *pc)
 {
-    struct rsp_thread_info ti;
-    struct rsp_tdesc td;
-    const struct regs_reg *cr0, *isabase;
-    uint8_t cr0v[64], base[8] = {0};
     char e[RSP_ERR_LEN];
     uint32_t pid, tid;
-    uint64_t b = 0;
 
-    if (!rsp_resolve_thread(s, s->g, &pid, &tid) ||
-        s->target.ops->thread_info(s->target.ctx, pid, tid, &ti) < 0 ||
-        s->target.ops->tdesc(s->target.ctx, ti.tdesc, &td) < 0 || !td.regs)
-        return false;
-    cr0 = regs_catalog_find(td.regs, "cr0");
-    isabase = regs_catalog_find(td.regs, "isabase");
-    if (!cr0 || !isabase || cr0->byte_size < 12 || cr0->byte_size > sizeof(cr0v) ||
-        isabase->byte_size > sizeof(base))
-        return false;
-    /* RSP_TARGET_UNAVAILABLE is positive: only 0 is a value. */
-    if (s->target.ops->read_register(s->target.ctx, pid, tid, cr0->regnum, cr0v, cr0->byte_size, e,
-                                     sizeof(e)) != 0 ||
-        s->target.ops->read_register(s->target.ctx, pid, tid, isabase->regnum, base,
-                                     isabase->byte_size, e, sizeof(e)) != 0)
-        return false;
-    for (unsigned i = 0; i < isabase->byte_size; i++)
-        b |= (uint64_t)base[i] << (8 * i);
-    *pc = regs_pc(cr0v, b);
-    return true;
+    return rsp_resolve_thread(s, s->g, &pid, &tid) &&
+           s->target.ops->thread_pc(s->target.ctx, pid, tid, pc, e, sizeof(e)) == 0;
 }
 
 int rsp_hostview_tdesc(struct rsp_server *s, const char *annex, struct rsp_buf *out)
@@ -102,6 +81,11 @@ static void put_pc(struct rsp_server *s)
     uint64_t pc;
     uint8_t le[8];
 
+    /* A target that cannot tell PCs: unavailable, as every other register. */
+    if (!s->target.ops->thread_pc) {
+        put_unavailable(&s->reply, sizeof(le));
+        return;
+    }
     /* A thread with no readable state (idle: no kernel runs on it) shows
      * PC 0: GDB drops a connection whose current thread has no PC at all
      * ("PC register is not available"), and 0 is never device code. */

@@ -64,6 +64,10 @@ int rsp_hex_digit(int c)
     return -1;
 }
 
+/* The receive state machine, one byte at a time. It stays one switch over
+ * the states (idle, payload, escape, run-length, checksum hi/lo) on
+ * purpose: each case is a few lines, and a reader checks a transition
+ * against the protocol by reading one case, not by following helpers. */
 enum rsp_rx_event rsp_rx_feed(struct rsp_rx *rx, uint8_t c)
 {
     int d;

@@ -10,33 +10,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "gdbstub/target.h"
 #include "gdbstub/log.h"
+#include "gdbstub/server_config.h"
+#include "gdbstub/target.h"
 #include "gdbstub/transport.h"
-
-struct rsp_server_config {
-    /* Extended-remote (--multi): stay connected when no device is left. */
-    bool multi;
-    /* --once: rsp_server_serve returns after the first client. */
-    bool once;
-    /* --debug-rsp: every packet in and out, one line each; NULL for none. */
-    FILE *trace;
-    /* When readable, the loop returns RSP_END_WAKE (a self-pipe the caller
-     * writes from a signal handler); -1 for none. */
-    int wake_fd;
-    /* --log-level: connections, attach, interrupts, resumes, events. */
-    struct rsp_log log;
-    /* --library-ack-timeout: a module load the client was told about and
-     * did not vAck within this many ms is acknowledged anyway (0: never). */
-    uint64_t library_ack_timeout_ms;
-};
-
-enum rsp_end {
-    RSP_END_DISCONNECT = 1, /* the client went away (or asked to go: D/k) */
-    RSP_END_EXIT,           /* monitor exit */
-    RSP_END_WAKE,           /* wake_fd became readable */
-    RSP_END_ERROR,          /* see the error buffer */
-};
 
 struct rsp_server;
 

@@ -188,6 +188,21 @@ struct rsp_target_ops {
      * each time the list is built, so it must be cheap. 0 and a
      * NUL-terminated buf, or negative: no name. */
     int (*thread_name)(void *ctx, uint32_t pid, uint32_t tid, char *buf, size_t len);
+
+    /* Optional (NULL: Z0 is not offered, Z0/z0 get the empty reply). A
+     * software breakpoint at addr of device process pid, the ISA's way
+     * (Intel GT: the breakpoint control bit of the instruction there).
+     * insert: *was_set when it was there already (the client's or the
+     * module's own; the server then never removes it). Both fail when there
+     * is no code at addr. */
+    int (*insert_sw_breakpoint)(void *ctx, uint32_t pid, uint64_t addr, bool *was_set, char *err,
+                                size_t errlen);
+    int (*remove_sw_breakpoint)(void *ctx, uint32_t pid, uint64_t addr, char *err, size_t errlen);
+
+    /* Optional (NULL: the host view of a client without the intelgt
+     * architecture shows its PC unavailable). The program counter of a
+     * stopped thread; negative or RSP_TARGET_UNAVAILABLE when it has none. */
+    int (*thread_pc)(void *ctx, uint32_t pid, uint32_t tid, uint64_t *pc, char *err, size_t errlen);
 };
 
 struct rsp_target {

@@ -5,8 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gdbstub/server_int.h"
-#include "regsets/regs.h"
+#include "gdbstub/server_state.h"
+#include "gdbstub/tdesc.h"
+#include "regsets/regs_catalog.h"
 
 void rsp_xml_escape(struct rsp_buf *b, const char *s)
 {
@@ -56,15 +57,18 @@ static void device_element(struct rsp_buf *b, const struct rsp_device_info *d)
     rsp_buf_puts(b, "/>\n");
 }
 
-static void feature(struct rsp_buf *b, const struct regs_catalog *c, const struct regs_set *set)
+/* The registers [first, first + n) of one register set. */
+static void feature(struct rsp_buf *b, const struct regs_catalog *c, size_t first, size_t n)
 {
     char types[8][24];
     size_t ntypes = 0;
 
-    rsp_buf_printf(b, "<feature name=\"%s\">\n", set->feature);
+    /* The feature of a set is named after its type, as regsets/ names it. */
+    rsp_buf_printf(b, "<feature name=\"org.gnu.gdb.intelgt.%s\">\n",
+                   regs_type_name(regs_catalog_at(c, first)->regset_type));
     /* Each vector type once, declared before its first use. */
-    for (uint32_t i = 0; i < set->nregs; i++) {
-        const struct regs_reg *r = regs_catalog_at(c, set->first_regnum + i);
+    for (size_t i = 0; i < n; i++) {
+        const struct regs_reg *r = regs_catalog_at(c, first + i);
         char t[24];
         bool seen = false;
         regs_reg_xml_type(r, t, sizeof(t));
@@ -79,8 +83,8 @@ static void feature(struct rsp_buf *b, const struct regs_catalog *c, const struc
         rsp_buf_printf(b, "<vector id=\"%s\" type=\"uint%u\" count=\"%u\"/>\n", t,
                        (unsigned)r->elem_bits, (unsigned)(r->bit_size / r->elem_bits));
     }
-    for (uint32_t i = 0; i < set->nregs; i++) {
-        const struct regs_reg *r = regs_catalog_at(c, set->first_regnum + i);
+    for (size_t i = 0; i < n; i++) {
+        const struct regs_reg *r = regs_catalog_at(c, first + i);
         char t[24];
         regs_reg_xml_type(r, t, sizeof(t));
         rsp_buf_printf(b, "<reg name=\"%s\" bitsize=\"%u\" type=\"%s\" regnum=\"%u\" group=\"%s\"",
@@ -114,8 +118,16 @@ int rsp_tdesc_xml(struct rsp_server *s, uint32_t id, struct rsp_buf *out, char *
                       "<osabi>GNU/Linux</osabi>\n");
     if (o->device_info(s->target.ctx, td.pid, &dev) == 0)
         device_element(out, &dev);
-    for (size_t i = 0; i < regs_catalog_set_count(td.regs); i++)
-        feature(out, td.regs, regs_catalog_set(td.regs, i));
+    /* One feature per register set: the registers of a set are numbered
+     * together, in catalogue order. */
+    for (size_t first = 0, n; first < regs_catalog_count(td.regs); first += n) {
+        unsigned set = regs_catalog_at(td.regs, first)->regset;
+        for (n = 1; first + n < regs_catalog_count(td.regs) &&
+                    regs_catalog_at(td.regs, first + n)->regset == set;
+             n++)
+            ;
+        feature(out, td.regs, first, n);
+    }
     rsp_buf_puts(out, "</target>\n");
     return out->oom ? -1 : 0;
 }

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # regsets: register-set properties -> GDB register catalogue, cr0 decoding.
 noinst_LTLIBRARIES += libregsets.la
-libregsets_la_SOURCES = regsets/regs.h regsets/regs.c
+libregsets_la_SOURCES = regsets/regs.h regsets/regs_catalog.h regsets/regs.c
 libregsets_la_CFLAGS = $(AM_CFLAGS)
 EXTRA_DIST += regsets/README.md

@@ -84,4 +84,11 @@ int tgt_interrupt(void *ctx, char *err, size_t errlen);
 /* The next event to report: 1 (ev filled), or 0 when none is pending. */
 int tgt_next_event(struct tgt *t, struct rsp_event *ev);
 
+/* tgt_isa.c: rsp_target_ops.insert_sw_breakpoint, .remove_sw_breakpoint,
+ * .thread_pc. */
+int tgt_insert_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, bool *was_set, char *err,
+                             size_t errlen);
+int tgt_remove_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, char *err, size_t errlen);
+int tgt_thread_pc(void *ctx, uint32_t pid, uint32_t tid, uint64_t *pc, char *err, size_t errlen);
+
 #endif

@@ -417,6 +417,9 @@ static const struct rsp_target_ops ops = {
     .monitor = t_monitor,
     .set_non_stop = t_set_non_stop,
     .thread_name = t_thread_name,
+    .insert_sw_breakpoint = tgt_insert_sw_breakpoint,
+    .remove_sw_breakpoint = tgt_remove_sw_breakpoint,
+    .thread_pc = tgt_thread_pc,
 };
 
 int tgt_target_new(struct rsp_target *out, char *err, size_t errlen)

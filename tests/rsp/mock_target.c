@@ -358,8 +358,10 @@ static int m_read_memory(void *ctx, const struct rsp_mem_ref *ref, uint8_t *buf,
     uint8_t *p;
     size_t n;
     int rc = mem_span(ctx, ref, len, &p, &n);
-    if (rc < 0)
+    if (rc < 0) {
+        snprintf(err, errlen, "no memory at 0x%llx", (unsigned long long)ref->addr);
         return rc;
+    }
     memcpy(buf, p, n);
     *done = n;
     return 0;
@@ -371,11 +373,93 @@ static int m_write_memory(void *ctx, const struct rsp_mem_ref *ref, const uint8_
     uint8_t *p;
     size_t n;
     int rc = mem_span(ctx, ref, len, &p, &n);
-    if (rc < 0)
+    if (rc == 0 && n < len)
+        rc = -EFAULT;
+    if (rc < 0) {
+        snprintf(err, errlen, "no memory at 0x%llx", (unsigned long long)ref->addr);
         return rc;
-    if (n < len)
-        return -EFAULT;
+    }
     memcpy(p, buf, n);
+    return 0;
+}
+
+/* Z0 as the Intel GT target does it: the breakpoint control bit of the
+ * instruction at addr, in the device's default-space memory. */
+static int m_read_insn(void *ctx, uint32_t pid, uint64_t addr, uint8_t insn[16], size_t *len,
+                       char *err, size_t errlen)
+{
+    struct rsp_mem_ref ref = {.pid = pid, .tid = 0, .space = 0, .addr = addr};
+    size_t done = 0;
+    if (m_read_memory(ctx, &ref, insn, 16, &done, err, errlen) < 0 || done < 8 ||
+        done < regs_insn_length(insn)) {
+        snprintf(err, errlen, "no code at 0x%llx", (unsigned long long)addr);
+        return -EFAULT;
+    }
+    *len = regs_insn_length(insn);
+    return 0;
+}
+
+static int m_write_insn(void *ctx, uint32_t pid, uint64_t addr, const uint8_t *insn, size_t len,
+                        char *err, size_t errlen)
+{
+    struct rsp_mem_ref ref = {.pid = pid, .tid = 0, .space = 0, .addr = addr};
+    return m_write_memory(ctx, &ref, insn, len, err, errlen);
+}
+
+static int m_insert_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, bool *was_set, char *err,
+                                  size_t errlen)
+{
+    uint8_t insn[16], back[16];
+    size_t len, blen;
+    if (m_read_insn(ctx, pid, addr, insn, &len, err, errlen) < 0)
+        return -EFAULT;
+    *was_set = regs_insn_breakpoint(insn);
+    if (*was_set)
+        return 0;
+    regs_insn_set_breakpoint(insn, true);
+    if (m_write_insn(ctx, pid, addr, insn, len, err, errlen) < 0 ||
+        m_read_insn(ctx, pid, addr, back, &blen, err, errlen) < 0 || !regs_insn_breakpoint(back))
+        return -EFAULT;
+    return 0;
+}
+
+static int m_remove_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, char *err, size_t errlen)
+{
+    uint8_t insn[16];
+    size_t len;
+    if (m_read_insn(ctx, pid, addr, insn, &len, err, errlen) < 0)
+        return -EFAULT;
+    if (!regs_insn_breakpoint(insn))
+        return 0;
+    regs_insn_set_breakpoint(insn, false);
+    return m_write_insn(ctx, pid, addr, insn, len, err, errlen);
+}
+
+/* PC = isabase + cr0 IP, from the thread's registers. */
+static int m_thread_pc(void *ctx, uint32_t pid, uint32_t tid, uint64_t *pc, char *err,
+                       size_t errlen)
+{
+    struct mock_target *m = ctx;
+    struct rsp_thread_info ti;
+    const struct regs_reg *cr0, *isa;
+    uint8_t cr0v[64], base[8] = {0};
+    uint64_t b = 0;
+    int rc;
+
+    if (m_thread_info(ctx, pid, tid, &ti) < 0)
+        return -EINVAL;
+    cr0 = regs_catalog_find(m->cat[ti.tdesc], "cr0");
+    isa = regs_catalog_find(m->cat[ti.tdesc], "isabase");
+    if (!cr0 || !isa || cr0->byte_size > sizeof(cr0v) || isa->byte_size > sizeof(base))
+        return -EINVAL;
+    rc = m_read_register(ctx, pid, tid, cr0->regnum, cr0v, cr0->byte_size, err, errlen);
+    if (rc == 0)
+        rc = m_read_register(ctx, pid, tid, isa->regnum, base, isa->byte_size, err, errlen);
+    if (rc != 0)
+        return rc;
+    for (unsigned i = 0; i < sizeof(base); i++)
+        b |= (uint64_t)base[i] << (8 * i);
+    *pc = regs_pc(cr0v, b);
     return 0;
 }
 
@@ -606,6 +690,9 @@ static const struct rsp_target_ops ops = {
     .library_count = m_library_count,
     .library_at = m_library_at,
     .ack_library = m_ack_library,
+    .insert_sw_breakpoint = m_insert_sw_breakpoint,
+    .remove_sw_breakpoint = m_remove_sw_breakpoint,
+    .thread_pc = m_thread_pc,
 };
 
 const struct rsp_target_ops *mock_target_ops(void)

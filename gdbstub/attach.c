@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+#include "gdbstub/attach.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gdbstub/server_state.h"
+#include "gdbstub/stopreply.h"
+#include "gdbstub/threadid.h"
+
+int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply)
+{
+    const struct rsp_target_ops *o = s->target.ops;
+    struct rsp_event ev;
+    char text[2048];
+    struct rsp_buf msg;
+    int rc;
+
+    if (o->process_count(s->target.ctx) > 0) {
+        rsp_reply_e02(reply, "Already attached.");
+        return -EALREADY;
+    }
+    memset(&ev, 0, sizeof(ev));
+    text[0] = 0;
+    rc = o->attach(s->target.ctx, host_pid, &ev, text, sizeof(text));
+    if (rc < 0) {
+        /* One E02 reply (protocol 12.3), always naming the retryable case
+         * with the phrase Intel's auto-attach script looks for. */
+        rsp_buf_init(&msg);
+        rsp_buf_puts(&msg, text[0] ? text : "Failed to attach to any device.");
+        if (rc == RSP_TARGET_TOO_EARLY && !strstr(text, "attempting to attach too early"))
+            rsp_buf_puts(&msg, "\nattempting to attach too early");
+        rsp_reply_e02(reply, msg.oom ? "Failed to attach." : msg.data);
+        rsp_logf(&s->cfg.log, RSP_LOG_WARNING, "attach to process %u failed: %s",
+                 (unsigned)host_pid, msg.oom ? "out of memory" : msg.data);
+        rsp_buf_free(&msg);
+        return rc;
+    }
+    rsp_logf(&s->cfg.log, RSP_LOG_INFO, "attached to process %u: %zu device process(es)",
+             (unsigned)host_pid, o->process_count(s->target.ctx));
+    if (!s->client_intelgt && s->conn && !rsp_find_process(s, host_pid, NULL)) {
+        s->alias_dev = ev.pid;
+        s->alias_host = host_pid;
+    }
+    if (s->non_stop) { /* GDB asks for the stops it wants (vCont;t) */
+        rsp_reply_ok(reply);
+        return 0;
+    }
+    rsp_note_stop(s, &ev);
+    rsp_stop_reply(s, &ev, reply);
+    return 0;
+}
+
+void rsp_interrupt(struct rsp_server *s)
+{
+    char e[RSP_ERR_LEN] = "";
+    /* In all-stop a ^C while stopped has nothing to stop (gdbserver ignores
+     * it too); the stop it causes arrives as an ordinary event. */
+    if (!s->running)
+        return;
+    rsp_logf(&s->cfg.log, RSP_LOG_INFO, "interrupt: stopping every device");
+    if (s->target.ops->interrupt(s->target.ctx, e, sizeof(e)) < 0)
+        rsp_logf(&s->cfg.log, RSP_LOG_WARNING, "interrupt failed: %s",
+                 e[0] ? e : "no reason given");
+}

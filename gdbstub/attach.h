@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/* Attaching (vAttach and --attach) and interrupting (^C, vCtrlC in
+ * all-stop): the run-control steps the loop and several handlers share. */
+#ifndef ZESTUB_GDBSTUB_ATTACH_H
+#define ZESTUB_GDBSTUB_ATTACH_H
+
+#include <stdint.h>
+
+struct rsp_buf;
+struct rsp_server;
+
+/* 0, or negative with reply holding the one E02<text> (protocol 12.3). */
+int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply);
+/* Interrupt (^C or vCtrlC) while running; nothing while stopped. */
+void rsp_interrupt(struct rsp_server *s);
+
+#endif

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+#include "gdbstub/stopreply.h"
+
+#include "gdbstub/server_state.h"
+#include "gdbstub/threadid.h"
+#include "regsets/regs_catalog.h"
+
+static void expedite(struct rsp_server *s, uint32_t pid, uint32_t tid, uint32_t tdesc,
+                     struct rsp_buf *b)
+{
+    const struct rsp_target_ops *o = s->target.ops;
+    struct rsp_tdesc td;
+    uint8_t val[512];
+
+    if (o->tdesc(s->target.ctx, tdesc, &td) < 0 || !td.regs)
+        return;
+    for (size_t i = 0; i < regs_catalog_count(td.regs); i++) {
+        const struct regs_reg *r = regs_catalog_at(td.regs, i);
+        char e[8];
+        if (!r->expedited || r->byte_size > sizeof(val))
+            continue;
+        /* GDB cannot parse "xx" here; an unreadable register is left out
+         * and fetched (and shown unavailable) through p/g. */
+        if (o->read_register(s->target.ctx, pid, tid, r->regnum, val, r->byte_size, e, sizeof(e)) !=
+            0)
+            continue;
+        rsp_buf_printf(b, "%02x:", (unsigned)r->regnum);
+        rsp_buf_hex(b, val, r->byte_size);
+        rsp_buf_putc(b, ';');
+    }
+}
+
+void rsp_stop_reply(struct rsp_server *s, const struct rsp_event *ev, struct rsp_buf *b)
+{
+    rsp_buf_clear(b);
+    rsp_stop_reply_append(s, ev, b);
+}
+
+void rsp_stop_reply_append(struct rsp_server *s, const struct rsp_event *ev, struct rsp_buf *b)
+{
+    struct rsp_thread_info ti;
+
+    switch (ev->kind) {
+    case RSP_EVENT_STOP:
+        rsp_buf_printf(b, "T%02x", (unsigned)ev->signal & 0xff);
+        if (ev->swbreak && s->client_swbreak)
+            rsp_buf_puts(b, "swbreak:;");
+        if (s->client_intelgt &&
+            s->target.ops->thread_info(s->target.ctx, ev->pid, ev->tid, &ti) == 0) {
+            rsp_buf_printf(b, "tdesc:%x;", (unsigned)ti.tdesc);
+            expedite(s, ev->pid, ev->tid, ti.tdesc, b);
+        }
+        rsp_buf_puts(b, "thread:");
+        rsp_put_ptid(s, b, ev->pid, ev->tid);
+        rsp_buf_putc(b, ';');
+        /* Never "library:;" here: GDB would take the stop for a solib event
+         * and lose the breakpoint (protocol 12.2). */
+        break;
+    case RSP_EVENT_UNAVAILABLE:
+        /* Protocol 1.3: a client that cannot parse U (no unavailable+, no
+         * multi-address-space+) gets an error text instead. */
+        if (!s->client_intelgt) {
+            rsp_buf_puts(b, "E.Unavailable.");
+            break;
+        }
+        rsp_buf_putc(b, 'U');
+        rsp_put_ptid(s, b, ev->pid, ev->tid);
+        break;
+    case RSP_EVENT_LIBRARY:
+        rsp_buf_putc(b, 'U');
+        rsp_put_ptid(s, b, ev->pid, 0);
+        rsp_buf_puts(b, ";library");
+        break;
+    case RSP_EVENT_EXITED:
+        rsp_buf_printf(b, "W%x;process:%llx", (unsigned)ev->code & 0xff,
+                       (unsigned long long)rsp_pid_to_wire(s, ev->pid));
+        break;
+    case RSP_EVENT_KILLED:
+        rsp_buf_printf(b, "X%02x;process:%llx", (unsigned)ev->signal & 0xff,
+                       (unsigned long long)rsp_pid_to_wire(s, ev->pid));
+        break;
+    }
+}
+
+void rsp_note_stop(struct rsp_server *s, const struct rsp_event *ev)
+{
+    s->last_stop = *ev;
+    s->have_stop = true;
+    if (rsp_event_names_thread(ev)) {
+        /* As gdbserver: the reporting thread becomes the current one. */
+        s->g.pid = s->c.pid = ev->pid;
+        s->g.tid = s->c.tid = ev->tid;
+    }
+}

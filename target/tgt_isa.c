@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/* What the server must not know of the Intel GT ISA, as target ops: a
+ * software breakpoint is the breakpoint control bit of the instruction
+ * (protocol 5), planted for clients that cannot write it (Z0), and a
+ * thread's PC is isabase + the IP of cr0 (3.4), for the host view of such
+ * clients. Memory goes through the device's "all" thread, registers through
+ * the sessions' per-stop cache. */
+#include <errno.h>
+#include <stdio.h>
+
+#include "regsets/regs.h"
+#include "sessions/sess.h"
+#include "target/tgt_int.h"
+
+static bool alive(struct tgt *t, uint32_t pid)
+{
+    return pid >= 1 && pid <= t->n && sess_alive(t->m, pid - 1);
+}
+
+static int read_insn(struct tgt *t, uint32_t pid, uint64_t addr, uint8_t insn[16], size_t *len,
+                     char *err, size_t errlen)
+{
+    struct zd_error e;
+    /* 16 bytes: a native instruction (a compacted one uses the first 8). */
+    if (sess_read_memory(t->m, pid - 1, UINT32_MAX, ZD_SPACE_DEFAULT, addr, 16, insn, &e) != 0) {
+        snprintf(err, errlen, "no code at 0x%llx: %s", (unsigned long long)addr, e.msg);
+        return -EFAULT;
+    }
+    *len = regs_insn_length(insn);
+    return 0;
+}
+
+static int write_insn(struct tgt *t, uint32_t pid, uint64_t addr, const uint8_t *insn, size_t len,
+                      char *err, size_t errlen)
+{
+    struct zd_error e;
+    if (sess_write_memory(t->m, pid - 1, UINT32_MAX, ZD_SPACE_DEFAULT, addr, len, insn, &e) != 0) {
+        tgt_say(err, errlen, e.msg);
+        return -EIO;
+    }
+    return 0;
+}
+
+int tgt_insert_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, bool *was_set, char *err,
+                             size_t errlen)
+{
+    struct tgt *t = ctx;
+    uint8_t insn[16], back[16];
+    size_t len, blen;
+
+    if (!alive(t, pid)) {
+        tgt_say(err, errlen, "no such process");
+        return -ENOENT;
+    }
+    if (read_insn(t, pid, addr, insn, &len, err, errlen) < 0)
+        return -EFAULT;
+    *was_set = regs_insn_breakpoint(insn);
+    if (*was_set)
+        return 0;
+    regs_insn_set_breakpoint(insn, true);
+    if (write_insn(t, pid, addr, insn, len, err, errlen) < 0)
+        return -EIO;
+    /* Read back: memory that takes writes but is not code keeps nothing. */
+    if (read_insn(t, pid, addr, back, &blen, err, errlen) < 0 || !regs_insn_breakpoint(back)) {
+        tgt_say(err, errlen, "the breakpoint bit did not stick");
+        return -EIO;
+    }
+    return 0;
+}
+
+int tgt_remove_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, char *err, size_t errlen)
+{
+    struct tgt *t = ctx;
+    uint8_t insn[16];
+    size_t len;
+
+    if (!alive(t, pid)) {
+        tgt_say(err, errlen, "no such process");
+        return -ENOENT;
+    }
+    if (read_insn(t, pid, addr, insn, &len, err, errlen) < 0)
+        return -EFAULT;
+    if (!regs_insn_breakpoint(insn))
+        return 0;
+    regs_insn_set_breakpoint(insn, false);
+    return write_insn(t, pid, addr, insn, len, err, errlen);
+}
+
+int tgt_thread_pc(void *ctx, uint32_t pid, uint32_t tid, uint64_t *pc, char *err, size_t errlen)
+{
+    struct tgt *t = ctx;
+    struct zd_error e;
+
+    if (!alive(t, pid) || tid == 0) {
+        tgt_say(err, errlen, "no such thread");
+        return -ENOENT;
+    }
+    if (sess_thread_pc(t->m, pid - 1, tid - 1, pc, &e) != 0) {
+        tgt_say(err, errlen, e.msg);
+        return RSP_TARGET_UNAVAILABLE;
+    }
+    return 0;
+}
