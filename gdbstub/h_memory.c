@@ -84,10 +84,14 @@ static enum rsp_hresult do_read(struct rsp_server *s, const char *arg, size_t le
     if (n > READ_MAX)
         n = READ_MAX;
     buf = malloc(n);
-    if (!buf || s->target.ops->read_memory(s->target.ctx, &ref, buf, n, &done, e, sizeof(e)) < 0 ||
+    if (!buf) {
+        rsp_reply_error(s, "out of memory");
+        return RSP_H_REPLY;
+    }
+    if (s->target.ops->read_memory(s->target.ctx, &ref, buf, n, &done, e, sizeof(e)) < 0 ||
         done == 0) {
         free(buf);
-        rsp_reply_e01(&s->reply);
+        rsp_reply_error(s, e);
         return RSP_H_REPLY;
     }
     if (done > n)
@@ -154,7 +158,7 @@ static enum rsp_hresult do_write(struct rsp_server *s, const char *arg, size_t l
     rc = s->target.ops->write_memory(s->target.ctx, &ref, data, n, e, sizeof(e));
     free(buf);
     if (rc < 0)
-        rsp_reply_e01(&s->reply);
+        rsp_reply_error(s, e);
     else
         rsp_reply_ok(&s->reply);
     return RSP_H_REPLY;

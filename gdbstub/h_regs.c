@@ -126,12 +126,13 @@ enum rsp_hresult rsp_h_read_reg(struct rsp_server *s, const char *arg, size_t le
 }
 
 /* Writes one register from hex; read-only registers are refused unless the
- * value is unchanged (G always carries the whole file). */
+ * value is unchanged (G always carries the whole file). A failure of the
+ * target leaves its reason in e. */
 static int write_one(struct rsp_server *s, const struct regctx *r, const struct regs_reg *reg,
-                     const char *hex, bool from_g)
+                     const char *hex, bool from_g, char *e, size_t elen)
 {
     uint8_t buf[REG_MAX], cur[REG_MAX];
-    char e[RSP_ERR_LEN];
+    char ignored[RSP_ERR_LEN];
     size_t n = reg->byte_size;
 
     if (n > sizeof(buf))
@@ -142,14 +143,14 @@ static int write_one(struct rsp_server *s, const struct regctx *r, const struct 
         return -1;
     if (!reg->writable) {
         if (from_g &&
-            s->target.ops->read_register(s->target.ctx, r->pid, r->tid, reg->regnum, cur, n, e,
-                                         sizeof(e)) == 0 &&
+            s->target.ops->read_register(s->target.ctx, r->pid, r->tid, reg->regnum, cur, n,
+                                         ignored, sizeof(ignored)) == 0 &&
             memcmp(cur, buf, n) == 0)
             return 0;
         return -1;
     }
     return s->target.ops->write_register(s->target.ctx, r->pid, r->tid, reg->regnum, buf, n, e,
-                                         sizeof(e)) == 0
+                                         elen) == 0
                ? 0
                : -1;
 }
@@ -158,6 +159,7 @@ enum rsp_hresult rsp_h_write_reg(struct rsp_server *s, const char *arg, size_t l
 {
     const char *p = arg, *end = arg + len;
     const struct regs_reg *reg;
+    char e[RSP_ERR_LEN] = "";
     uint64_t n;
     struct regctx r;
 
@@ -170,8 +172,10 @@ enum rsp_hresult rsp_h_write_reg(struct rsp_server *s, const char *arg, size_t l
     }
     p++;
     reg = regs_catalog_at(r.regs, (size_t)n);
-    if ((size_t)(end - p) != 2 * (size_t)reg->byte_size || write_one(s, &r, reg, p, false) < 0)
+    if ((size_t)(end - p) != 2 * (size_t)reg->byte_size)
         rsp_reply_e01(&s->reply);
+    else if (write_one(s, &r, reg, p, false, e, sizeof(e)) < 0)
+        rsp_reply_error(s, e);
     else
         rsp_reply_ok(&s->reply);
     return RSP_H_REPLY;
@@ -181,6 +185,7 @@ enum rsp_hresult rsp_h_write_regs(struct rsp_server *s, const char *arg, size_t 
 {
     struct regctx r;
     size_t total = 0, off = 0;
+    char e[RSP_ERR_LEN] = "";
 
     if (archless_write(s))
         return RSP_H_REPLY;
@@ -196,8 +201,8 @@ enum rsp_hresult rsp_h_write_regs(struct rsp_server *s, const char *arg, size_t 
     }
     for (size_t i = 0; i < regs_catalog_count(r.regs); i++) {
         const struct regs_reg *reg = regs_catalog_at(r.regs, i);
-        if (write_one(s, &r, reg, arg + off, true) < 0) {
-            rsp_reply_e01(&s->reply);
+        if (write_one(s, &r, reg, arg + off, true, e, sizeof(e)) < 0) {
+            rsp_reply_error(s, e);
             return RSP_H_REPLY;
         }
         off += 2 * (size_t)reg->byte_size;

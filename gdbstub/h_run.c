@@ -277,12 +277,12 @@ enum rsp_hresult rsp_h_attach(struct rsp_server *s, const char *arg, size_t len)
     return RSP_H_REPLY;
 }
 
-static int detach_one(struct rsp_server *s, uint32_t pid)
+/* Detaches one device process; a failure leaves the target's reason in e. */
+static int detach_one(struct rsp_server *s, uint32_t pid, char *e, size_t elen)
 {
-    char e[RSP_ERR_LEN] = "";
     int rc;
     rsp_features_detaching(s, pid);
-    rc = s->target.ops->detach(s->target.ctx, pid, e, sizeof(e));
+    rc = s->target.ops->detach(s->target.ctx, pid, e, elen);
     if (rc < 0)
         rsp_logf(&s->cfg.log, RSP_LOG_WARNING, "detach from device process %u failed: %s",
                  (unsigned)pid, e[0] ? e : "no reason given");
@@ -303,6 +303,7 @@ enum rsp_hresult rsp_h_detach(struct rsp_server *s, const char *arg, size_t len)
 {
     const struct rsp_target_ops *o = s->target.ops;
     const char *p = arg, *end = arg + len;
+    char e[RSP_ERR_LEN] = "";
     uint64_t pid;
     int rc = 0;
 
@@ -310,16 +311,16 @@ enum rsp_hresult rsp_h_detach(struct rsp_server *s, const char *arg, size_t len)
     if (len == 0) { /* plain D: every device */
         struct rsp_process_info pi;
         while (o->process_count(s->target.ctx) > 0 && o->process_at(s->target.ctx, 0, &pi) == 0)
-            if ((rc = detach_one(s, pi.pid)) < 0)
+            if ((rc = detach_one(s, pi.pid, e, sizeof(e))) < 0)
                 break;
     } else if (!rsp_parse_hex(&p, end, &pid) || p != end || pid > UINT32_MAX ||
                !rsp_find_process(s, (uint32_t)(pid = (uint64_t)rsp_pid_from_wire(s, (int64_t)pid)),
                                  NULL))
         rc = -1;
     else
-        rc = detach_one(s, (uint32_t)pid);
+        rc = detach_one(s, (uint32_t)pid, e, sizeof(e));
     if (rc < 0) {
-        rsp_reply_e01(&s->reply);
+        rsp_reply_error(s, e); /* E01 for a bad or unknown pid: no reason */
         return RSP_H_REPLY;
     }
     rsp_reply_ok(&s->reply);

@@ -134,7 +134,7 @@ static enum rsp_hresult xfer(struct rsp_server *s, const char *key, uint64_t off
         rsp_buf_clear(&s->xfer_doc);
         s->xfer_valid = false;
         if (build(s, annex, &s->xfer_doc, e, sizeof(e)) < 0 || s->xfer_doc.oom) {
-            rsp_reply_e01(&s->reply); /* e: see the next commit */
+            rsp_reply_error(s, s->xfer_doc.oom ? "out of memory" : e);
             return RSP_H_REPLY;
         }
         snprintf(s->xfer_key, sizeof(s->xfer_key), "%s", key);
