@@ -10,7 +10,7 @@
 #include "gdbstub/server_state.h"
 
 /* A packet, its handler, and the qSupported text that says it is there
- * (announced when `when` is NULL or says yes). */
+ * (announced when `when` is NULL or says yes for this client and target). */
 #define EXACT(p, f)                                                                                \
     {                                                                                              \
         {p, true, #f}, f, NULL, NULL, NULL                                                         \
@@ -27,7 +27,8 @@
     {                                                                                              \
         {p, false, #f}, f, feat, NULL, when                                                        \
     }
-/* Z0 in the server only for clients that cannot write the bit themselves. */
+/* Said either way: feat when offered, refused when not (Z0+ for a client
+ * that cannot write the breakpoint bit itself, Z0- for the others). */
 #define PREFIX_FR(p, f, feat, refused, when)                                                       \
     {                                                                                              \
         {p, false, #f}, f, feat, refused, when                                                     \

@@ -7,9 +7,10 @@
  * xmlRegisters=i386) a target description that names i386:x86-64 and no
  * registers (so GDB uses its own x86-64 layout; without it a GDB with no
  * executable assumes 32-bit i386), rip carries the device PC (the target's
- * thread_pc) and every other register is unavailable. Threads, the PC of each thread, memory
- * and monitor commands then work; disassembly does not (GDB would decode
- * Intel GT code as x86). See doc/stock-gdb.md.
+ * thread_pc: gdbstub knows no ISA) and every other register is
+ * unavailable. Threads, the PC of each thread, memory and monitor commands
+ * then work; disassembly does not (GDB would decode Intel GT code as x86).
+ * See doc/stock-gdb.md.
  *
  * For other host families only the unavailable registers are sent. GDB
  * wants a 'g' reply that starts with a hex digit or 'x' (anything else is
