@@ -46,35 +46,6 @@ void sess_push_note(struct sess_manager *m, const struct sess_note *n)
     pthread_cond_broadcast(&m->cv);
 }
 
-uint32_t sess_thread_index(const struct session *s, struct zd_thread t)
-{
-    const struct zd_device *d = s->dev;
-    return ((t.slice * d->subslices + t.subslice) * d->eus + t.eu) * d->threads + t.thread;
-}
-
-bool sess_thread_valid(const struct session *s, struct zd_thread t)
-{
-    const struct zd_device *d = s->dev;
-    return t.slice < d->slices && t.subslice < d->subslices && t.eu < d->eus &&
-           t.thread < d->threads;
-}
-
-void sess_drop_cache(struct session *s, uint32_t thread)
-{
-    for (size_t r = 0; r < s->nregsets; r++) {
-        uint8_t **slot = &s->cache[(size_t)thread * s->nregsets + r];
-        free(*slot);
-        *slot = NULL;
-    }
-}
-
-void sess_set_state(struct session *s, uint32_t thread, enum sess_thread_state st)
-{
-    if (st == SESS_T_RUNNING || st == SESS_T_UNAVAILABLE)
-        sess_drop_cache(s, thread);
-    s->state[thread] = (uint8_t)st;
-}
-
 /* ---- the event pump (zetdebug's reader thread) ------------------------- */
 
 /* False when out of memory: the module is then not tracked (and must be
@@ -143,7 +114,7 @@ static void on_event(void *ctx, const struct zd_event *ev)
             uint32_t t = sess_thread_index(s, ev->thread);
             if (stop && s->owed[t]) {
                 s->owed[t] = 0; /* the event of a stop already counted */
-            } else if (stop && s->state[t] != SESS_T_STOPPED && s->state[t] != SESS_T_HELD) {
+            } else if (stop && !sess_state_stopped(s->state[t])) {
                 sess_set_state(s, t, SESS_T_STOPPED);
                 note.thread = t;
                 sess_push_note(m, &note);
@@ -257,9 +228,11 @@ static int add_session(struct sess_manager *m, size_t device, uint32_t pid, stru
         return rc;
     s->state = calloc(s->nthreads, 1);
     s->owed = calloc(s->nthreads, 1);
+    s->marks = calloc(s->nthreads, 1);
     s->cache = calloc((size_t)s->nthreads * s->nregsets, sizeof(uint8_t *));
-    if (!s->state || !s->cache || !s->owed) {
+    if (!s->state || !s->cache || !s->owed || !s->marks) {
         free(s->owed);
+        free(s->marks);
         free(s->state);
         free(s->cache);
         err->code = ZD_E_NOMEM;
@@ -270,6 +243,7 @@ static int add_session(struct sess_manager *m, size_t device, uint32_t pid, stru
     if (rc) {
         free(s->state);
         free(s->owed);
+        free(s->marks);
         free(s->cache);
         return rc;
     }
@@ -429,6 +403,7 @@ void sess_detach_all(struct sess_manager *m)
         free(s->cache);
         free(s->state);
         free(s->owed);
+        free(s->marks);
         free(s->modules);
         free(s->faults);
     }
@@ -454,34 +429,6 @@ const struct zd_device *sess_device(struct sess_manager *m, unsigned session)
     return session < m->nsessions ? m->sessions[session].dev : NULL;
 }
 
-uint32_t sess_thread_count(struct sess_manager *m, unsigned session)
-{
-    return session < m->nsessions ? m->sessions[session].nthreads : 0;
-}
-
-struct zd_thread sess_thread_id(struct sess_manager *m, unsigned session, uint32_t thread)
-{
-    const struct zd_device *d = m->sessions[session].dev;
-    struct zd_thread t;
-    t.thread = thread % d->threads;
-    thread /= d->threads;
-    t.eu = thread % d->eus;
-    thread /= d->eus;
-    t.subslice = thread % d->subslices;
-    t.slice = thread / d->subslices;
-    return t;
-}
-
-enum sess_thread_state sess_thread_state(struct sess_manager *m, unsigned session, uint32_t thread)
-{
-    enum sess_thread_state st = SESS_T_UNAVAILABLE;
-    pthread_mutex_lock(&m->lock);
-    if (session < m->nsessions && thread < m->sessions[session].nthreads)
-        st = m->sessions[session].state[thread];
-    pthread_mutex_unlock(&m->lock);
-    return st;
-}
-
 bool sess_alive(struct sess_manager *m, unsigned session)
 {
     bool alive;
@@ -499,7 +446,7 @@ static bool note_stale(struct sess_manager *m, const struct sess_note *n)
     const struct session *s = &m->sessions[n->session];
     if (n->type != SESS_NOTE_STOPPED || n->thread == UINT32_MAX || n->thread >= s->nthreads)
         return false;
-    return s->state[n->thread] != SESS_T_STOPPED && s->state[n->thread] != SESS_T_HELD;
+    return !sess_state_stopped(s->state[n->thread]);
 }
 
 /* Lock held. Skips stale stop notes; clears the notification fd when the

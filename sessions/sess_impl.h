@@ -39,6 +39,8 @@ struct session {
      * counted, even if the thread has been resumed since, and is absorbed;
      * otherwise a stale event would report a stop that is over. */
     uint8_t *owed;
+    /* Per thread: the run control's marks (sess.h, "Thread marks"). */
+    uint8_t *marks;
     /* THREAD_STOPPED/UNAVAILABLE events the pump has taken, and their count
      * when sess_stop_all last interrupted the device (UINT64_MAX: it did
      * not). Events arrive in order, so once one answering that interrupt

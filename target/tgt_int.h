@@ -21,7 +21,6 @@ struct tgt {
     struct zd *zd;
     struct sess_manager *m;
     struct regs_catalog **cats; /* one target description per device */
-    uint8_t **flags;            /* per device, per thread: TF_* */
     unsigned n;
     struct rsp_log log;
     /* The event fd the server polls: an epoll set of the sessions' note fd
@@ -49,19 +48,6 @@ struct range_step {
     unsigned k;
     uint32_t th;
     uint64_t start, end;
-};
-
-/* Per-thread flags. Protocol 7: only threads that were part of the resume
- * count for its stop reply. A thread that was not (stopped by our own
- * stop-all, or left stopped by a scheduler-locked resume) and stopped for a
- * reason of its own (breakpoint, fault) is HELD: reported, instead of
- * resumed, when a later resume includes it. Its interrupt stops are ours
- * and dropped. */
-enum {
-    TF_STEPPING = 1, /* resumed with a step: the breakpoint bit is not a breakpoint */
-    TF_RESUMED = 2,  /* part of the last resume */
-    TF_HELD = 4,     /* stopped with an unreported event of its own */
-    TF_REPORTED = 8, /* its stop was reported and it was not resumed since */
 };
 
 static inline void tgt_say(char *err, size_t errlen, const char *msg)

@@ -47,12 +47,10 @@ static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *
     t->n = sess_count(t->m);
     t->xpti = tgt_xpti_new(host_pid);
     t->cats = calloc(t->n, sizeof(*t->cats));
-    t->flags = calloc(t->n, sizeof(*t->flags));
-    for (unsigned k = 0; t->cats && t->flags && k < t->n; k++) {
+    for (unsigned k = 0; t->cats && k < t->n; k++) {
         size_t ns;
         const struct zd_regset *sets = sess_regsets(t->m, k, &ns);
         t->cats[k] = regs_catalog_new(sets, ns);
-        t->flags[k] = calloc(sess_thread_count(t->m, k), 1);
     }
     {
         struct epoll_event ev = {.events = EPOLLIN};
@@ -63,8 +61,8 @@ static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *
         /* Non-stop attach stops nothing: GDB asks for the stops it wants;
          * every thread counts as running (resumed) for GDB. */
         for (unsigned k = 0; k < t->n; k++)
-            for (uint32_t th = 0; t->flags && t->flags[k] && th < sess_thread_count(t->m, k); th++)
-                t->flags[k][th] = TF_RESUMED;
+            for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++)
+                sess_thread_join_resume(t->m, k, th, SESS_RESUME_COVERED);
         memset(stop, 0, sizeof(*stop));
         return 0;
     }
@@ -83,7 +81,7 @@ static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *
     stop->pid = t->n;
     stop->tid = 1;
     for (uint32_t th = 0; th < sess_thread_count(t->m, t->n - 1); th++)
-        if (sess_thread_state(t->m, t->n - 1, th) == SESS_T_STOPPED) {
+        if (sess_state_stopped(sess_thread_state(t->m, t->n - 1, th))) {
             tgt_stop_event(t, t->n - 1, th, stop);
             break;
         }
@@ -348,14 +346,10 @@ static void t_client_gone(void *ctx)
     t->m = NULL;
     tgt_xpti_free(t->xpti);
     t->xpti = NULL;
-    for (unsigned k = 0; k < t->n; k++) {
+    for (unsigned k = 0; t->cats && k < t->n; k++)
         regs_catalog_free(t->cats[k]);
-        free(t->flags[k]);
-    }
     free(t->cats);
-    free(t->flags);
     t->cats = NULL;
-    t->flags = NULL;
     t->held_report = false;
     t->nranges = 0;
     t->n = 0;

@@ -77,9 +77,8 @@ void tgt_stop_event(struct tgt *t, unsigned k, uint32_t thread, struct rsp_event
     ev->tid = thread + 1;
     ev->signal = regs_stop_signal(r);
     /* A step ends with the breakpoint status bit too: not a breakpoint. */
-    ev->swbreak = r == REGS_STOP_BREAKPOINT && !(t->flags[k][thread] & TF_STEPPING);
-    t->flags[k][thread] &= (uint8_t) ~(TF_STEPPING | TF_HELD);
-    t->flags[k][thread] |= TF_REPORTED;
+    ev->swbreak = r == REGS_STOP_BREAKPOINT && !sess_thread_is_stepping(t->m, k, thread);
+    sess_thread_mark_reported(t->m, k, thread);
 }
 
 static bool matches(const struct rsp_resume *a, uint32_t pid, uint32_t tid)
@@ -108,7 +107,7 @@ static bool find_held(struct tgt *t, const struct rsp_resume *actions, size_t n,
             continue;
         for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++) {
             const struct rsp_resume *a;
-            if (!(t->flags[k][th] & TF_HELD) || sess_thread_state(t->m, k, th) != SESS_T_STOPPED)
+            if (sess_thread_state(t->m, k, th) != SESS_T_HELD)
                 continue;
             a = action_for(actions, n, k, th);
             if (a && a->kind != RSP_RESUME_STOP) {
@@ -160,13 +159,13 @@ int tgt_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err,
              * resumed too: GDB considers them running, and a later stop of
              * theirs (a breakpoint once work arrives) must be reported. */
             bool covered = a && a->kind != RSP_RESUME_STOP;
-            bool resumes = covered && (st == SESS_T_STOPPED || st == SESS_T_HELD);
-            t->flags[k][th] =
-                (uint8_t)((t->flags[k][th] & (TF_HELD | (resumes ? 0 : TF_REPORTED))) |
-                          (covered ? TF_RESUMED : 0) |
-                          (resumes && (a->kind == RSP_RESUME_STEP || a->kind == RSP_RESUME_RANGE)
-                               ? TF_STEPPING
-                               : 0));
+            bool resumes = covered && sess_state_stopped(st);
+            sess_thread_join_resume(t->m, k, th,
+                                    !covered   ? SESS_RESUME_NONE
+                                    : !resumes ? SESS_RESUME_COVERED
+                                    : (a->kind == RSP_RESUME_STEP || a->kind == RSP_RESUME_RANGE)
+                                        ? SESS_RESUME_STEP
+                                        : SESS_RESUME_CONTINUE);
             if (only_continue_all)
                 continue;
             if (a && a->kind == RSP_RESUME_STOP) {
@@ -183,7 +182,7 @@ int tgt_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err,
                 if (insn_at_pc(t, k, th, &pc, insn) && regs_insn_is_eot(insn)) {
                     /* Protocol 1.3: no step is armed for an end-of-thread
                      * send; the thread runs its end and is reported U. */
-                    t->flags[k][th] &= (uint8_t)~TF_STEPPING;
+                    sess_thread_end_step(t->m, k, th);
                     sess_resume_thread(t->m, k, th, false, &e);
                     eot_k = k;
                     eot_th = th;
@@ -237,7 +236,7 @@ static void interrupt_answer(struct tgt *t, struct rsp_event *ev)
         if (!sess_alive(t->m, k))
             continue;
         for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++)
-            if (sess_thread_state(t->m, k, th) == SESS_T_STOPPED) {
+            if (sess_state_stopped(sess_thread_state(t->m, k, th))) {
                 tgt_stop_event(t, k, th, ev);
                 return;
             }
@@ -271,7 +270,7 @@ static bool range_step_on(struct tgt *t, unsigned k, uint32_t th)
     if (regs_insn_is_eot(insn)) {
         struct rsp_event ev = {.kind = RSP_EVENT_UNAVAILABLE, .pid = k + 1, .tid = th + 1};
         drop_range(t, k, th);
-        t->flags[k][th] &= (uint8_t)~TF_STEPPING;
+        sess_thread_end_step(t->m, k, th);
         sess_resume_thread(t->m, k, th, false, &e);
         queue_report(t, &ev, !t->non_stop);
         return true;
@@ -296,12 +295,10 @@ static bool hold_unreported(struct tgt *t)
         if (!sess_alive(t->m, k))
             continue;
         for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++)
-            if (!(t->flags[k][th] & (TF_REPORTED | TF_HELD)) &&
-                sess_thread_state(t->m, k, th) == SESS_T_STOPPED &&
-                own_reason(sess_thread_reason(t->m, k, th))) {
-                t->flags[k][th] |= TF_HELD;
+            if (sess_thread_state(t->m, k, th) == SESS_T_STOPPED &&
+                !sess_thread_is_reported(t->m, k, th) &&
+                own_reason(sess_thread_reason(t->m, k, th)) && sess_thread_hold(t->m, k, th))
                 any = true;
-            }
     }
     return any;
 }
@@ -336,13 +333,15 @@ int tgt_next_event(struct tgt *t, struct rsp_event *ev)
                 continue;
             /* (Non-stop reports every stop: a thread stops alone, and one
              * GDB asked to stop with vCont;t was not resumed.) */
-            if (!t->non_stop && !(t->flags[note.session][note.thread] & TF_RESUMED)) {
+            if (!t->non_stop && !sess_thread_is_resumed(t->m, note.session, note.thread)) {
                 /* Not part of the resume (protocol 7): ours, or held. */
                 if (own_reason(sess_thread_reason(t->m, note.session, note.thread)))
-                    t->flags[note.session][note.thread] |= TF_HELD;
+                    sess_thread_hold(t->m, note.session, note.thread);
                 rsp_logf(&t->log, RSP_LOG_DEBUG, "p%u.%u stopped outside the resume: %s",
                          note.session + 1, note.thread + 1,
-                         t->flags[note.session][note.thread] & TF_HELD ? "held" : "dropped");
+                         sess_thread_state(t->m, note.session, note.thread) == SESS_T_HELD
+                             ? "held"
+                             : "dropped");
                 continue;
             }
             if (range_of(t, note.session, note.thread) &&
