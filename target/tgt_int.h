@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Private to target_sessions.c (the rsp_target_ops: attach, threads,
- * registers, memory, libraries, monitor) and target_run.c (all-stop and
- * non-stop run control: resumes, range steps, held stops, the event
- * stream). Nothing else includes this. */
+/* Private to target/: tgt_ops.c (the rsp_target_ops: attach, threads,
+ * registers, memory, libraries), tgt_run.c (all-stop and non-stop run
+ * control: resumes, range steps, held stops, the event stream) and
+ * tgt_monitor_table.c (the monitor commands). Nothing else includes this.
+ * Per-thread state is not kept here: sessions/ owns it (sess.h, "Thread
+ * marks"). */
 #ifndef ZESTUB_TARGET_TGT_INT_H
 #define ZESTUB_TARGET_TGT_INT_H
 
@@ -56,7 +58,11 @@ static inline void tgt_say(char *err, size_t errlen, const char *msg)
         snprintf(err, errlen, "%s", msg);
 }
 
-/* target_run.c */
+/* tgt_monitor_table.c: rsp_target_ops.monitor_commands (the dump row
+ * only when a dump function was set). */
+const struct rsp_monitor_cmd *tgt_monitor_commands(void *ctx, size_t *n);
+
+/* tgt_run.c */
 
 /* Fills a stop event for a stopped thread (reason from cr0) and marks the
  * thread reported. */

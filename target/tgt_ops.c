@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* rsp_target_ops on sessions/. Device processes are numbered from 1 in
  * attach order; lwp n is hardware thread n-1 of its device. The run
- * control (resume, interrupt, the event stream) is in target_run.c. */
+ * control (resume, interrupt, the event stream) is in tgt_run.c, the
+ * monitor commands in tgt_monitor_table.c. */
 #include "target/tgt_int.h"
-
-#include "gdbstub/packet.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -15,7 +14,6 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "target/tgt_monitor.h"
 #include "target/tgt_xpti.h"
 #include "regsets/regs.h"
 #include "sessions/sess.h"
@@ -360,26 +358,6 @@ static void t_set_non_stop(void *ctx, bool on)
     ((struct tgt *)ctx)->non_stop = on;
 }
 
-static int t_monitor(void *ctx, const char *cmd, struct rsp_buf *out)
-{
-    struct tgt *t = ctx;
-    int rc;
-    /* monitor dump: the dump of `zestub dump`, whose format the caller
-     * (cli/) owns, of the threads stopped now. */
-    if (t->dump && (strcmp(cmd, "dump") == 0 || strncmp(cmd, "dump ", 5) == 0)) {
-        if (!t->m) {
-            rsp_buf_puts(out, "nothing is attached: no dump\n");
-            return -EIO;
-        }
-        return t->dump(t->dump_arg, t->m, t->zd, t->host_pid, cmd[4] ? cmd + 5 : "", out);
-    }
-    rc = tgt_monitor(t->m, t->xpti, cmd, out);
-    if (t->dump && strcmp(cmd, "help") == 0)
-        rsp_buf_puts(out, "  dump [--json] [--registers none|expedited|all] -- the threads "
-                          "stopped now, as zestub dump prints them\n");
-    return rc;
-}
-
 static int t_thread_name(void *ctx, uint32_t pid, uint32_t tid, char *buf, size_t len)
 {
     struct tgt *t = ctx;
@@ -408,7 +386,7 @@ static const struct rsp_target_ops ops = {
     .library_count = t_library_count,
     .library_at = t_library_at,
     .ack_library = t_ack_library,
-    .monitor = t_monitor,
+    .monitor_commands = tgt_monitor_commands,
     .set_non_stop = t_set_non_stop,
     .thread_name = t_thread_name,
 };
