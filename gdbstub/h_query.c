@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Negotiation and general queries: qSupported (from the dispatch table), qC, qAttached,
- * QStartNoAckMode, QThreadEvents, qDeltaThreadList, '!', qRcmd. */
+ * QStartNoAckMode, QThreadEvents, qDeltaThreadList, '!' (qRcmd is in h_monitor.c). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,70 +123,5 @@ enum rsp_hresult rsp_h_delta(struct rsp_server *s, const char *arg, size_t len)
 enum rsp_hresult rsp_h_extended(struct rsp_server *s, const char *arg, size_t len)
 {
     rsp_reply_ok(&s->reply);
-    return RSP_H_REPLY;
-}
-
-static const char help_text[] = "The following monitor commands are supported:\n"
-                                "  help -- show this text\n"
-                                "  exit -- detach from every device and quit the server\n";
-
-enum rsp_hresult rsp_h_rcmd(struct rsp_server *s, const char *arg, size_t len)
-{
-    char *cmd;
-    int rc = -ENOENT;
-
-    if (len % 2 || !(cmd = malloc(len / 2 + 1))) {
-        rsp_reply_e01(&s->reply);
-        return RSP_H_REPLY;
-    }
-    if (!rsp_hex_decode(arg, len / 2, (uint8_t *)cmd) || memchr(cmd, 0, len / 2)) {
-        free(cmd);
-        rsp_reply_e01(&s->reply);
-        return RSP_H_REPLY;
-    }
-    cmd[len / 2] = 0;
-    if (strcmp(cmd, "exit") == 0) {
-        /* As gdbserver: acknowledge, flush, then leave (detaching). */
-        s->end_requested = true;
-        s->end = RSP_END_EXIT;
-        rsp_reply_ok(&s->reply);
-        free(cmd);
-        return RSP_H_REPLY;
-    }
-    if (strcmp(cmd, "help") == 0) {
-        struct rsp_buf t;
-        rsp_buf_init(&t);
-        rsp_buf_puts(&t, help_text);
-        if (s->target.ops->monitor)
-            s->target.ops->monitor(s->target.ctx, "help", &t);
-        if (!t.oom)
-            rsp_console(s, t.data);
-        rsp_buf_free(&t);
-        rsp_reply_ok(&s->reply);
-        free(cmd);
-        return RSP_H_REPLY;
-    }
-    if (s->target.ops->monitor) {
-        struct rsp_buf t;
-        rsp_buf_init(&t);
-        rc = s->target.ops->monitor(s->target.ctx, cmd, &t);
-        if (t.len && !t.oom)
-            rsp_console(s, t.data);
-        rsp_buf_free(&t);
-    }
-    if (rc == -ENOENT) {
-        struct rsp_buf t;
-        rsp_buf_init(&t);
-        rsp_buf_printf(&t, "Unknown monitor command '%s'; try 'monitor help'.\n", cmd);
-        if (!t.oom)
-            rsp_console(s, t.data);
-        rsp_buf_free(&t);
-    }
-    /* GDB prints the console text; E01 makes the command fail for scripts. */
-    if (rc == 0)
-        rsp_reply_ok(&s->reply);
-    else
-        rsp_reply_e01(&s->reply);
-    free(cmd);
     return RSP_H_REPLY;
 }

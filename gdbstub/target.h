@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gdbstub/monitor.h"
+
 struct regs_catalog; /* regsets/regs.h: the register layout of a tdesc */
 struct rsp_buf;      /* gdbstub/packet.h */
 
@@ -177,10 +179,11 @@ struct rsp_target_ops {
     int (*ack_library)(void *ctx, uint32_t pid, uint64_t begin, uint64_t end, char *err,
                        size_t errlen);
 
-    /* Optional (may be NULL): "monitor CMD" commands the server does not
-     * know. Text for the user goes to out (sent as console output).
-     * 0 handled, -ENOENT unknown command, other negative: failed. */
-    int (*monitor)(void *ctx, const char *cmd, struct rsp_buf *out);
+    /* Optional (may be NULL): the target's "monitor" commands, *n rows of
+     * gdbstub/monitor.h whose functions get ctx. The server matches each
+     * command against its own (help, exit) and these, and builds `monitor
+     * help` from both; the rows may depend on the target's settings. */
+    const struct rsp_monitor_cmd *(*monitor_commands)(void *ctx, size_t *n);
 
     /* Optional (may be NULL): a short name for a stopped thread, sent as
      * the name attribute of qXfer:threads:read (GDB shows it in `info

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+/* sessions: attach and detach, the note queue, modules, faults and stats.
+ * The thread table is in sess_threads.c, the event pump in sess_pump.c. */
 #include "sessions/sess.h"
 
 #include <errno.h>
@@ -46,197 +48,6 @@ void sess_push_note(struct sess_manager *m, const struct sess_note *n)
     pthread_cond_broadcast(&m->cv);
 }
 
-uint32_t sess_thread_index(const struct session *s, struct zd_thread t)
-{
-    const struct zd_device *d = s->dev;
-    return ((t.slice * d->subslices + t.subslice) * d->eus + t.eu) * d->threads + t.thread;
-}
-
-bool sess_thread_valid(const struct session *s, struct zd_thread t)
-{
-    const struct zd_device *d = s->dev;
-    return t.slice < d->slices && t.subslice < d->subslices && t.eu < d->eus &&
-           t.thread < d->threads;
-}
-
-void sess_drop_cache(struct session *s, uint32_t thread)
-{
-    for (size_t r = 0; r < s->nregsets; r++) {
-        uint8_t **slot = &s->cache[(size_t)thread * s->nregsets + r];
-        free(*slot);
-        *slot = NULL;
-    }
-}
-
-void sess_set_state(struct session *s, uint32_t thread, enum sess_thread_state st)
-{
-    if (st == SESS_T_RUNNING || st == SESS_T_UNAVAILABLE)
-        sess_drop_cache(s, thread);
-    s->state[thread] = (uint8_t)st;
-}
-
-/* ---- the event pump (zetdebug's reader thread) ------------------------- */
-
-/* False when out of memory: the module is then not tracked (and must be
- * acknowledged at once, or the application would wait forever). */
-static bool add_module(struct session *s, const struct zd_event *ev, struct sym_module *sym)
-{
-    if (s->nmodules == s->cap_modules) {
-        size_t cap = s->cap_modules ? s->cap_modules * 2 : 8;
-        struct module_rec *n = realloc(s->modules, cap * sizeof(*n));
-        if (!n) {
-            sym_module_close(sym);
-            return false;
-        }
-        s->modules = n;
-        s->cap_modules = cap;
-    }
-    s->modules[s->nmodules].ev = *ev;
-    s->modules[s->nmodules].acked = !ev->need_ack;
-    s->modules[s->nmodules].sym = sym;
-    s->nmodules++;
-    return true;
-}
-
-/* Reads the module's ELF from the device and indexes its symbols. A module
- * whose ELF cannot be read or parsed is still tracked, without symbols. */
-static struct sym_module *load_symbols(struct session *s, const struct zd_event *ev)
-{
-    size_t size = (size_t)(ev->module_end - ev->module_begin);
-    struct sym_module *sym = NULL;
-    struct zd_error err;
-    char msg[128];
-    void *buf;
-
-    if (ev->module_end <= ev->module_begin || size > (256u << 20) || !(buf = malloc(size)))
-        return NULL;
-    if (zd_read_memory(s->zs, zd_thread_all(), ZD_SPACE_DEFAULT, ev->module_begin, size, buf,
-                       &err) == 0)
-        (void)sym_module_open(buf, size, &sym, msg, sizeof(msg));
-    free(buf);
-    return sym;
-}
-
-static void on_event(void *ctx, const struct zd_event *ev)
-{
-    struct pump_ctx *p = ctx;
-    struct sess_manager *m = p->m;
-    struct session *s = &m->sessions[p->index];
-    struct sess_note note = {.session = p->index};
-    struct zd_error err;
-    bool ack_now = ev->need_ack;
-    struct sym_module *sym = NULL;
-    struct zd_event held_load;
-    bool ack_held = false;
-
-    if (ev->type == ZD_EV_MODULE_LOAD)
-        sym = load_symbols(s, ev); /* device access: outside the lock */
-    pthread_mutex_lock(&m->lock);
-    switch (ev->type) {
-    case ZD_EV_THREAD_STOPPED:
-    case ZD_EV_THREAD_UNAVAILABLE: {
-        bool stop = ev->type == ZD_EV_THREAD_STOPPED;
-        s->stop_events++;
-        pthread_cond_broadcast(&m->cv); /* sess_settle */
-        note.type = stop ? SESS_NOTE_STOPPED : SESS_NOTE_UNAVAILABLE;
-        if (sess_thread_valid(s, ev->thread)) {
-            uint32_t t = sess_thread_index(s, ev->thread);
-            if (stop && s->owed[t]) {
-                s->owed[t] = 0; /* the event of a stop already counted */
-            } else if (stop && s->state[t] != SESS_T_STOPPED && s->state[t] != SESS_T_HELD) {
-                sess_set_state(s, t, SESS_T_STOPPED);
-                note.thread = t;
-                sess_push_note(m, &note);
-            } else if (!stop && s->state[t] == SESS_T_RUNNING) {
-                sess_set_state(s, t, SESS_T_UNAVAILABLE);
-                note.thread = t;
-                sess_push_note(m, &note);
-            }
-        } else {
-            /* A group or "all": which threads it means is found by probing
-             * (sess_stop_all); pass the news on. */
-            note.thread = UINT32_MAX;
-            sess_push_note(m, &note);
-        }
-        break;
-    }
-    case ZD_EV_MODULE_LOAD:
-        /* An empty module is acknowledged at once and otherwise ignored, as
-         * Intel's server does (its unload finds nothing). */
-        if (ev->module_begin >= ev->module_end) {
-            sym_module_close(sym);
-            break;
-        }
-        if (!add_module(s, ev, sym))
-            break; /* acknowledged at once */
-        /* Held: the layer above acknowledges when it knows the module. */
-        ack_now = false;
-        note.type = SESS_NOTE_MODULE_LOAD;
-        note.module_begin = ev->module_begin;
-        note.module_end = ev->module_end;
-        note.module_load = ev->module_load;
-        note.need_ack = ev->need_ack;
-        sess_push_note(m, &note);
-        break;
-    case ZD_EV_MODULE_UNLOAD:
-        for (size_t i = 0; i < s->nmodules; i++) {
-            struct module_rec *r = &s->modules[i];
-            if (r->ev.module_begin != ev->module_begin || r->ev.module_end != ev->module_end)
-                continue;
-            if (!r->acked) { /* never leave the application blocked */
-                held_load = r->ev;
-                ack_held = true;
-            }
-            sym_module_close(r->sym);
-            s->modules[i] = s->modules[--s->nmodules];
-            break;
-        }
-        note.type = SESS_NOTE_MODULE_UNLOAD;
-        note.module_begin = ev->module_begin;
-        note.module_end = ev->module_end;
-        note.module_load = ev->module_load;
-        sess_push_note(m, &note);
-        break;
-    case ZD_EV_PAGE_FAULT:
-        if (s->nfaults == s->cap_faults) {
-            size_t cap = s->cap_faults ? s->cap_faults * 2 : 8;
-            struct fault_rec *n = realloc(s->faults, cap * sizeof(*n));
-            if (n) {
-                s->faults = n;
-                s->cap_faults = cap;
-            }
-        }
-        if (s->nfaults < s->cap_faults) {
-            s->faults[s->nfaults].address = ev->fault_address;
-            s->faults[s->nfaults].reason = ev->fault_reason;
-            s->nfaults++;
-        }
-        note.type = SESS_NOTE_PAGE_FAULT;
-        note.fault_address = ev->fault_address;
-        note.fault_reason = ev->fault_reason;
-        sess_push_note(m, &note);
-        break;
-    case ZD_EV_PROCESS_ENTRY:
-    case ZD_EV_PROCESS_EXIT:
-        note.type =
-            ev->type == ZD_EV_PROCESS_ENTRY ? SESS_NOTE_PROCESS_ENTRY : SESS_NOTE_PROCESS_EXIT;
-        sess_push_note(m, &note);
-        break;
-    case ZD_EV_DETACHED:
-        s->alive = false;
-        note.type = SESS_NOTE_DETACHED;
-        sess_push_note(m, &note);
-        break;
-    }
-    pthread_mutex_unlock(&m->lock);
-    /* Device calls happen outside the lock. Everything but module loads is
-     * acknowledged once recorded. */
-    if (ack_held)
-        (void)zd_ack(s->zs, &held_load, &err);
-    if (ack_now)
-        (void)zd_ack(s->zs, ev, &err);
-}
-
 /* ---- attach / detach ----------------------------------------------------- */
 
 static int add_session(struct sess_manager *m, size_t device, uint32_t pid, struct zd_error *err)
@@ -257,9 +68,11 @@ static int add_session(struct sess_manager *m, size_t device, uint32_t pid, stru
         return rc;
     s->state = calloc(s->nthreads, 1);
     s->owed = calloc(s->nthreads, 1);
+    s->marks = calloc(s->nthreads, 1);
     s->cache = calloc((size_t)s->nthreads * s->nregsets, sizeof(uint8_t *));
-    if (!s->state || !s->cache || !s->owed) {
+    if (!s->state || !s->cache || !s->owed || !s->marks) {
         free(s->owed);
+        free(s->marks);
         free(s->state);
         free(s->cache);
         err->code = ZD_E_NOMEM;
@@ -270,6 +83,7 @@ static int add_session(struct sess_manager *m, size_t device, uint32_t pid, stru
     if (rc) {
         free(s->state);
         free(s->owed);
+        free(s->marks);
         free(s->cache);
         return rc;
     }
@@ -359,7 +173,7 @@ int sess_attach(struct zd *zd, uint32_t pid, const struct sess_options *opt,
         struct zd_error e;
         m->pumps[k].m = m;
         m->pumps[k].index = k;
-        if (zd_start_reader(m->sessions[k].zs, on_event, &m->pumps[k], &e) != 0) {
+        if (zd_start_reader(m->sessions[k].zs, sess_on_event, &m->pumps[k], &e) != 0) {
             *err = e;
             sess_detach_all(m);
             return e.code ? e.code : ZD_E_OTHER;
@@ -429,6 +243,7 @@ void sess_detach_all(struct sess_manager *m)
         free(s->cache);
         free(s->state);
         free(s->owed);
+        free(s->marks);
         free(s->modules);
         free(s->faults);
     }
@@ -454,34 +269,6 @@ const struct zd_device *sess_device(struct sess_manager *m, unsigned session)
     return session < m->nsessions ? m->sessions[session].dev : NULL;
 }
 
-uint32_t sess_thread_count(struct sess_manager *m, unsigned session)
-{
-    return session < m->nsessions ? m->sessions[session].nthreads : 0;
-}
-
-struct zd_thread sess_thread_id(struct sess_manager *m, unsigned session, uint32_t thread)
-{
-    const struct zd_device *d = m->sessions[session].dev;
-    struct zd_thread t;
-    t.thread = thread % d->threads;
-    thread /= d->threads;
-    t.eu = thread % d->eus;
-    thread /= d->eus;
-    t.subslice = thread % d->subslices;
-    t.slice = thread / d->subslices;
-    return t;
-}
-
-enum sess_thread_state sess_thread_state(struct sess_manager *m, unsigned session, uint32_t thread)
-{
-    enum sess_thread_state st = SESS_T_UNAVAILABLE;
-    pthread_mutex_lock(&m->lock);
-    if (session < m->nsessions && thread < m->sessions[session].nthreads)
-        st = m->sessions[session].state[thread];
-    pthread_mutex_unlock(&m->lock);
-    return st;
-}
-
 bool sess_alive(struct sess_manager *m, unsigned session)
 {
     bool alive;
@@ -499,7 +286,7 @@ static bool note_stale(struct sess_manager *m, const struct sess_note *n)
     const struct session *s = &m->sessions[n->session];
     if (n->type != SESS_NOTE_STOPPED || n->thread == UINT32_MAX || n->thread >= s->nthreads)
         return false;
-    return s->state[n->thread] != SESS_T_STOPPED && s->state[n->thread] != SESS_T_HELD;
+    return !sess_state_stopped(s->state[n->thread]);
 }
 
 /* Lock held. Skips stale stop notes; clears the notification fd when the

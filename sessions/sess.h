@@ -21,9 +21,15 @@
 enum sess_thread_state {
     SESS_T_RUNNING = 0, /* resumed (or never seen stopped) */
     SESS_T_STOPPED,     /* stopped, state readable */
-    SESS_T_HELD,        /* stopped, but kept for a later report */
+    SESS_T_HELD,        /* stopped, its stop kept for a later report (sess_thread_hold) */
     SESS_T_UNAVAILABLE, /* idle or unreachable: no registers */
 };
+
+/* Stopped, reported or held: its registers and memory can be read. */
+static inline bool sess_state_stopped(enum sess_thread_state st)
+{
+    return st == SESS_T_STOPPED || st == SESS_T_HELD;
+}
 
 enum sess_note_type {
     SESS_NOTE_STOPPED = 1, /* a thread stopped (first report of this stop) */
@@ -77,6 +83,39 @@ uint32_t sess_thread_count(struct sess_manager *m, unsigned session);
 struct zd_thread sess_thread_id(struct sess_manager *m, unsigned session, uint32_t thread);
 enum sess_thread_state sess_thread_state(struct sess_manager *m, unsigned session, uint32_t thread);
 bool sess_alive(struct sess_manager *m, unsigned session);
+
+/* Thread marks: what the run control above knows of each thread across
+ * resumes, kept here beside its state so that one table answers every
+ * question about a thread. In all-stop only the threads that were part of
+ * a resume are reported (intelgt protocol 7); a thread that stopped for a
+ * reason of its own outside the resume is held (SESS_T_HELD) and reported
+ * at the next resume that includes it. Sessions itself never sets a mark;
+ * a held thread stays held until its stop is reported or it is resumed.
+ *   resumed   part of the current resume: its stops are reported
+ *   stepping  resumed with a step: the breakpoint bit of its stop is the
+ *             step's, not a breakpoint
+ *   reported  its stop was reported and it has not run since */
+enum sess_resume_part {
+    SESS_RESUME_NONE,     /* no action of the resume covers the thread */
+    SESS_RESUME_COVERED,  /* covered, but not stopped: it runs on (or stays idle) */
+    SESS_RESUME_CONTINUE, /* stopped and resumed */
+    SESS_RESUME_STEP,     /* stopped and resumed with a step or range step */
+};
+/* A new resume: the thread's part in it sets its resumed and stepping
+ * marks; a thread that runs again loses its reported mark. */
+void sess_thread_join_resume(struct sess_manager *m, unsigned session, uint32_t thread,
+                             enum sess_resume_part part);
+/* The step was not armed (an end-of-thread instruction runs instead). */
+void sess_thread_end_step(struct sess_manager *m, unsigned session, uint32_t thread);
+/* A stopped thread becomes SESS_T_HELD. True when it is held (now or
+ * already); false when it is not stopped. */
+bool sess_thread_hold(struct sess_manager *m, unsigned session, uint32_t thread);
+/* Its stop is being reported: held no more (SESS_T_STOPPED), reported, not
+ * stepping. */
+void sess_thread_mark_reported(struct sess_manager *m, unsigned session, uint32_t thread);
+bool sess_thread_is_resumed(struct sess_manager *m, unsigned session, uint32_t thread);
+bool sess_thread_is_stepping(struct sess_manager *m, unsigned session, uint32_t thread);
+bool sess_thread_is_reported(struct sess_manager *m, unsigned session, uint32_t thread);
 
 /* Waits up to timeout_ms for the next note. 0 or ZD_E_TIMEOUT. */
 int sess_wait(struct sess_manager *m, uint64_t timeout_ms, struct sess_note *note);

@@ -39,6 +39,8 @@ struct session {
      * counted, even if the thread has been resumed since, and is absorbed;
      * otherwise a stale event would report a stop that is over. */
     uint8_t *owed;
+    /* Per thread: the run control's marks (sess.h, "Thread marks"). */
+    uint8_t *marks;
     /* THREAD_STOPPED/UNAVAILABLE events the pump has taken, and their count
      * when sess_stop_all last interrupted the device (UINT64_MAX: it did
      * not). Events arrive in order, so once one answering that interrupt
@@ -90,6 +92,9 @@ int sess_fill_cache(struct session *s, uint32_t thread, int slot, struct zd_erro
  * running (its cache dropped). Lock held; dropped around device access. */
 int sess_prepare_resume(struct session *s, uint32_t thread, bool step, struct zd_error *err);
 bool sess_thread_valid(const struct session *s, struct zd_thread t);
+/* The event pump (sess_pump.c): zetdebug's reader callback, ctx a
+ * struct pump_ctx. Takes the lock itself. */
+void sess_on_event(void *ctx, const struct zd_event *ev);
 uint32_t sess_thread_index(const struct session *s, struct zd_thread t);
 
 #endif

@@ -26,7 +26,7 @@ static int context(struct sess_manager *m, unsigned session, uint32_t thread, en
     }
     st = thread < m->sessions[session].nthreads ? sess_thread_state(m, session, thread)
                                                 : SESS_T_RUNNING;
-    if (st == SESS_T_STOPPED || st == SESS_T_HELD) {
+    if (sess_state_stopped(st)) {
         *out = sess_thread_id(m, session, thread);
         return 0;
     }

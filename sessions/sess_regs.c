@@ -37,7 +37,7 @@ int sess_fill_cache(struct session *s, uint32_t thread, int slot, struct zd_erro
 
     if (s->cache[(size_t)thread * s->nregsets + slot])
         return 0;
-    if (s->state[thread] != SESS_T_STOPPED && s->state[thread] != SESS_T_HELD) {
+    if (!sess_state_stopped(s->state[thread])) {
         err->code = ZD_E_UNAVAILABLE;
         snprintf(err->msg, sizeof(err->msg), "the thread is not stopped");
         return ZD_E_UNAVAILABLE;

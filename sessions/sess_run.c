@@ -58,7 +58,7 @@ int sess_stop_all(struct sess_manager *m, struct zd_error *err)
                         s->alive = false;
                 }
             }
-            if (s->state[t] == SESS_T_STOPPED || s->state[t] == SESS_T_HELD)
+            if (sess_state_stopped(s->state[t]))
                 stopped++;
         }
         pthread_mutex_unlock(&m->lock);
@@ -154,7 +154,7 @@ int sess_resume_all(struct sess_manager *m, struct zd_error *err)
             continue;
         pthread_mutex_lock(&m->lock);
         for (uint32_t t = 0; t < s->nthreads; t++) {
-            if (s->state[t] != SESS_T_STOPPED && s->state[t] != SESS_T_HELD)
+            if (!sess_state_stopped(s->state[t]))
                 continue;
             /* Even if preparing fails, the device-wide resume below lets
              * the thread go: never leave it stopped behind us. */
@@ -181,7 +181,7 @@ static struct session *stopped_thread(struct sess_manager *m, unsigned session, 
         snprintf(err->msg, sizeof(err->msg), "no such thread");
         return NULL;
     }
-    if (s->state[thread] != SESS_T_STOPPED && s->state[thread] != SESS_T_HELD) {
+    if (!sess_state_stopped(s->state[thread])) {
         err->code = ZD_E_UNAVAILABLE;
         snprintf(err->msg, sizeof(err->msg), "the thread is not stopped");
         return NULL;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Private to target_sessions.c (the rsp_target_ops: attach, threads,
- * registers, memory, libraries, monitor) and target_run.c (all-stop and
- * non-stop run control: resumes, range steps, held stops, the event
- * stream). Nothing else includes this. */
+/* Private to target/: tgt_ops.c (the rsp_target_ops: attach, threads,
+ * registers, memory, libraries), tgt_run.c (all-stop and non-stop run
+ * control: resumes, range steps, held stops, the event stream) and
+ * tgt_monitor_table.c (the monitor commands). Nothing else includes this.
+ * Per-thread state is not kept here: sessions/ owns it (sess.h, "Thread
+ * marks"). */
 #ifndef ZESTUB_TARGET_TGT_INT_H
 #define ZESTUB_TARGET_TGT_INT_H
 
@@ -21,7 +23,6 @@ struct tgt {
     struct zd *zd;
     struct sess_manager *m;
     struct regs_catalog **cats; /* one target description per device */
-    uint8_t **flags;            /* per device, per thread: TF_* */
     unsigned n;
     struct rsp_log log;
     /* The event fd the server polls: an epoll set of the sessions' note fd
@@ -51,26 +52,17 @@ struct range_step {
     uint64_t start, end;
 };
 
-/* Per-thread flags. Protocol 7: only threads that were part of the resume
- * count for its stop reply. A thread that was not (stopped by our own
- * stop-all, or left stopped by a scheduler-locked resume) and stopped for a
- * reason of its own (breakpoint, fault) is HELD: reported, instead of
- * resumed, when a later resume includes it. Its interrupt stops are ours
- * and dropped. */
-enum {
-    TF_STEPPING = 1, /* resumed with a step: the breakpoint bit is not a breakpoint */
-    TF_RESUMED = 2,  /* part of the last resume */
-    TF_HELD = 4,     /* stopped with an unreported event of its own */
-    TF_REPORTED = 8, /* its stop was reported and it was not resumed since */
-};
-
 static inline void tgt_say(char *err, size_t errlen, const char *msg)
 {
     if (errlen)
         snprintf(err, errlen, "%s", msg);
 }
 
-/* target_run.c */
+/* tgt_monitor_table.c: rsp_target_ops.monitor_commands (the dump row
+ * only when a dump function was set). */
+const struct rsp_monitor_cmd *tgt_monitor_commands(void *ctx, size_t *n);
+
+/* tgt_run.c */
 
 /* Fills a stop event for a stopped thread (reason from cr0) and marks the
  * thread reported. */

@@ -4,7 +4,7 @@
  * ones (state, stop reason, kernel, source line) and prints one line per
  * group, largest first, at most MAX_GROUPS per device unless "all" is
  * given; `threads by-site` puts the groups under the host line that
- * submitted their kernel (the application's XPTI table, target_xpti.h). Nothing here resumes, stops
+ * submitted their kernel (the application's XPTI table, tgt_xpti.h). Nothing here resumes, stops
  * or writes: PCs and stop reasons come through the sessions register cache (read once per stop).
  * The server sends the text as console output, split over as many O packets as it needs. */
 #include "target/tgt_monitor.h"
@@ -28,19 +28,6 @@
 #define MAX_KERNELS 8
 /* Candidate tasks listed under an ambiguous submission site. */
 #define MAX_CANDIDATES 4
-
-static const char help_text[] =
-    "  threads [all] [by-site] -- thread counts per device by state, stop reason, kernel and\n"
-    "                     line; by-site: under the host line that submitted the kernel (XPTI)\n"
-    "  thread pP.T|P.T -- one thread: state, PC, kernel, file:line, stop reason\n"
-    "                     (pP.T in hex as in the protocol, P.T in decimal as GDB's Thread P.T)\n"
-    "  modules [all] -- modules per device: ELF range, load address, acknowledgement, kernels\n"
-    "  devices -- attached devices: PCI slot, name, ids, topology, threads\n"
-    "  xpti -- the application's XPTI table: counters, page faults and their allocations\n"
-    "  xpti tasks [all] -- kernel task instances, running first, then recent ended ones\n"
-    "  xpti uid 0xHEX -- the site of an XPTI id: kernel, file:line, function, device, tasks\n"
-    "  xpti allocations [ADDRESS|all] -- the allocation containing ADDRESS (live or freed,\n"
-    "                     where allocated and freed), or the live allocations\n";
 
 enum mstate { M_STOPPED, M_RUNNING, M_UNAVAILABLE };
 static const char *const state_name[] = {"stopped", "running", "unavailable"};
@@ -425,7 +412,7 @@ static void put_location(struct rsp_buf *out, struct sess_manager *m, unsigned k
                    (unsigned long long)begin, (unsigned long long)end);
 }
 
-static int cmd_thread(struct sess_manager *m, const char *arg, struct rsp_buf *out)
+int tgt_monitor_thread(struct sess_manager *m, const char *arg, struct rsp_buf *out)
 {
     bool hex;
     unsigned long pid, tid;
@@ -600,19 +587,7 @@ static int cmd_devices(struct sess_manager *m, struct rsp_buf *out)
     return 0;
 }
 
-/* ---- dispatch ----------------------------------------------------------- */
-
-/* word: the command's first word; *rest: what follows it, spaces skipped. */
-static bool is_cmd(const char *cmd, const char *word, const char **rest)
-{
-    size_t n = strlen(word);
-    if (strncmp(cmd, word, n) != 0 || (cmd[n] && cmd[n] != ' '))
-        return false;
-    for (cmd += n; *cmd == ' '; cmd++)
-        ;
-    *rest = cmd;
-    return true;
-}
+/* ---- the commands, as the table calls them ------------------------------- */
 
 /* threads: "by-site" (or "--by-site") and "all", in any order. */
 static int threads_args(const char *rest, bool *by_site, bool *all, struct rsp_buf *out)
@@ -645,53 +620,49 @@ static int all_arg(const char *rest, const char *name, bool *all, struct rsp_buf
     return -EINVAL;
 }
 
-int tgt_monitor(struct sess_manager *m, struct tgt_xpti *xp, const char *cmd, struct rsp_buf *out)
+int tgt_monitor_threads(struct sess_manager *m, struct tgt_xpti *xp, const char *args,
+                        struct rsp_buf *out)
 {
-    const char *rest;
     bool all, by_site;
     int rc;
 
-    while (*cmd == ' ')
-        cmd++;
-    if (strcmp(cmd, "help") == 0) {
-        rsp_buf_puts(out, help_text);
+    if ((rc = threads_args(args, &by_site, &all, out)) != 0)
+        return rc;
+    if (!m) {
+        rsp_buf_puts(out, "no device is attached\n");
         return 0;
     }
-    if (is_cmd(cmd, "thread", &rest))
-        return cmd_thread(m, rest, out);
-    if (is_cmd(cmd, "threads", &rest)) {
-        if ((rc = threads_args(rest, &by_site, &all, out)) != 0)
-            return rc;
-        if (!m) {
-            rsp_buf_puts(out, "no device is attached\n");
-            return 0;
-        }
-        /* Without a table: the one note, then the usual grouping. */
-        if (by_site && !tgt_xpti_table(xp, true)) {
-            rsp_buf_printf(out, "note: %s\n", tgt_xpti_note(xp));
-            by_site = false;
-        }
-        return cmd_threads(m, by_site ? xp : NULL, all, out);
+    /* Without a table: the one note, then the usual grouping. */
+    if (by_site && !tgt_xpti_table(xp, true)) {
+        rsp_buf_printf(out, "note: %s\n", tgt_xpti_note(xp));
+        by_site = false;
     }
-    if (is_cmd(cmd, "modules", &rest)) {
-        if ((rc = all_arg(rest, "modules", &all, out)) == 0)
-            rc = m ? cmd_modules(m, xp, all, out)
-                   : (rsp_buf_puts(out, "no device is attached\n"), 0);
+    return cmd_threads(m, by_site ? xp : NULL, all, out);
+}
+
+int tgt_monitor_modules(struct sess_manager *m, struct tgt_xpti *xp, const char *args,
+                        struct rsp_buf *out)
+{
+    bool all;
+    int rc;
+    if ((rc = all_arg(args, "modules", &all, out)) != 0)
         return rc;
+    if (!m) {
+        rsp_buf_puts(out, "no device is attached\n");
+        return 0;
     }
-    if (is_cmd(cmd, "xpti", &rest)) {
-        if (!m) {
-            rsp_buf_puts(out, "no device is attached: no XPTI table\n");
-            return *rest ? -EIO : 0;
-        }
-        return tgt_monitor_xpti(xp, m, rest, out);
+    return cmd_modules(m, xp, all, out);
+}
+
+int tgt_monitor_devices(struct sess_manager *m, const char *args, struct rsp_buf *out)
+{
+    if (*args) {
+        rsp_buf_puts(out, "usage: monitor devices\n");
+        return -EINVAL;
     }
-    if (is_cmd(cmd, "devices", &rest)) {
-        if (*rest) {
-            rsp_buf_puts(out, "usage: monitor devices\n");
-            return -EINVAL;
-        }
-        return m ? cmd_devices(m, out) : (rsp_buf_puts(out, "no device is attached\n"), 0);
+    if (!m) {
+        rsp_buf_puts(out, "no device is attached\n");
+        return 0;
     }
-    return -ENOENT;
+    return cmd_devices(m, out);
 }

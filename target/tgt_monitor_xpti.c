@@ -336,58 +336,86 @@ static bool parse_u64(const char *s, int base, uint64_t *v)
     return errno == 0 && *end == 0;
 }
 
-static bool word(const char **cmd, const char *w)
-{
-    size_t n = strlen(w);
-    if (strncmp(*cmd, w, n) != 0 || ((*cmd)[n] && (*cmd)[n] != ' '))
-        return false;
-    for (*cmd += n; **cmd == ' ';)
-        (*cmd)++;
-    return true;
-}
-
 static const char usage[] =
     "usage: monitor xpti [tasks [all] | uid 0xHEX | allocations [ADDRESS|all]]\n";
 
-int tgt_monitor_xpti(struct tgt_xpti *xp, struct sess_manager *m, const char *args,
-                     struct rsp_buf *out)
+/* The table, or NULL and why not in out (with the command's failure). */
+static struct sess_xpti *table_or_why(struct tgt_xpti *xp, struct sess_manager *m, int *rc,
+                                      struct rsp_buf *out)
 {
-    enum { TASKS, UID, ALLOCS } sub;
     struct sess_xpti *x;
-    bool all;
-    uint64_t v = 0;
-
-    if (!*args)
-        return cmd_status(xp, m, out);
-    if (word(&args, "tasks"))
-        sub = TASKS;
-    else if (word(&args, "uid"))
-        sub = UID;
-    else if (word(&args, "allocations"))
-        sub = ALLOCS;
-    else {
-        rsp_buf_puts(out, usage);
-        return -EINVAL;
-    }
-    all = strcmp(args, "all") == 0;
-    /* uid takes 0xHEX (or bare hex, as ids are printed); an address is
-     * 0xHEX or decimal, as GDB prints and reads them. */
-    if ((sub == TASKS && *args && !all) ||
-        (sub == UID &&
-         !parse_u64(args + (args[0] == '0' && (args[1] == 'x' || args[1] == 'X')) * 2, 16, &v)) ||
-        (sub == ALLOCS && *args && !all && !parse_u64(args, 0, &v))) {
-        rsp_buf_puts(out, usage);
-        return -EINVAL;
+    if (!m) {
+        rsp_buf_puts(out, "no device is attached: no XPTI table\n");
+        *rc = -EIO;
+        return NULL;
     }
     x = tgt_xpti_table(xp, true);
     if (!x) {
         /* Nothing to answer from: the note, and a failure for scripts. */
         rsp_buf_printf(out, "note: %s\n", tgt_xpti_note(xp));
-        return -EIO;
+        *rc = -EIO;
     }
-    if (sub == TASKS)
-        return cmd_tasks(x, all, out);
-    if (sub == UID)
-        return cmd_uid(x, v, out);
+    return x;
+}
+
+int tgt_monitor_xpti_status(struct tgt_xpti *xp, struct sess_manager *m, const char *args,
+                            struct rsp_buf *out)
+{
+    if (!m) {
+        rsp_buf_puts(out, "no device is attached: no XPTI table\n");
+        return *args ? -EIO : 0;
+    }
+    if (*args) {
+        rsp_buf_puts(out, usage);
+        return -EINVAL;
+    }
+    return cmd_status(xp, m, out);
+}
+
+int tgt_monitor_xpti_tasks(struct tgt_xpti *xp, struct sess_manager *m, const char *args,
+                           struct rsp_buf *out)
+{
+    bool all = strcmp(args, "all") == 0;
+    struct sess_xpti *x;
+    int rc = 0;
+    if (m && *args && !all) {
+        rsp_buf_puts(out, usage);
+        return -EINVAL;
+    }
+    x = table_or_why(xp, m, &rc, out);
+    return x ? cmd_tasks(x, all, out) : rc;
+}
+
+int tgt_monitor_xpti_uid(struct tgt_xpti *xp, struct sess_manager *m, const char *args,
+                         struct rsp_buf *out)
+{
+    struct sess_xpti *x;
+    uint64_t v = 0;
+    int rc = 0;
+    /* 0xHEX, or bare hex as ids are printed. */
+    if (m &&
+        !parse_u64(args + (args[0] == '0' && (args[1] == 'x' || args[1] == 'X')) * 2, 16, &v)) {
+        rsp_buf_puts(out, usage);
+        return -EINVAL;
+    }
+    x = table_or_why(xp, m, &rc, out);
+    return x ? cmd_uid(x, v, out) : rc;
+}
+
+int tgt_monitor_xpti_allocations(struct tgt_xpti *xp, struct sess_manager *m, const char *args,
+                                 struct rsp_buf *out)
+{
+    bool all = strcmp(args, "all") == 0;
+    struct sess_xpti *x;
+    uint64_t v = 0;
+    int rc = 0;
+    /* An address is 0xHEX or decimal, as GDB prints and reads them. */
+    if (m && *args && !all && !parse_u64(args, 0, &v)) {
+        rsp_buf_puts(out, usage);
+        return -EINVAL;
+    }
+    x = table_or_why(xp, m, &rc, out);
+    if (!x)
+        return rc;
     return *args && !all ? cmd_alloc_at(x, v, out) : cmd_alloc_list(x, all, out);
 }

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* rsp_target_ops on sessions/. Device processes are numbered from 1 in
  * attach order; lwp n is hardware thread n-1 of its device. The run
- * control (resume, interrupt, the event stream) is in target_run.c. */
+ * control (resume, interrupt, the event stream) is in tgt_run.c, the
+ * monitor commands in tgt_monitor_table.c. */
 #include "target/tgt_int.h"
-
-#include "gdbstub/packet.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -15,7 +14,6 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "target/tgt_monitor.h"
 #include "target/tgt_xpti.h"
 #include "regsets/regs.h"
 #include "sessions/sess.h"
@@ -47,12 +45,10 @@ static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *
     t->n = sess_count(t->m);
     t->xpti = tgt_xpti_new(host_pid);
     t->cats = calloc(t->n, sizeof(*t->cats));
-    t->flags = calloc(t->n, sizeof(*t->flags));
-    for (unsigned k = 0; t->cats && t->flags && k < t->n; k++) {
+    for (unsigned k = 0; t->cats && k < t->n; k++) {
         size_t ns;
         const struct zd_regset *sets = sess_regsets(t->m, k, &ns);
         t->cats[k] = regs_catalog_new(sets, ns);
-        t->flags[k] = calloc(sess_thread_count(t->m, k), 1);
     }
     {
         struct epoll_event ev = {.events = EPOLLIN};
@@ -63,8 +59,8 @@ static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *
         /* Non-stop attach stops nothing: GDB asks for the stops it wants;
          * every thread counts as running (resumed) for GDB. */
         for (unsigned k = 0; k < t->n; k++)
-            for (uint32_t th = 0; t->flags && t->flags[k] && th < sess_thread_count(t->m, k); th++)
-                t->flags[k][th] = TF_RESUMED;
+            for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++)
+                sess_thread_join_resume(t->m, k, th, SESS_RESUME_COVERED);
         memset(stop, 0, sizeof(*stop));
         return 0;
     }
@@ -83,7 +79,7 @@ static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *
     stop->pid = t->n;
     stop->tid = 1;
     for (uint32_t th = 0; th < sess_thread_count(t->m, t->n - 1); th++)
-        if (sess_thread_state(t->m, t->n - 1, th) == SESS_T_STOPPED) {
+        if (sess_state_stopped(sess_thread_state(t->m, t->n - 1, th))) {
             tgt_stop_event(t, t->n - 1, th, stop);
             break;
         }
@@ -348,14 +344,10 @@ static void t_client_gone(void *ctx)
     t->m = NULL;
     tgt_xpti_free(t->xpti);
     t->xpti = NULL;
-    for (unsigned k = 0; k < t->n; k++) {
+    for (unsigned k = 0; t->cats && k < t->n; k++)
         regs_catalog_free(t->cats[k]);
-        free(t->flags[k]);
-    }
     free(t->cats);
-    free(t->flags);
     t->cats = NULL;
-    t->flags = NULL;
     t->held_report = false;
     t->nranges = 0;
     t->n = 0;
@@ -364,26 +356,6 @@ static void t_client_gone(void *ctx)
 static void t_set_non_stop(void *ctx, bool on)
 {
     ((struct tgt *)ctx)->non_stop = on;
-}
-
-static int t_monitor(void *ctx, const char *cmd, struct rsp_buf *out)
-{
-    struct tgt *t = ctx;
-    int rc;
-    /* monitor dump: the dump of `zestub dump`, whose format the caller
-     * (cli/) owns, of the threads stopped now. */
-    if (t->dump && (strcmp(cmd, "dump") == 0 || strncmp(cmd, "dump ", 5) == 0)) {
-        if (!t->m) {
-            rsp_buf_puts(out, "nothing is attached: no dump\n");
-            return -EIO;
-        }
-        return t->dump(t->dump_arg, t->m, t->zd, t->host_pid, cmd[4] ? cmd + 5 : "", out);
-    }
-    rc = tgt_monitor(t->m, t->xpti, cmd, out);
-    if (t->dump && strcmp(cmd, "help") == 0)
-        rsp_buf_puts(out, "  dump [--json] [--registers none|expedited|all] -- the threads "
-                          "stopped now, as zestub dump prints them\n");
-    return rc;
 }
 
 static int t_thread_name(void *ctx, uint32_t pid, uint32_t tid, char *buf, size_t len)
@@ -414,7 +386,7 @@ static const struct rsp_target_ops ops = {
     .library_count = t_library_count,
     .library_at = t_library_at,
     .ack_library = t_ack_library,
-    .monitor = t_monitor,
+    .monitor_commands = tgt_monitor_commands,
     .set_non_stop = t_set_non_stop,
     .thread_name = t_thread_name,
     .insert_sw_breakpoint = tgt_insert_sw_breakpoint,

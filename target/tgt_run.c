@@ -77,9 +77,8 @@ void tgt_stop_event(struct tgt *t, unsigned k, uint32_t thread, struct rsp_event
     ev->tid = thread + 1;
     ev->signal = regs_stop_signal(r);
     /* A step ends with the breakpoint status bit too: not a breakpoint. */
-    ev->swbreak = r == REGS_STOP_BREAKPOINT && !(t->flags[k][thread] & TF_STEPPING);
-    t->flags[k][thread] &= (uint8_t) ~(TF_STEPPING | TF_HELD);
-    t->flags[k][thread] |= TF_REPORTED;
+    ev->swbreak = r == REGS_STOP_BREAKPOINT && !sess_thread_is_stepping(t->m, k, thread);
+    sess_thread_mark_reported(t->m, k, thread);
 }
 
 static bool matches(const struct rsp_resume *a, uint32_t pid, uint32_t tid)
@@ -108,7 +107,7 @@ static bool find_held(struct tgt *t, const struct rsp_resume *actions, size_t n,
             continue;
         for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++) {
             const struct rsp_resume *a;
-            if (!(t->flags[k][th] & TF_HELD) || sess_thread_state(t->m, k, th) != SESS_T_STOPPED)
+            if (sess_thread_state(t->m, k, th) != SESS_T_HELD)
                 continue;
             a = action_for(actions, n, k, th);
             if (a && a->kind != RSP_RESUME_STOP) {
@@ -121,99 +120,171 @@ static bool find_held(struct tgt *t, const struct rsp_resume *actions, size_t n,
     return false;
 }
 
+/* Threads may have stopped on their own since the last report (the
+ * devices keep running across a library report, and events arrive late):
+ * their notes are still queued, but resuming them now would step over
+ * their breakpoint silently. True when a held thread the resume includes
+ * is reported instead. */
+static bool report_held_instead(struct tgt *t, const struct rsp_resume *actions, size_t n)
+{
+    struct rsp_event ev;
+    unsigned hk;
+    uint32_t hth;
+
+    hold_unreported(t);
+    if (!find_held(t, actions, n, &hk, &hth))
+        return false;
+    rsp_logf(&t->log, RSP_LOG_DEBUG, "p%u.%u was held: reported instead of a resume", hk + 1,
+             hth + 1);
+    tgt_stop_event(t, hk, hth, &ev);
+    /* All-stop: threads may still run (after a library report). */
+    queue_report(t, &ev, !t->non_stop);
+    return true;
+}
+
+/* vCont;c (every thread of every device continues): one resume per device
+ * instead of one per thread. */
+static bool continues_everything(const struct rsp_resume *actions, size_t n)
+{
+    bool all = true;
+    for (size_t i = 0; i < n; i++)
+        all &=
+            actions[i].kind == RSP_RESUME_CONTINUE && actions[i].pid == -1 && actions[i].tid == -1;
+    return all;
+}
+
+/* One resume in progress, thread by thread. */
+struct resume_run {
+    struct tgt *t;
+    const struct rsp_resume *actions;
+    size_t n;
+    size_t resumed; /* threads that run again */
+    unsigned eot_k; /* the last thread sent to its end instead of a step */
+    uint32_t eot_th;
+    /* The first failure, for the client. The rest of the resume still
+     * happens: the threads it reaches run as the client asked. */
+    int rc;
+    char *err;
+    size_t errlen;
+};
+
+/* A device call of the resume returned rc. The application being gone
+ * (its DETACHED event answers with W) and "nothing to stop / resume"
+ * (the thread is not where the model thought, and ends up running or
+ * idle as asked) are not failures; anything else is. */
+static void check(struct resume_run *r, unsigned k, uint32_t th, int rc, const struct zd_error *e)
+{
+    if (rc == 0)
+        return;
+    if (e->code == ZD_E_LOST || e->code == ZD_E_UNAVAILABLE) {
+        rsp_logf(&r->t->log, RSP_LOG_DEBUG, "p%u.%u: %s", k + 1, th + 1, e->msg);
+        return;
+    }
+    rsp_logf(&r->t->log, RSP_LOG_WARNING, "resume of p%u.%u failed: %s", k + 1, th + 1, e->msg);
+    if (r->rc == 0) {
+        r->rc = -EIO;
+        if (r->errlen)
+            snprintf(r->err, r->errlen, "p%u.%u: %s", k + 1, th + 1, e->msg);
+    }
+}
+
+/* A step (or range step) of a stopped thread. */
+static void step_thread(struct resume_run *r, unsigned k, uint32_t th, const struct rsp_resume *a)
+{
+    struct tgt *t = r->t;
+    struct zd_error e;
+    uint64_t pc;
+    uint8_t insn[16];
+
+    if (insn_at_pc(t, k, th, &pc, insn) && regs_insn_is_eot(insn)) {
+        /* Protocol 1.3: no step is armed for an end-of-thread send; the
+         * thread runs its end and is reported U. */
+        sess_thread_end_step(t->m, k, th);
+        check(r, k, th, sess_resume_thread(t->m, k, th, false, &e), &e);
+        r->eot_k = k;
+        r->eot_th = th;
+        return;
+    }
+    if (a->kind == RSP_RESUME_RANGE && !add_range(t, k, th, a->start, a->end))
+        rsp_logf(&t->log, RSP_LOG_WARNING, "out of memory: p%u.%u steps once", k + 1, th + 1);
+    check(r, k, th, sess_resume_thread(t->m, k, th, true, &e), &e);
+}
+
+/* The thread's part in the resume, recorded in sessions (which stops are
+ * reported, which breakpoint bits are a step's); then, unless every device
+ * is resumed at once (per_thread false), its action. Running and
+ * unavailable threads an action covers count as resumed too: GDB considers
+ * them running, and a later stop of theirs (a breakpoint once work
+ * arrives) must be reported. */
+static void resume_thread(struct resume_run *r, unsigned k, uint32_t th, bool per_thread)
+{
+    struct tgt *t = r->t;
+    const struct rsp_resume *a = action_for(r->actions, r->n, k, th);
+    enum sess_thread_state st = sess_thread_state(t->m, k, th);
+    bool covered = a && a->kind != RSP_RESUME_STOP;
+    bool resumes = covered && sess_state_stopped(st);
+    bool step = resumes && (a->kind == RSP_RESUME_STEP || a->kind == RSP_RESUME_RANGE);
+    struct zd_error e;
+
+    sess_thread_join_resume(t->m, k, th,
+                            !covered   ? SESS_RESUME_NONE
+                            : !resumes ? SESS_RESUME_COVERED
+                            : step     ? SESS_RESUME_STEP
+                                       : SESS_RESUME_CONTINUE);
+    if (!per_thread)
+        return;
+    if (a && a->kind == RSP_RESUME_STOP) {
+        if (st == SESS_T_RUNNING)
+            check(r, k, th, sess_interrupt_thread(t->m, k, th, &e), &e);
+        return;
+    }
+    if (!resumes)
+        return;
+    r->resumed++;
+    if (step)
+        step_thread(r, k, th, a);
+    else
+        check(r, k, th, sess_resume_thread(t->m, k, th, false, &e), &e);
+}
+
+/* The common case: one resume per device. */
+static int resume_every_device(struct tgt *t, char *err, size_t errlen)
+{
+    struct zd_error e;
+    if (sess_resume_all(t->m, &e) == 0)
+        return 0;
+    /* The application is gone (it ended while GDB was stopped): its
+     * DETACHED event answers this resume with W, not an error. */
+    if (e.code == ZD_E_LOST)
+        return 0;
+    tgt_say(err, errlen, e.msg);
+    return -EIO;
+}
+
 int tgt_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err, size_t errlen)
 {
     struct tgt *t = ctx;
-    struct zd_error e;
-    bool only_continue_all = true;
-
-    unsigned hk, eot_k = 0;
-    uint32_t hth, eot_th = UINT32_MAX;
-    size_t resumed = 0;
+    struct resume_run r = {
+        .t = t, .actions = actions, .n = n, .eot_th = UINT32_MAX, .err = err, .errlen = errlen};
+    bool per_thread = !continues_everything(actions, n);
 
     t->nranges = 0; /* a new resume cancels the range steps of the last */
     t->interrupts_pending = 0;
-    /* Threads may have stopped on their own since the last report (the
-     * devices keep running across a library report, and events arrive
-     * late): their notes are still queued, but resuming them now would
-     * step over their breakpoint silently. */
-    hold_unreported(t);
-    if (find_held(t, actions, n, &hk, &hth)) {
-        struct rsp_event ev;
-        rsp_logf(&t->log, RSP_LOG_DEBUG, "p%u.%u was held: reported instead of a resume", hk + 1,
-                 hth + 1);
-        tgt_stop_event(t, hk, hth, &ev);
-        /* All-stop: threads may still run (after a library report). */
-        queue_report(t, &ev, !t->non_stop);
+    if (report_held_instead(t, actions, n))
         return 0;
-    }
-    for (size_t i = 0; i < n; i++)
-        only_continue_all &=
-            actions[i].kind == RSP_RESUME_CONTINUE && actions[i].pid == -1 && actions[i].tid == -1;
     for (unsigned k = 0; k < t->n; k++) {
         if (!sess_alive(t->m, k))
             continue;
-        for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++) {
-            const struct rsp_resume *a = action_for(actions, n, k, th);
-            enum sess_thread_state st = sess_thread_state(t->m, k, th);
-            /* Running and unavailable threads an action covers count as
-             * resumed too: GDB considers them running, and a later stop of
-             * theirs (a breakpoint once work arrives) must be reported. */
-            bool covered = a && a->kind != RSP_RESUME_STOP;
-            bool resumes = covered && (st == SESS_T_STOPPED || st == SESS_T_HELD);
-            t->flags[k][th] =
-                (uint8_t)((t->flags[k][th] & (TF_HELD | (resumes ? 0 : TF_REPORTED))) |
-                          (covered ? TF_RESUMED : 0) |
-                          (resumes && (a->kind == RSP_RESUME_STEP || a->kind == RSP_RESUME_RANGE)
-                               ? TF_STEPPING
-                               : 0));
-            if (only_continue_all)
-                continue;
-            if (a && a->kind == RSP_RESUME_STOP) {
-                if (st == SESS_T_RUNNING)
-                    sess_interrupt_thread(t->m, k, th, &e);
-                continue;
-            }
-            if (!resumes)
-                continue;
-            resumed++;
-            if (a->kind == RSP_RESUME_STEP || a->kind == RSP_RESUME_RANGE) {
-                uint64_t pc;
-                uint8_t insn[16];
-                if (insn_at_pc(t, k, th, &pc, insn) && regs_insn_is_eot(insn)) {
-                    /* Protocol 1.3: no step is armed for an end-of-thread
-                     * send; the thread runs its end and is reported U. */
-                    t->flags[k][th] &= (uint8_t)~TF_STEPPING;
-                    sess_resume_thread(t->m, k, th, false, &e);
-                    eot_k = k;
-                    eot_th = th;
-                    continue;
-                }
-                if (a->kind == RSP_RESUME_RANGE && !add_range(t, k, th, a->start, a->end))
-                    rsp_logf(&t->log, RSP_LOG_WARNING, "out of memory: p%u.%u steps once", k + 1,
-                             th + 1);
-                sess_resume_thread(t->m, k, th, true, &e);
-            } else
-                sess_resume_thread(t->m, k, th, false, &e);
-        }
+        for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++)
+            resume_thread(&r, k, th, per_thread);
     }
-    if (eot_th != UINT32_MAX) {
-        struct rsp_event ev = {.kind = RSP_EVENT_UNAVAILABLE, .pid = eot_k + 1, .tid = eot_th + 1};
+    if (r.eot_th != UINT32_MAX) {
+        struct rsp_event ev = {
+            .kind = RSP_EVENT_UNAVAILABLE, .pid = r.eot_k + 1, .tid = r.eot_th + 1};
         /* All-stop: whatever else was resumed stops before the report. */
-        queue_report(t, &ev, resumed > 1 && !t->non_stop);
+        queue_report(t, &ev, r.resumed > 1 && !t->non_stop);
     }
-    /* The common case: one resume per device. */
-    if (only_continue_all) {
-        if (sess_resume_all(t->m, &e) == 0)
-            return 0;
-        /* The application is gone (it ended while GDB was stopped): its
-         * DETACHED event answers this resume with W, not an error. */
-        if (e.code == ZD_E_LOST)
-            return 0;
-        tgt_say(err, errlen, e.msg);
-        return -EIO;
-    }
-    return 0;
+    return per_thread ? r.rc : resume_every_device(t, err, errlen);
 }
 
 int tgt_interrupt(void *ctx, char *err, size_t errlen)
@@ -237,7 +308,7 @@ static void interrupt_answer(struct tgt *t, struct rsp_event *ev)
         if (!sess_alive(t->m, k))
             continue;
         for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++)
-            if (sess_thread_state(t->m, k, th) == SESS_T_STOPPED) {
+            if (sess_state_stopped(sess_thread_state(t->m, k, th))) {
                 tgt_stop_event(t, k, th, ev);
                 return;
             }
@@ -271,8 +342,11 @@ static bool range_step_on(struct tgt *t, unsigned k, uint32_t th)
     if (regs_insn_is_eot(insn)) {
         struct rsp_event ev = {.kind = RSP_EVENT_UNAVAILABLE, .pid = k + 1, .tid = th + 1};
         drop_range(t, k, th);
-        t->flags[k][th] &= (uint8_t)~TF_STEPPING;
-        sess_resume_thread(t->m, k, th, false, &e);
+        sess_thread_end_step(t->m, k, th);
+        /* Reported U either way: the client asked for the step. */
+        if (sess_resume_thread(t->m, k, th, false, &e) != 0)
+            rsp_logf(&t->log, RSP_LOG_WARNING, "p%u.%u: running its end failed: %s", k + 1, th + 1,
+                     e.msg);
         queue_report(t, &ev, !t->non_stop);
         return true;
     }
@@ -296,12 +370,10 @@ static bool hold_unreported(struct tgt *t)
         if (!sess_alive(t->m, k))
             continue;
         for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++)
-            if (!(t->flags[k][th] & (TF_REPORTED | TF_HELD)) &&
-                sess_thread_state(t->m, k, th) == SESS_T_STOPPED &&
-                own_reason(sess_thread_reason(t->m, k, th))) {
-                t->flags[k][th] |= TF_HELD;
+            if (sess_thread_state(t->m, k, th) == SESS_T_STOPPED &&
+                !sess_thread_is_reported(t->m, k, th) &&
+                own_reason(sess_thread_reason(t->m, k, th)) && sess_thread_hold(t->m, k, th))
                 any = true;
-            }
     }
     return any;
 }
@@ -313,97 +385,138 @@ void tgt_stop_all_and_hold(struct tgt *t)
     hold_unreported(t);
 }
 
+/* The event queued without a device event (held_fd): a held thread
+ * reported instead of a resume, or a thread sent to its end. */
+static void take_queued_report(struct tgt *t, struct rsp_event *ev)
+{
+    uint64_t v;
+    if (read(t->held_fd, &v, sizeof(v)) < 0) {
+        /* already drained: the report below is what matters */
+    }
+    t->held_report = false;
+    if (t->report_stop_all)
+        tgt_stop_all_and_hold(t);
+    *ev = t->report;
+}
+
+static void process_event(struct rsp_event *ev, enum rsp_event_kind kind, unsigned k)
+{
+    memset(ev, 0, sizeof(*ev));
+    ev->kind = kind;
+    ev->pid = k + 1;
+}
+
+/* A thread stopped: 1 and ev filled when its stop is reported. */
+static int on_stopped(struct tgt *t, const struct sess_note *note, struct rsp_event *ev)
+{
+    unsigned k = note->session;
+    uint32_t th = note->thread;
+
+    if (th == UINT32_MAX)
+        return 0;
+    /* (Non-stop reports every stop: a thread stops alone, and one GDB
+     * asked to stop with vCont;t was not resumed.) */
+    if (!t->non_stop && !sess_thread_is_resumed(t->m, k, th)) {
+        /* Not part of the resume (protocol 7): ours, or held. */
+        if (own_reason(sess_thread_reason(t->m, k, th)))
+            sess_thread_hold(t->m, k, th);
+        rsp_logf(&t->log, RSP_LOG_DEBUG, "p%u.%u stopped outside the resume: %s", k + 1, th + 1,
+                 sess_thread_state(t->m, k, th) == SESS_T_HELD ? "held" : "dropped");
+        return 0;
+    }
+    if (range_of(t, k, th) && range_step_on(t, k, th))
+        return 0;
+    rsp_logf(&t->log, RSP_LOG_DEBUG, "p%u.%u stopped", k + 1, th + 1);
+    t->interrupts_pending = 0;
+    /* All-stop: everything stops before the report. */
+    if (!t->non_stop)
+        tgt_stop_all_and_hold(t);
+    tgt_stop_event(t, k, th, ev);
+    return 1;
+}
+
+/* A thread, or a whole device, had nothing to stop. */
+static int on_unavailable(struct tgt *t, const struct sess_note *note, struct rsp_event *ev)
+{
+    /* "Nothing to stop" for a whole device answers a device-wide
+     * interrupt: ours (stop-all), or the client's ^C, which must end in a
+     * stop once every device has answered. */
+    if (note->thread == UINT32_MAX) {
+        if (t->interrupts_pending && --t->interrupts_pending == 0 && !t->non_stop) {
+            interrupt_answer(t, ev);
+            return 1;
+        }
+        return 0;
+    }
+    process_event(ev, RSP_EVENT_UNAVAILABLE, note->session);
+    ev->tid = note->thread + 1;
+    return 1;
+}
+
+static int on_module_load(struct tgt *t, const struct sess_note *note, struct rsp_event *ev)
+{
+    /* The server decides when it is acknowledged (vAck, or at once for
+     * clients without in-memory libraries). Loads that need no
+     * acknowledgement (known before attach) are only listed. */
+    rsp_logf(&t->log, RSP_LOG_INFO, "device process %u: module loaded at 0x%llx-0x%llx%s",
+             note->session + 1, (unsigned long long)note->module_begin,
+             (unsigned long long)note->module_end,
+             note->need_ack ? ", waiting for its acknowledgement" : "");
+    if (!note->need_ack)
+        return 0;
+    process_event(ev, RSP_EVENT_LIBRARY, note->session);
+    return 1;
+}
+
+static int on_module_unload(struct tgt *t, const struct sess_note *note, struct rsp_event *ev)
+{
+    rsp_logf(&t->log, RSP_LOG_INFO, "device process %u: module unloaded at 0x%llx",
+             note->session + 1, (unsigned long long)note->module_begin);
+    process_event(ev, RSP_EVENT_LIBRARY, note->session);
+    return 1;
+}
+
+static int on_detached(struct tgt *t, const struct sess_note *note, struct rsp_event *ev)
+{
+    rsp_logf(&t->log, RSP_LOG_INFO, "device process %u: the application is gone from the device",
+             note->session + 1);
+    process_event(ev, RSP_EVENT_EXITED, note->session);
+    ev->code = 1; /* HOST_EXIT */
+    return 1;
+}
+
 int tgt_next_event(struct tgt *t, struct rsp_event *ev)
 {
     struct sess_note note;
     if (!t->m)
         return 0;
     if (t->held_report) {
-        uint64_t v;
-        if (read(t->held_fd, &v, sizeof(v)) < 0) {
-            /* already drained: the report below is what matters */
-        }
-        t->held_report = false;
-        if (t->report_stop_all)
-            tgt_stop_all_and_hold(t);
-        *ev = t->report;
+        take_queued_report(t, ev);
         return 1;
     }
     while (sess_poll(t->m, &note) == 0) {
+        int (*on)(struct tgt *, const struct sess_note *, struct rsp_event *) = NULL;
         switch (note.type) {
         case SESS_NOTE_STOPPED:
-            if (note.thread == UINT32_MAX)
-                continue;
-            /* (Non-stop reports every stop: a thread stops alone, and one
-             * GDB asked to stop with vCont;t was not resumed.) */
-            if (!t->non_stop && !(t->flags[note.session][note.thread] & TF_RESUMED)) {
-                /* Not part of the resume (protocol 7): ours, or held. */
-                if (own_reason(sess_thread_reason(t->m, note.session, note.thread)))
-                    t->flags[note.session][note.thread] |= TF_HELD;
-                rsp_logf(&t->log, RSP_LOG_DEBUG, "p%u.%u stopped outside the resume: %s",
-                         note.session + 1, note.thread + 1,
-                         t->flags[note.session][note.thread] & TF_HELD ? "held" : "dropped");
-                continue;
-            }
-            if (range_of(t, note.session, note.thread) &&
-                range_step_on(t, note.session, note.thread))
-                continue;
-            rsp_logf(&t->log, RSP_LOG_DEBUG, "p%u.%u stopped", note.session + 1, note.thread + 1);
-            t->interrupts_pending = 0;
-            /* All-stop: everything stops before the report. */
-            if (!t->non_stop)
-                tgt_stop_all_and_hold(t);
-            tgt_stop_event(t, note.session, note.thread, ev);
-            return 1;
+            on = on_stopped;
+            break;
         case SESS_NOTE_UNAVAILABLE:
-            /* "Nothing to stop" for a whole device answers a device-wide
-             * interrupt: ours (stop-all), or the client's ^C, which must
-             * end in a stop once every device has answered. */
-            if (note.thread == UINT32_MAX) {
-                if (t->interrupts_pending && --t->interrupts_pending == 0 && !t->non_stop) {
-                    interrupt_answer(t, ev);
-                    return 1;
-                }
-                continue;
-            }
-            memset(ev, 0, sizeof(*ev));
-            ev->kind = RSP_EVENT_UNAVAILABLE;
-            ev->pid = note.session + 1;
-            ev->tid = note.thread == UINT32_MAX ? 0 : note.thread + 1;
-            return 1;
+            on = on_unavailable;
+            break;
         case SESS_NOTE_MODULE_LOAD:
-            /* The server decides when it is acknowledged (vAck, or at once
-             * for clients without in-memory libraries). Loads that need no
-             * acknowledgement (known before attach) are only listed. */
-            rsp_logf(&t->log, RSP_LOG_INFO, "device process %u: module loaded at 0x%llx-0x%llx%s",
-                     note.session + 1, (unsigned long long)note.module_begin,
-                     (unsigned long long)note.module_end,
-                     note.need_ack ? ", waiting for its acknowledgement" : "");
-            if (!note.need_ack)
-                continue;
-            memset(ev, 0, sizeof(*ev));
-            ev->kind = RSP_EVENT_LIBRARY;
-            ev->pid = note.session + 1;
-            return 1;
+            on = on_module_load;
+            break;
         case SESS_NOTE_MODULE_UNLOAD:
-            rsp_logf(&t->log, RSP_LOG_INFO, "device process %u: module unloaded at 0x%llx",
-                     note.session + 1, (unsigned long long)note.module_begin);
-            memset(ev, 0, sizeof(*ev));
-            ev->kind = RSP_EVENT_LIBRARY;
-            ev->pid = note.session + 1;
-            return 1;
+            on = on_module_unload;
+            break;
         case SESS_NOTE_DETACHED:
-            rsp_logf(&t->log, RSP_LOG_INFO,
-                     "device process %u: the application is gone from the device",
-                     note.session + 1);
-            memset(ev, 0, sizeof(*ev));
-            ev->kind = RSP_EVENT_EXITED;
-            ev->pid = note.session + 1;
-            ev->code = 1; /* HOST_EXIT */
-            return 1;
-        default:
-            continue;
+            on = on_detached;
+            break;
+        default: /* page faults, process entry and exit: nothing to report */
+            break;
         }
+        if (on && on(t, &note, ev))
+            return 1;
     }
     return 0;
 }

@@ -624,19 +624,13 @@ static int m_ack_library(void *ctx, uint32_t pid, uint64_t begin, uint64_t end, 
     return -ENOENT;
 }
 
-static int m_monitor(void *ctx, const char *cmd, struct rsp_buf *out)
+/* monitor mock ARGS: cmd is ARGS. */
+static int m_mock(void *ctx, const char *cmd, struct rsp_buf *out)
 {
     struct mock_target *m = ctx;
     char kind[16];
     unsigned p = 0, t = 0, v = 0;
 
-    if (strcmp(cmd, "help") == 0) {
-        rsp_buf_puts(out, "  mock ... -- steer the mock target (tests only)\n");
-        return 0;
-    }
-    if (strncmp(cmd, "mock ", 5) != 0)
-        return -ENOENT;
-    cmd += 5;
     if (strcmp(cmd, "lastresume") == 0) {
         rsp_buf_printf(out, "%s\n", m->lastresume);
         return 0;
@@ -669,6 +663,17 @@ static int m_monitor(void *ctx, const char *cmd, struct rsp_buf *out)
     return -EINVAL;
 }
 
+static const struct rsp_monitor_cmd mock_commands[] = {
+    {"mock", "mock ...", "steer the mock target (tests only)", false, m_mock},
+};
+
+static const struct rsp_monitor_cmd *m_monitor_commands(void *ctx, size_t *n)
+{
+    (void)ctx;
+    *n = 1;
+    return mock_commands;
+}
+
 static const struct rsp_target_ops ops = {
     .attach = m_attach,
     .process_count = m_process_count,
@@ -686,7 +691,7 @@ static const struct rsp_target_ops ops = {
     .event_fd = m_event_fd,
     .next_event = m_next_event,
     .client_gone = m_client_gone,
-    .monitor = m_monitor,
+    .monitor_commands = m_monitor_commands,
     .library_count = m_library_count,
     .library_at = m_library_at,
     .ack_library = m_ack_library,
