@@ -172,8 +172,7 @@ class SourceFile:
         with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
             self.text = f.read()
         self.raw = self.text.split("\n")
-        self.nlines = self.text.count("\n") + (0 if self.text.endswith("\n") or not self.text
-                                               else 1)
+        self.nlines = self.text.count("\n")  # as wc -l counts
         self.code = blank_comments_and_strings(self.text).split("\n")
         self.includes = []   # (line, path as written)
         self.functions = []  # Function
@@ -185,7 +184,8 @@ class SourceFile:
     def _parse(self):
         for no, line in enumerate(self.raw, 1):
             m = INCLUDE.match(line)
-            if m:
+            # The blanked copy tells an include from one inside a comment.
+            if m and self.code[no - 1].lstrip().startswith("#"):
                 self.includes.append((no, m.group(1)))
         code = self.code
         i = 0
