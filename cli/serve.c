@@ -49,48 +49,61 @@ static void usage(FILE *f)
                "  --debug-rsp          every packet in and out, on stderr\n");
 }
 
-int cli_serve(int argc, char **argv)
-{
-    struct rsp_server_config cfg = {.wake_fd = -1, .log = {.f = stderr, .level = RSP_LOG_WARNING}};
-    const char *comm = NULL, *pidarg = NULL;
-    bool attach = false;
-    struct rsp_target tgt = {NULL, NULL};
-    struct rsp_server *srv = NULL;
-    struct rsp_listener l;
-    char err[RSP_ERR_LEN * 4];
-    enum rsp_end why = RSP_END_DISCONNECT;
-    int rc = 1;
+/* What the command line asked for. */
+struct serve_args {
+    struct rsp_server_config cfg;
+    const char *comm, *pidarg;
+    bool attach;
+};
 
+/* The value of `--NAME VALUE` or `--NAME=VALUE` (name_len counts the dashes),
+ * "" when it is missing. */
+static const char *option_value(int argc, char **argv, int *i, size_t name_len)
+{
+    const char *a = argv[*i];
+    return a[name_len] == '=' ? a + name_len + 1 : (*i + 1 < argc ? argv[++*i] : "");
+}
+
+static bool parse_ack_timeout(const char *v, uint64_t *ms)
+{
+    char *end;
+    double sec = strtod(v, &end);
+    if (!*v || *end || !(sec >= 0) || sec > 86400 * 365) {
+        fprintf(stderr,
+                "zestub: --library-ack-timeout takes seconds (0: wait forever), "
+                "not '%s'\n",
+                v);
+        return false;
+    }
+    *ms = (uint64_t)(sec * 1000);
+    return true;
+}
+
+/* -1: go on serving; otherwise the exit status (usage error or --help). */
+static int parse_serve_args(int argc, char **argv, struct serve_args *o)
+{
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--once"))
-            cfg.once = true;
+            o->cfg.once = true;
         else if (!strcmp(a, "--multi"))
-            cfg.multi = true;
+            o->cfg.multi = true;
         else if (!strcmp(a, "--attach"))
-            attach = true;
+            o->attach = true;
         else if (!strcmp(a, "--debug-rsp"))
-            cfg.trace = stderr;
+            o->cfg.trace = stderr;
         else if (!strcmp(a, "--log-level") || !strncmp(a, "--log-level=", 12)) {
-            const char *v = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : "");
-            if (!rsp_log_parse_level(v, &cfg.log.level)) {
+            const char *v = option_value(argc, argv, &i, 11);
+            if (!rsp_log_parse_level(v, &o->cfg.log.level)) {
                 fprintf(stderr,
                         "zestub: --log-level takes error, warning, info or debug, not '%s'\n", v);
                 return 2;
             }
         } else if (!strcmp(a, "--library-ack-timeout") ||
                    !strncmp(a, "--library-ack-timeout=", 22)) {
-            const char *v = a[21] == '=' ? a + 22 : (i + 1 < argc ? argv[++i] : "");
-            char *end;
-            double sec = strtod(v, &end);
-            if (!*v || *end || !(sec >= 0) || sec > 86400 * 365) {
-                fprintf(stderr,
-                        "zestub: --library-ack-timeout takes seconds (0: wait forever), "
-                        "not '%s'\n",
-                        v);
+            if (!parse_ack_timeout(option_value(argc, argv, &i, 21),
+                                   &o->cfg.library_ack_timeout_ms))
                 return 2;
-            }
-            cfg.library_ack_timeout_ms = (uint64_t)(sec * 1000);
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
@@ -98,69 +111,99 @@ int cli_serve(int argc, char **argv)
             fprintf(stderr, "zestub: unknown option '%s'\n", a);
             usage(stderr);
             return 2;
-        } else if (!comm)
-            comm = a;
-        else if (!pidarg)
-            pidarg = a;
+        } else if (!o->comm)
+            o->comm = a;
+        else if (!o->pidarg)
+            o->pidarg = a;
         else {
             usage(stderr);
             return 2;
         }
     }
-    if (!comm || (attach && !pidarg) || (!attach && pidarg)) {
+    if (!o->comm || (o->attach && !o->pidarg) || (!o->attach && o->pidarg)) {
         usage(stderr);
         return 2;
     }
-    if (rsp_spec_is_nonlocal(comm))
-        fprintf(stderr,
-                "zestub: warning: listening on %s, not only on this machine: whoever "
-                "connects controls the GPU threads of the process\n",
-                comm);
-    if (tgt_target_new(&tgt, err, sizeof(err)) != 0) {
-        fprintf(stderr, "zestub: %s\n", err);
-        return 1;
-    }
-    tgt_target_set_log(&tgt, &cfg.log);
-    tgt_target_set_dump(&tgt, cli_monitor_dump, NULL);
+    return -1;
+}
+
+/* SIGINT/SIGTERM wake the server loop through the self-pipe; without a pipe
+ * they keep their default action. */
+static void install_signal_wakeup(struct rsp_server_config *cfg)
+{
     if (pipe2(wake_pipe, O_CLOEXEC) == 0) {
         struct sigaction sa;
         memset(&sa, 0, sizeof(sa));
         sa.sa_handler = on_signal;
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
-        cfg.wake_fd = wake_pipe[0];
+        cfg->wake_fd = wake_pipe[0];
     }
-    if (rsp_server_new(&tgt, &cfg, &srv, err, sizeof(err)) != 0) {
+}
+
+/* The exit status on failure, 0 once attached. */
+static int attach_to_pid(struct rsp_server *srv, const char *pidarg, char *err, size_t errlen)
+{
+    char *end;
+    unsigned long pid = strtoul(pidarg, &end, 10);
+    if (*end || pid == 0 || pid > 0x7fffffffUL) {
+        fprintf(stderr, "zestub: --attach needs a process id, not '%s'\n", pidarg);
+        return 2;
+    }
+    if (rsp_server_attach(srv, (uint32_t)pid, err, errlen) != 0) {
+        fprintf(stderr, "zestub: cannot attach to process %lu:\n%s\n", pid, err);
+        return 1;
+    }
+    fprintf(stderr, "Attached; pid = %lu\n", pid);
+    return 0;
+}
+
+static int listen_and_serve(struct rsp_server *srv, const char *comm, char *err, size_t errlen)
+{
+    struct rsp_listener l;
+    enum rsp_end why = RSP_END_DISCONNECT;
+    if (rsp_listen(&l, comm, err, errlen) != 0) {
         fprintf(stderr, "zestub: %s\n", err);
-        goto out;
-    }
-    if (attach) {
-        char *end;
-        unsigned long pid = strtoul(pidarg, &end, 10);
-        if (*end || pid == 0 || pid > 0x7fffffffUL) {
-            fprintf(stderr, "zestub: --attach needs a process id, not '%s'\n", pidarg);
-            rc = 2;
-            goto out;
-        }
-        if (rsp_server_attach(srv, (uint32_t)pid, err, sizeof(err)) != 0) {
-            fprintf(stderr, "zestub: cannot attach to process %lu:\n%s\n", pid, err);
-            goto out;
-        }
-        fprintf(stderr, "Attached; pid = %lu\n", pid);
-    }
-    if (rsp_listen(&l, comm, err, sizeof(err)) != 0) {
-        fprintf(stderr, "zestub: %s\n", err);
-        goto out;
+        return 1;
     }
     if (l.kind == RSP_TRANSPORT_TCP)
         fprintf(stderr, "Listening on port %u\n", l.port);
     else if (l.kind == RSP_TRANSPORT_UNIX)
         fprintf(stderr, "Listening on %s\n", l.path);
-    rc = rsp_server_serve(srv, &l, &why, err, sizeof(err)) == 0 ? 0 : 1;
+    int rc = rsp_server_serve(srv, &l, &why, err, errlen) == 0 ? 0 : 1;
     if (rc)
         fprintf(stderr, "zestub: %s\n", err);
     rsp_listener_close(&l);
-out:
+    return rc;
+}
+
+int cli_serve(int argc, char **argv)
+{
+    struct serve_args o = {.cfg = {.wake_fd = -1, .log = {.f = stderr, .level = RSP_LOG_WARNING}}};
+    struct rsp_target tgt = {NULL, NULL};
+    struct rsp_server *srv = NULL;
+    char err[RSP_ERR_LEN * 4];
+    int rc = parse_serve_args(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    if (rsp_spec_is_nonlocal(o.comm))
+        fprintf(stderr,
+                "zestub: warning: listening on %s, not only on this machine: whoever "
+                "connects controls the GPU threads of the process\n",
+                o.comm);
+    if (tgt_target_new(&tgt, err, sizeof(err)) != 0) {
+        fprintf(stderr, "zestub: %s\n", err);
+        return 1;
+    }
+    tgt_target_set_log(&tgt, &o.cfg.log);
+    tgt_target_set_dump(&tgt, cli_monitor_dump, NULL);
+    install_signal_wakeup(&o.cfg);
+    if (rsp_server_new(&tgt, &o.cfg, &srv, err, sizeof(err)) != 0) {
+        fprintf(stderr, "zestub: %s\n", err);
+        rc = 1;
+    } else if (!o.attach || (rc = attach_to_pid(srv, o.pidarg, err, sizeof(err))) == 0) {
+        rc = listen_and_serve(srv, o.comm, err, sizeof(err));
+    }
     rsp_server_free(srv);
     tgt_target_free(&tgt);
     return rc;

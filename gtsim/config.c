@@ -45,11 +45,112 @@ static int parse_u(const char *key, const char *val, uint64_t max, uint64_t *out
     return 0;
 }
 
+static int parse_platform(const char *val, struct gtsim_config *cfg, char *err, size_t errlen)
+{
+    int found = -1;
+    for (int p = 0; p < GTSIM_PLATFORM_COUNT; p++)
+        if (strcmp(val, platform_names[p]) == 0)
+            found = p;
+    if (found < 0) {
+        snprintf(err, errlen, "GTSIM_CONFIG: unknown platform '%s' (use gen12lp, xehpg or xehpc)",
+                 val);
+        return -EINVAL;
+    }
+    cfg->platform = (enum gtsim_platform)found;
+    return 0;
+}
+
+static int parse_tile_attach(const char *val, struct gtsim_config *cfg, char *err, size_t errlen)
+{
+    if (strcmp(val, "0") && strcmp(val, "1")) {
+        snprintf(err, errlen, "GTSIM_CONFIG: tile_attach must be 0 or 1");
+        return -EINVAL;
+    }
+    cfg->tile_attach = val[0] == '1';
+    return 0;
+}
+
+/* The numeric keys, in the order store_number numbers them. */
+static const struct {
+    const char *name;
+    uint64_t max;
+} numeric_keys[] = {{"devices", 16}, {"tiles", 8},    {"slices", 64},       {"subslices", 64},
+                    {"eus", 64},     {"threads", 16}, {"pace", 1000000000}, {"workers", 64}};
+
+#define NUMERIC_KEYS (sizeof(numeric_keys) / sizeof(numeric_keys[0]))
+
+static void store_number(unsigned k, uint64_t v, struct gtsim_config *cfg)
+{
+    switch (k) {
+    case 0:
+        cfg->devices = (uint32_t)v;
+        break;
+    case 1:
+        cfg->tiles = (uint32_t)v;
+        break;
+    case 2:
+        cfg->slices = (uint32_t)v;
+        break;
+    case 3:
+        cfg->subslices = (uint32_t)v;
+        break;
+    case 4:
+        cfg->eus = (uint32_t)v;
+        break;
+    case 5:
+        cfg->threads = (uint32_t)v;
+        break;
+    case 6:
+        cfg->pace = v;
+        break;
+    default:
+        cfg->workers = (uint32_t)v;
+        break;
+    }
+}
+
+static int parse_number(const char *key, const char *val, struct gtsim_config *cfg, char *err,
+                        size_t errlen)
+{
+    unsigned k;
+    uint64_t v;
+    for (k = 0; k < NUMERIC_KEYS; k++)
+        if (strcmp(key, numeric_keys[k].name) == 0)
+            break;
+    if (k == NUMERIC_KEYS) {
+        snprintf(err, errlen,
+                 "GTSIM_CONFIG: unknown key '%s' (known: platform, devices, tiles, slices, "
+                 "subslices, eus, threads, pace, workers, tile_attach)",
+                 key);
+        return -EINVAL;
+    }
+    if (parse_u(key, val, numeric_keys[k].max, &v, err, errlen))
+        return -EINVAL;
+    store_number(k, v, cfg);
+    return 0;
+}
+
+/* One `key=value` item of GTSIM_CONFIG (item is modified). */
+static int parse_item(char *item, struct gtsim_config *cfg, char *err, size_t errlen)
+{
+    char *eq = strchr(item, '=');
+    if (!eq) {
+        snprintf(err, errlen, "GTSIM_CONFIG: '%s' is not key=value", item);
+        return -EINVAL;
+    }
+    *eq = 0;
+    const char *key = item, *val = eq + 1;
+    if (strcmp(key, "platform") == 0)
+        return parse_platform(val, cfg, err, errlen);
+    if (strcmp(key, "tile_attach") == 0)
+        return parse_tile_attach(val, cfg, err, errlen);
+    return parse_number(key, val, cfg, err, errlen);
+}
+
 int gtsim_config_parse(const char *text, struct gtsim_config *cfg, char *err, size_t errlen)
 {
     char buf[512];
     char *save = NULL;
-    uint64_t v;
     uint64_t total;
 
     if (!text)
@@ -59,81 +160,9 @@ int gtsim_config_parse(const char *text, struct gtsim_config *cfg, char *err, si
         return -EINVAL;
     }
     strcpy(buf, text);
-    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(item, '=');
-        const char *key = item, *val;
-        if (!eq) {
-            snprintf(err, errlen, "GTSIM_CONFIG: '%s' is not key=value", item);
+    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save))
+        if (parse_item(item, cfg, err, errlen) != 0)
             return -EINVAL;
-        }
-        *eq = 0;
-        val = eq + 1;
-        if (strcmp(key, "platform") == 0) {
-            int found = -1;
-            for (int p = 0; p < GTSIM_PLATFORM_COUNT; p++)
-                if (strcmp(val, platform_names[p]) == 0)
-                    found = p;
-            if (found < 0) {
-                snprintf(err, errlen,
-                         "GTSIM_CONFIG: unknown platform '%s' (use gen12lp, xehpg or xehpc)", val);
-                return -EINVAL;
-            }
-            cfg->platform = (enum gtsim_platform)found;
-            continue;
-        }
-        if (strcmp(key, "tile_attach") == 0) {
-            if (strcmp(val, "0") && strcmp(val, "1")) {
-                snprintf(err, errlen, "GTSIM_CONFIG: tile_attach must be 0 or 1");
-                return -EINVAL;
-            }
-            cfg->tile_attach = val[0] == '1';
-            continue;
-        }
-        struct {
-            const char *name;
-            uint64_t max;
-        } keys[] = {{"devices", 16}, {"tiles", 8},    {"slices", 64},       {"subslices", 64},
-                    {"eus", 64},     {"threads", 16}, {"pace", 1000000000}, {"workers", 64}};
-        unsigned k;
-        for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-            if (strcmp(key, keys[k].name) == 0)
-                break;
-        if (k == sizeof(keys) / sizeof(keys[0])) {
-            snprintf(err, errlen,
-                     "GTSIM_CONFIG: unknown key '%s' (known: platform, devices, tiles, slices, "
-                     "subslices, eus, threads, pace, workers, tile_attach)",
-                     key);
-            return -EINVAL;
-        }
-        if (parse_u(key, val, keys[k].max, &v, err, errlen))
-            return -EINVAL;
-        switch (k) {
-        case 0:
-            cfg->devices = (uint32_t)v;
-            break;
-        case 1:
-            cfg->tiles = (uint32_t)v;
-            break;
-        case 2:
-            cfg->slices = (uint32_t)v;
-            break;
-        case 3:
-            cfg->subslices = (uint32_t)v;
-            break;
-        case 4:
-            cfg->eus = (uint32_t)v;
-            break;
-        case 5:
-            cfg->threads = (uint32_t)v;
-            break;
-        case 6:
-            cfg->pace = v;
-            break;
-        default:
-            cfg->workers = (uint32_t)v;
-            break;
-        }
-    }
     total = (uint64_t)cfg->tiles * cfg->slices * cfg->subslices * cfg->eus * cfg->threads;
     if (total > 65536) {
         snprintf(err, errlen,

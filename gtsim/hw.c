@@ -261,6 +261,71 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+static void *reserve(size_t bytes)
+{
+    return mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                -1, 0);
+}
+
+/* Allocates the thread table, register files, heaps and worker slots; false
+ * if any is missing (failed mappings are left as NULL for gtsim_hw_destroy). */
+static bool reserve_memory(struct gtsim_hw *hw)
+{
+    const struct gtsim_hw_config *cfg = &hw->cfg;
+    hw->threads = calloc(hw->nthreads, sizeof(*hw->threads));
+    hw->free_in_subslice = calloc(hw->nsubslices, sizeof(uint32_t));
+    hw->slice_debug = calloc(cfg->tiles * cfg->slices_per_tile, 1);
+    /* Register files are reserved, not committed: a 16K-thread device only
+     * pays for the threads that ever ran. */
+    hw->regs_bytes = (size_t)hw->nthreads * hw->layout->slot_size;
+    hw->regs = reserve(hw->regs_bytes);
+    hw->isa = reserve(ISA_HEAP_SIZE);
+    hw->isa_tile = calloc(cfg->tiles, sizeof(*hw->isa_tile));
+    /* Like the real driver's per-tile kernel ISA allocations: one device
+     * address, one copy per tile, so a breakpoint written through one
+     * tile's debug session does not reach the other tile. */
+    for (uint32_t t = 0; hw->isa_tile && hw->isa != MAP_FAILED && t < cfg->tiles; t++) {
+        hw->isa_tile[t] = t == 0 ? hw->isa : reserve(ISA_HEAP_SIZE);
+        if (hw->isa_tile[t] == MAP_FAILED)
+            hw->isa_tile[t] = NULL;
+    }
+    hw->gsh = reserve(GSH_SIZE);
+    hw->workers = calloc(hw->nworkers, sizeof(*hw->workers));
+    bool tiles_ok = hw->isa_tile != NULL;
+    for (uint32_t t = 0; tiles_ok && t < cfg->tiles; t++)
+        tiles_ok = hw->isa_tile[t] != NULL;
+    bool ok = hw->threads && hw->free_in_subslice && hw->slice_debug && tiles_ok &&
+              hw->regs != MAP_FAILED && hw->isa != MAP_FAILED && hw->gsh != MAP_FAILED &&
+              hw->workers;
+    if (hw->regs == MAP_FAILED)
+        hw->regs = NULL;
+    if (hw->isa == MAP_FAILED)
+        hw->isa = NULL;
+    if (hw->gsh == MAP_FAILED)
+        hw->gsh = NULL;
+    return ok;
+}
+
+/* On failure hw->nworkers is the number of workers running, for
+ * gtsim_hw_destroy to join. */
+static int start_workers(struct gtsim_hw *hw)
+{
+    for (uint32_t i = 0; i < hw->nworkers; i++) {
+        struct hw_worker *w = &hw->workers[i];
+        w->hw = hw;
+        w->id = i;
+        w->capacity = hw->nthreads / hw->nworkers + 1;
+        w->active = calloc(w->capacity, sizeof(uint32_t));
+        if (!w->active || pthread_create(&w->tid, NULL, worker_main, w) != 0) {
+            free(w->active);
+            w->active = NULL;
+            hw->nworkers = i;
+            return -1;
+        }
+    }
+    return 0;
+}
+
 struct gtsim_hw *gtsim_hw_create(const struct gtsim_hw_config *cfg, char *err, size_t errlen)
 {
     struct gtsim_hw *hw = calloc(1, sizeof(*hw));
@@ -287,42 +352,8 @@ struct gtsim_hw *gtsim_hw_create(const struct gtsim_hw_config *cfg, char *err, s
     pthread_cond_init(&hw->work_cv, NULL);
     pthread_cond_init(&hw->free_cv, NULL);
 
-    hw->threads = calloc(hw->nthreads, sizeof(*hw->threads));
-    hw->free_in_subslice = calloc(hw->nsubslices, sizeof(uint32_t));
-    hw->slice_debug = calloc(cfg->tiles * cfg->slices_per_tile, 1);
-    /* Register files are reserved, not committed: a 16K-thread device only
-     * pays for the threads that ever ran. */
-    hw->regs_bytes = (size_t)hw->nthreads * hw->layout->slot_size;
-    hw->regs = mmap(NULL, hw->regs_bytes, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    hw->isa = mmap(NULL, ISA_HEAP_SIZE, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    hw->isa_tile = calloc(cfg->tiles, sizeof(*hw->isa_tile));
-    /* Like the real driver's per-tile kernel ISA allocations: one device
-     * address, one copy per tile, so a breakpoint written through one
-     * tile's debug session does not reach the other tile. */
-    for (uint32_t t = 0; hw->isa_tile && hw->isa != MAP_FAILED && t < cfg->tiles; t++) {
-        hw->isa_tile[t] = t == 0 ? hw->isa
-                                 : mmap(NULL, ISA_HEAP_SIZE, PROT_READ | PROT_WRITE,
-                                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (hw->isa_tile[t] == MAP_FAILED)
-            hw->isa_tile[t] = NULL;
-    }
-    hw->gsh = mmap(NULL, GSH_SIZE, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    hw->workers = calloc(hw->nworkers, sizeof(*hw->workers));
-    bool tiles_ok = hw->isa_tile != NULL;
-    for (uint32_t t = 0; tiles_ok && t < cfg->tiles; t++)
-        tiles_ok = hw->isa_tile[t] != NULL;
-    if (!hw->threads || !hw->free_in_subslice || !hw->slice_debug || !tiles_ok ||
-        hw->regs == MAP_FAILED || hw->isa == MAP_FAILED || hw->gsh == MAP_FAILED || !hw->workers) {
+    if (!reserve_memory(hw)) {
         snprintf(err, errlen, "cannot reserve memory for %u hardware threads", hw->nthreads);
-        if (hw->regs == MAP_FAILED)
-            hw->regs = NULL;
-        if (hw->isa == MAP_FAILED)
-            hw->isa = NULL;
-        if (hw->gsh == MAP_FAILED)
-            hw->gsh = NULL;
         hw->nworkers = 0;
         gtsim_hw_destroy(hw);
         return NULL;
@@ -331,20 +362,10 @@ struct gtsim_hw *gtsim_hw_create(const struct gtsim_hw_config *cfg, char *err, s
         hw->free_in_subslice[i] = hw->per_subslice;
     /* Offset 0 of the heap stays unused so no kernel starts at IP 0. */
     hw->isa_used = 256;
-    for (uint32_t i = 0; i < hw->nworkers; i++) {
-        struct hw_worker *w = &hw->workers[i];
-        w->hw = hw;
-        w->id = i;
-        w->capacity = hw->nthreads / hw->nworkers + 1;
-        w->active = calloc(w->capacity, sizeof(uint32_t));
-        if (!w->active || pthread_create(&w->tid, NULL, worker_main, w) != 0) {
-            snprintf(err, errlen, "cannot start simulator worker threads");
-            free(w->active);
-            w->active = NULL;
-            hw->nworkers = i;
-            gtsim_hw_destroy(hw);
-            return NULL;
-        }
+    if (start_workers(hw) != 0) {
+        snprintf(err, errlen, "cannot start simulator worker threads");
+        gtsim_hw_destroy(hw);
+        return NULL;
     }
     return hw;
 }

@@ -31,7 +31,9 @@ libze_gtsim_la_SOURCES = \
 	gtsim/queue.c \
 	gtsim/event.c \
 	gtsim/dbg_proto.c gtsim/dbg_proto.h \
-	gtsim/dbg_server.c gtsim/dbg_server.h \
+	gtsim/dbg_server.c gtsim/dbg_server.h gtsim/dbg_srv_int.h \
+	gtsim/dbg_srv_base.c gtsim/dbg_srv_threads.c gtsim/dbg_srv_stops.c \
+	gtsim/dbg_srv_requests.c gtsim/dbg_srv_modules.c \
 	gtsim/dbg_client.c
 libze_gtsim_la_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS) $(LIBELF_CFLAGS) -fvisibility=hidden
 # nodelete: gtsim owns threads (simulator workers, the debug endpoint); the

@@ -48,22 +48,12 @@ static ze_result_t fail(ze_module_build_log_handle_t *phLog, ze_result_t r, cons
     return r;
 }
 
-static ze_result_t ZE_APICALL gtsim_zeModuleCreate(ze_context_handle_t hContext,
-                                                   ze_device_handle_t hDevice,
-                                                   const ze_module_desc_t *desc,
-                                                   ze_module_handle_t *phModule,
-                                                   ze_module_build_log_handle_t *phLog)
+/* The argument checks of zeModuleCreate, in the order the driver makes them;
+ * ZE_RESULT_SUCCESS when the module can be built. */
+static ze_result_t check_module_args(struct gtsim_context *c, struct gtsim_device *d,
+                                     const ze_module_desc_t *desc, ze_module_handle_t *phModule,
+                                     ze_module_build_log_handle_t *phLog)
 {
-    struct gtsim_context *c = (struct gtsim_context *)hContext;
-    struct gtsim_device *d = gtsim_as_device(hDevice);
-    struct gtsim_module *m;
-    char err[256];
-    size_t total = 0;
-    uint64_t base;
-    int rc;
-
-    if (phLog)
-        *phLog = NULL;
     if (!c || c->magic != GTSIM_MAGIC_CONTEXT || !d)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!desc || !phModule || !desc->pInputModule)
@@ -77,19 +67,30 @@ static ze_result_t ZE_APICALL gtsim_zeModuleCreate(ze_context_handle_t hContext,
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;
     if (desc->inputSize == 0)
         return ZE_RESULT_ERROR_INVALID_SIZE;
+    return ZE_RESULT_SUCCESS;
+}
 
-    m = calloc(1, sizeof(*m));
-    if (!m)
-        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    m->magic = GTSIM_MAGIC_MODULE;
-    m->device = d;
+/* Frees a module that was never handed out (its parts may be NULL). */
+static void discard_module(struct gtsim_module *m)
+{
+    gtsim_zebin_free(m->zebin);
+    free(m->image);
+    free(m->kernel_at);
+    free(m);
+}
+
+/* Parses the application's zebin and keeps a copy of it; on failure the
+ * module is discarded. */
+static ze_result_t load_zebin(struct gtsim_module *m, const ze_module_desc_t *desc,
+                              ze_module_build_log_handle_t *phLog)
+{
+    char err[256];
     if (gtsim_zebin_parse(desc->pInputModule, desc->inputSize, &m->zebin, err, sizeof(err))) {
         free(m);
         return fail(phLog, ZE_RESULT_ERROR_INVALID_NATIVE_BINARY, err);
     }
     if (m->zebin->e_machine != GTSIM_EM_INTELGT || m->zebin->nkernels == 0) {
-        gtsim_zebin_free(m->zebin);
-        free(m);
+        discard_module(m);
         return fail(phLog, ZE_RESULT_ERROR_INVALID_NATIVE_BINARY,
                     "not an Intel GT zebin with kernels");
     }
@@ -97,23 +98,25 @@ static ze_result_t ZE_APICALL gtsim_zeModuleCreate(ze_context_handle_t hContext,
     m->image = malloc(m->image_size);
     m->kernel_at = calloc(m->zebin->nkernels, sizeof(uint64_t));
     if (!m->image || !m->kernel_at) {
-        gtsim_zebin_free(m->zebin);
-        free(m->image);
-        free(m->kernel_at);
-        free(m);
+        discard_module(m);
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     memcpy(m->image, desc->pInputModule, m->image_size);
+    return ZE_RESULT_SUCCESS;
+}
 
-    /* All kernels of a module sit together in the instruction heap, so the
-     * module has one load address, as with the real driver. */
+/* All kernels of a module sit together in the instruction heap, so the
+ * module has one load address, as with the real driver. On failure the
+ * module is discarded. */
+static ze_result_t place_kernels(struct gtsim_module *m, struct gtsim_device *d,
+                                 ze_module_build_log_handle_t *phLog)
+{
+    size_t total = 0;
+    uint64_t base;
     for (size_t i = 0; i < m->zebin->nkernels; i++)
         total += (m->zebin->kernels[i].text_size + 63) & ~(size_t)63;
     if (gtsim_hw_isa_alloc(d->hw, total, &base) != 0) {
-        gtsim_zebin_free(m->zebin);
-        free(m->image);
-        free(m->kernel_at);
-        free(m);
+        discard_module(m);
         return fail(phLog, ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, "instruction heap is full");
     }
     m->load = base;
@@ -123,21 +126,51 @@ static ze_result_t ZE_APICALL gtsim_zeModuleCreate(ze_context_handle_t hContext,
         gtsim_hw_isa_write(d->hw, base, k->text, k->text_size);
         base += (k->text_size + 63) & ~(size_t)63;
     }
-    /* Debuggers get the module with the kernels' device addresses applied,
-     * as from Intel's driver; zeModuleGetNativeBinary and
-     * zetModuleGetDebugInfo keep returning the application's image. */
-    rc = gtsim_debug_zebin_create(m->zebin, m->kernel_at, &m->debug_image, &m->debug_size, err,
-                                  sizeof(err));
-    if (rc != 0) {
-        gtsim_zebin_free(m->zebin);
-        free(m->image);
-        free(m->kernel_at);
-        free(m);
-        if (rc == -ENOMEM)
-            return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-        give_log(phLog, new_log("gtsim: debug zebin: %s\n", err));
-        return ZE_RESULT_ERROR_INVALID_NATIVE_BINARY;
-    }
+    return ZE_RESULT_SUCCESS;
+}
+
+/* Debuggers get the module with the kernels' device addresses applied, as
+ * from Intel's driver; zeModuleGetNativeBinary and zetModuleGetDebugInfo keep
+ * returning the application's image. On failure the module is discarded. */
+static ze_result_t make_debug_image(struct gtsim_module *m, ze_module_build_log_handle_t *phLog)
+{
+    char err[256];
+    int rc = gtsim_debug_zebin_create(m->zebin, m->kernel_at, &m->debug_image, &m->debug_size, err,
+                                      sizeof(err));
+    if (rc == 0)
+        return ZE_RESULT_SUCCESS;
+    discard_module(m);
+    if (rc == -ENOMEM)
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    give_log(phLog, new_log("gtsim: debug zebin: %s\n", err));
+    return ZE_RESULT_ERROR_INVALID_NATIVE_BINARY;
+}
+
+static ze_result_t ZE_APICALL gtsim_zeModuleCreate(ze_context_handle_t hContext,
+                                                   ze_device_handle_t hDevice,
+                                                   const ze_module_desc_t *desc,
+                                                   ze_module_handle_t *phModule,
+                                                   ze_module_build_log_handle_t *phLog)
+{
+    struct gtsim_context *c = (struct gtsim_context *)hContext;
+    struct gtsim_device *d = gtsim_as_device(hDevice);
+    struct gtsim_module *m;
+    ze_result_t r;
+
+    if (phLog)
+        *phLog = NULL;
+    r = check_module_args(c, d, desc, phModule, phLog);
+    if (r != ZE_RESULT_SUCCESS)
+        return r;
+    m = calloc(1, sizeof(*m));
+    if (!m)
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    m->magic = GTSIM_MAGIC_MODULE;
+    m->device = d;
+    if ((r = load_zebin(m, desc, phLog)) != ZE_RESULT_SUCCESS ||
+        (r = place_kernels(m, d, phLog)) != ZE_RESULT_SUCCESS ||
+        (r = make_debug_image(m, phLog)) != ZE_RESULT_SUCCESS)
+        return r;
     /* Blocks while an attached debugger looks at the new module. */
     gtsim_dbg_module_created(m);
     give_log(phLog, new_log("%s", ""));

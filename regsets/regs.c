@@ -113,6 +113,57 @@ static uint32_t accepted(struct regs_catalog *c, const struct zd_regset *s, cons
     return n;
 }
 
+/* Which registers GDB gets without asking (stop replies): the first and
+ * last GRF, the first of a few ARFs, the two SBA bases the debugger needs. */
+static bool is_expedited(uint32_t type, uint32_t j, uint32_t nregs)
+{
+    switch (type) {
+    case REGS_GRF:
+        return j == 0 || j + 1 == nregs;
+    case REGS_CE:
+    case REGS_SR:
+    case REGS_CR:
+        return j == 0;
+    case REGS_SBA:
+        return j == REGS_SBA_GENSTBASE || j == REGS_SBA_ISABASE;
+    default:
+        return false;
+    }
+}
+
+/* Appends the first `take` registers of set s as the catalog's set k. */
+static void add_set(struct regs_catalog *c, const struct zd_regset *s, uint32_t take, size_t k)
+{
+    const struct type_info *ti = &types[s->type];
+    struct regs_set *set = &c->sets[k];
+    set->props = *s;
+    set->first_regnum = (uint32_t)c->n;
+    set->nregs = take;
+    set->feature = features[s->type];
+    for (uint32_t j = 0; j < take; j++) {
+        struct regs_reg *r = &c->regs[c->n];
+        r->regnum = (uint32_t)c->n;
+        r->bit_size = s->bit_size;
+        r->byte_size = s->byte_size ? s->byte_size : (s->bit_size + 7) / 8;
+        r->regset_type = s->type;
+        r->index = j;
+        r->regset = (unsigned)k;
+        r->group = ti->group;
+        r->writable = s->writable;
+        r->elem_bits = ti->elem_bits ? ti->elem_bits : s->bit_size;
+        if (r->elem_bits > s->bit_size)
+            r->elem_bits = s->bit_size;
+        if (ti->prefix)
+            snprintf(r->name, sizeof(r->name), "%s%u", ti->prefix, (unsigned)j);
+        else if (ti->single)
+            snprintf(r->name, sizeof(r->name), "%s", ti->single);
+        else
+            snprintf(r->name, sizeof(r->name), "%s", sba_names[j]);
+        r->expedited = is_expedited(s->type, j, take);
+        c->n++;
+    }
+}
+
 struct regs_catalog *regs_catalog_new(const struct zd_regset *sets, size_t n)
 {
     struct regs_catalog *c = calloc(1, sizeof(*c));
@@ -142,56 +193,9 @@ struct regs_catalog *regs_catalog_new(const struct zd_regset *sets, size_t n)
         regs_catalog_free(c);
         return NULL;
     }
-    for (size_t i = 0; i < n; i++) {
-        const struct zd_regset *s = &sets[i];
-        const struct type_info *ti;
-        struct regs_set *set;
-        if (!take[i])
-            continue;
-        ti = &types[s->type];
-        set = &c->sets[k];
-        set->props = *s;
-        set->first_regnum = (uint32_t)c->n;
-        set->nregs = take[i];
-        set->feature = features[s->type];
-        for (uint32_t j = 0; j < take[i]; j++) {
-            struct regs_reg *r = &c->regs[c->n];
-            r->regnum = (uint32_t)c->n;
-            r->bit_size = s->bit_size;
-            r->byte_size = s->byte_size ? s->byte_size : (s->bit_size + 7) / 8;
-            r->regset_type = s->type;
-            r->index = j;
-            r->regset = (unsigned)k;
-            r->group = ti->group;
-            r->writable = s->writable;
-            r->elem_bits = ti->elem_bits ? ti->elem_bits : s->bit_size;
-            if (r->elem_bits > s->bit_size)
-                r->elem_bits = s->bit_size;
-            if (ti->prefix)
-                snprintf(r->name, sizeof(r->name), "%s%u", ti->prefix, (unsigned)j);
-            else if (ti->single)
-                snprintf(r->name, sizeof(r->name), "%s", ti->single);
-            else
-                snprintf(r->name, sizeof(r->name), "%s", sba_names[j]);
-            switch (s->type) {
-            case REGS_GRF:
-                r->expedited = j == 0 || j + 1 == take[i];
-                break;
-            case REGS_CE:
-            case REGS_SR:
-            case REGS_CR:
-                r->expedited = j == 0;
-                break;
-            case REGS_SBA:
-                r->expedited = j == REGS_SBA_GENSTBASE || j == REGS_SBA_ISABASE;
-                break;
-            default:
-                r->expedited = false;
-            }
-            c->n++;
-        }
-        k++;
-    }
+    for (size_t i = 0; i < n; i++)
+        if (take[i])
+            add_set(c, &sets[i], take[i], k++);
     free(take);
     return c;
 }

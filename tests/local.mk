@@ -10,3 +10,4 @@ include $(srcdir)/tests/zestub/local.mk
 include $(srcdir)/tests/dump/local.mk
 include $(srcdir)/tests/rsp/local.mk
 include $(srcdir)/tests/integration/local.mk
+include $(srcdir)/tests/arch/local.mk

@@ -4,6 +4,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "xpti/cxx_interfaces.h"
+
 /* The one instance (global because the XPTI ABI is). Readers take it with a
  * single acquire load; creation and destruction serialise on the mutex. */
 _Atomic(struct xpti_fw *) xpti_fw_instance;
@@ -27,8 +29,10 @@ static struct xpti_fw *fw_new(void)
         return NULL;
     const char *strict = getenv("XPTI_USE_STRICT_HASH");
     fw->strict_hash = strict && *strict;
+    /* The registry is handed the C++ interfaces' dresser here, so it needs
+     * no link up to cxx_interfaces.c, which itself calls into the registry. */
     if (strtab_init(&fw->strings) != 0 ||
-        tpreg_init(&fw->tracepoints, &fw->strings, fw->strict_hash) != 0) {
+        tpreg_init(&fw->tracepoints, &fw->strings, fw->strict_hash, cxx_attach_interfaces) != 0) {
         free(fw);
         return NULL;
     }

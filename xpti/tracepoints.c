@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xpti/cxx_interfaces.h"
 #include "xpti/hash.h"
 
 /* The placeholders hashed for a missing name or file, and what
@@ -132,12 +131,13 @@ static bool key_matches(const struct chash_node *n, const void *key)
     return k->p1 == want->p1 && k->p2 == want->p2;
 }
 
-int tpreg_init(struct tpreg *r, struct strtab *strings, bool strict)
+int tpreg_init(struct tpreg *r, struct strtab *strings, bool strict, tp_dress_fn dress)
 {
     memset(r, 0, sizeof(*r));
     pthread_mutex_init(&r->lock, NULL);
     r->strings = strings;
     r->strict = strict;
+    r->dress = dress;
     if (chash_init(&r->keys, 10) || chash_init(&r->uids, 10))
         return -1;
     return 0;
@@ -293,7 +293,8 @@ struct tp_inst *tpreg_create(struct tpreg *r, const struct xpti_payload *p, uint
         inst->key = k;
         inst->uid = (struct xpti_uid128){
             .p1 = k->p1, .p2 = k->p2, .instance = instance, .uid64 = unused_uid(r, k, instance)};
-        cxx_attach_interfaces(inst);
+        if (r->dress)
+            r->dress(inst);
         init_payload(inst, p);
         init_event(inst, event_type, activity);
         atomic_store_explicit(&inst->md, NULL, memory_order_relaxed);

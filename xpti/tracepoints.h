@@ -70,6 +70,12 @@ struct tp_pool {
     struct tp_inst *free;
 };
 
+/* Dresses a new instance before it is published: points its C++ interface
+ * sub-objects at their tables. The registry takes it at tpreg_init from
+ * whoever assembles the framework, so it never calls up into the layer that
+ * implements those interfaces (cxx_interfaces.c calls down into us). */
+typedef void (*tp_dress_fn)(struct tp_inst *inst);
+
 struct tpreg {
     pthread_mutex_t lock; /* key creation, pool, id-index writes */
     struct chash keys;
@@ -77,10 +83,11 @@ struct tpreg {
     struct tp_pool pool;
     struct tp_key *all_keys;
     struct strtab *strings;
-    bool strict; /* XPTI_USE_STRICT_HASH: string-table ids instead of FNV-1a */
+    bool strict;       /* XPTI_USE_STRICT_HASH: string-table ids instead of FNV-1a */
+    tp_dress_fn dress; /* set once at init, may be NULL */
 };
 
-int tpreg_init(struct tpreg *r, struct strtab *strings, bool strict);
+int tpreg_init(struct tpreg *r, struct strtab *strings, bool strict, tp_dress_fn dress);
 void tpreg_destroy(struct tpreg *r);
 int tpreg_clear(struct tpreg *r);
 

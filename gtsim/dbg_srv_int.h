@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/* What the files of the debuggee's debug endpoint share: the server and
+ * session records, and the primitives every part uses. Not a public header:
+ * only gtsim/dbg_*.c include it.
+ *
+ * The parts: dbg_server.c (the endpoint, connections, attach and detach),
+ * dbg_srv_requests.c (run control, memory, registers, acknowledgements),
+ * dbg_srv_threads.c (thread selection), dbg_srv_stops.c (hardware stops ->
+ * events), dbg_srv_modules.c (the host API hooks: module and queue events),
+ * dbg_srv_base.c (sending, coverage, module event records).
+ *
+ * Lock order: srv->lock, then a device's hw lock, then srv->mail_lock; a
+ * session's write_lock is a leaf. The hardware's stop hook runs under the
+ * hw lock, so it only appends to the mailbox. */
+#ifndef GTSIM_DBG_SRV_INT_H
+#define GTSIM_DBG_SRV_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gtsim/dbg_proto.h"
+#include "gtsim/gtsim.h"
+
+#define ALL UINT32_MAX
+
+struct pending_ack {
+    struct pending_ack *next;
+    struct gtsim_module *module;
+    zet_debug_event_t ev;
+};
+
+struct srv_session {
+    struct srv_session *next;
+    struct gtsim_dbg_server *srv;
+    int fd;
+    pthread_mutex_t write_lock;
+    struct gtsim_device *device; /* root or tile */
+    struct gtsim_device *root;
+    uint32_t slice_first, slice_count;
+    bool attached;
+    uint64_t last_fault; /* PAGE_FAULT is reported once per address */
+    struct pending_ack *acks;
+};
+
+struct mail {
+    struct gtsim_device *root;
+    struct gtsim_hw_stop stop;
+};
+
+struct gtsim_dbg_server {
+    struct gtsim_driver *drv;
+    int listen_fd;
+    char path[108];
+    pthread_mutex_t lock; /* sessions, modules, queue counts, acks */
+    pthread_cond_t cv;    /* an ack arrived or a session went away */
+    struct srv_session *sessions;
+    struct gtsim_module **modules;
+    size_t nmodules, cap_modules;
+    uint32_t *queues; /* live command queues per root device */
+
+    pthread_mutex_t mail_lock;
+    pthread_cond_t mail_cv;
+    struct mail *mail;
+    size_t nmail, cap_mail;
+};
+
+/* Set once by gtsim_dbg_server_start under the driver's init lock. */
+extern struct gtsim_dbg_server *gtsim_srv_the_server;
+
+/* dbg_srv_base.c */
+struct gtsim_device *gtsim_srv_root_of(struct gtsim_device *d);
+void gtsim_srv_send_event(struct srv_session *s, const zet_debug_event_t *ev);
+void gtsim_srv_reply(struct srv_session *s, ze_result_t r, const void *data, size_t len);
+/* Does session s see device d's work (d on the same root, and d is s's
+ * device, or one of them is the root)? */
+bool gtsim_srv_covers(const struct srv_session *s, const struct gtsim_device *d);
+void gtsim_srv_module_event(struct gtsim_module *m, zet_debug_event_type_t type,
+                            zet_debug_event_flags_t flags, zet_debug_event_t *ev);
+
+/* dbg_srv_stops.c: the hardware's stop hook (ctx: the root device) and the
+ * thread that turns what it posted into events. */
+void gtsim_srv_on_hw_stop(void *ctx, const struct gtsim_hw_stop *stop);
+void *gtsim_srv_dispatcher_main(void *arg);
+
+/* dbg_srv_threads.c */
+bool gtsim_srv_is_all(const ze_device_thread_t *t);
+bool gtsim_srv_is_single(const ze_device_thread_t *t);
+bool gtsim_srv_thread_in_range(const struct srv_session *s, const ze_device_thread_t *t);
+/* Calls fn for every hardware thread t selects; hw lock held by caller. */
+unsigned gtsim_srv_for_each_thread(struct srv_session *s, const ze_device_thread_t *t,
+                                   bool (*fn)(struct gtsim_hw *, uint32_t));
+/* Detach: let go of a stopped thread as if the debugger continued it. */
+bool gtsim_srv_release_one(struct gtsim_hw *hw, uint32_t idx);
+int gtsim_srv_thread_index(struct srv_session *s, const ze_device_thread_t *t, uint32_t *idx);
+
+/* dbg_srv_requests.c: answers one request of an attached-session kind
+ * (acknowledge, interrupt, resume, memory, registers; anything else is
+ * UNSUPPORTED_FEATURE). p is the request's body of h->len bytes. */
+void gtsim_srv_request(struct srv_session *s, const struct gtsim_dbg_hdr *h, void *p);
+
+#endif
