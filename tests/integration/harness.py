@@ -17,7 +17,7 @@ import time
 import traceback
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rsp"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gdbstub"))
 from rspclient import Client, Tap, decode_payload, escape, frame  # noqa: E402,F401
 import mi  # noqa: E402
 

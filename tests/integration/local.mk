@@ -14,4 +14,5 @@ INTEGRATION_TESTS = \
 	tests/integration/test_monitor.py \
 	tests/integration/test_monitor_xpti.py
 TESTS += $(INTEGRATION_TESTS)
-EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/harness.py tests/integration/mi.py
+EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/harness.py tests/integration/mi.py \
+	tests/integration/README.md
