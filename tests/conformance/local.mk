@@ -6,12 +6,15 @@ conf_programs = tests/conformance/test_attach tests/conformance/test_events \
 	tests/conformance/test_detach tests/conformance/test_fault_slm \
 	tests/conformance/test_tiles
 check_PROGRAMS += tests/conformance/debuggee $(conf_programs)
+# conf_cflags and the two source lists serve tests/zetdebug and
+# tests/sessions too: conf_util starts the debuggee from the test program's
+# own folder, so they build it again there.
 conf_cflags = $(AM_CFLAGS) $(ZE_CFLAGS) \
 	-DZESTUB_KERNEL_DIR='"$(abs_top_srcdir)/tests/kernels/fixtures"'
 conf_util_sources = tests/conformance/conf_util.c tests/conformance/conf_util.h tests/tap.h
+conf_debuggee_sources = tests/conformance/debuggee.c examples/l0_common.c examples/l0_common.h
 
-tests_conformance_debuggee_SOURCES = tests/conformance/debuggee.c \
-	examples/l0_common.c examples/l0_common.h
+tests_conformance_debuggee_SOURCES = $(conf_debuggee_sources)
 tests_conformance_debuggee_CFLAGS = $(conf_cflags)
 tests_conformance_debuggee_LDADD = $(ZE_LIBS)
 

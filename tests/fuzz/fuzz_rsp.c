@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzz target for the RSP server: any bytes from a client, served by the
  * real server (receive state machine, acks, dispatch, every handler) over
- * a socketpair against the mock target of tests/rsp. What must hold: no
+ * a socketpair against the mock target of tests/gdbstub. What must hold: no
  * crash or memory error (ASan), the connection ends (the input's end is a
  * disconnect), every byte the server sends is an ack or a well-formed
  * frame with the right checksum, and the target was told the client is
@@ -23,7 +23,7 @@
 
 #include "gdbstub/server.h"
 #include "gdbstub/transport.h"
-#include "tests/rsp/mock_target.h"
+#include "tests/gdbstub/mock_target.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -20,16 +20,16 @@ fuzz-xtab:
 	@echo "run: tests/fuzz/fuzz_xtab_libfuzzer -max_total_time=60 CORPUS_DIR"
 CLEANFILES += tests/fuzz/fuzz_xtab_libfuzzer
 
-# The RSP server against the mock target of tests/rsp.
+# The RSP server against the mock target of tests/gdbstub.
 check_PROGRAMS += tests/fuzz/fuzz_rsp
-tests_fuzz_fuzz_rsp_SOURCES = tests/fuzz/fuzz_rsp.c tests/rsp/mock_target.c tests/rsp/mock_target.h
+tests_fuzz_fuzz_rsp_SOURCES = tests/fuzz/fuzz_rsp.c tests/gdbstub/mock_target.c tests/gdbstub/mock_target.h
 tests_fuzz_fuzz_rsp_LDADD = libgdbstub.la libregsets.la $(PTHREAD_LIBS)
 TESTS += tests/fuzz/fuzz_rsp
 .PHONY: fuzz-rsp
 fuzz-rsp: libgdbstub.la libregsets.la
 	$(MKDIR_P) tests/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o tests/fuzz/fuzz_rsp_libfuzzer \
-		$(top_srcdir)/tests/fuzz/fuzz_rsp.c $(top_srcdir)/tests/rsp/mock_target.c \
+		$(top_srcdir)/tests/fuzz/fuzz_rsp.c $(top_srcdir)/tests/gdbstub/mock_target.c \
 		$(addprefix $(top_srcdir)/,$(filter %.c,$(libgdbstub_la_SOURCES) $(libregsets_la_SOURCES))) \
 		-lpthread
 	@echo "run: tests/fuzz/fuzz_rsp_libfuzzer -max_total_time=60 CORPUS_DIR"

@@ -1,8 +1,37 @@
 # SPDX-License-Identifier: MIT
-# gtsim through the real Level Zero loader, as applications see it.
+# gtsim, the simulated driver: its core linked in directly (the ISA decoder
+# and zebin reader against the ocloc/iga64 fixtures of tests/kernels, the
+# configuration, the execution model, the debug zebin read back with
+# libdwarf), then the whole driver through the real Level Zero loader, as
+# applications see it. The fixtures are found through $top_srcdir.
+GTSIM_CORE_TESTS = tests/gtsim/test_isa tests/gtsim/test_zebin tests/gtsim/test_debug_zebin \
+	tests/gtsim/test_exec tests/gtsim/test_config
+check_PROGRAMS += $(GTSIM_CORE_TESTS)
+TESTS += $(GTSIM_CORE_TESTS)
+
+tests_gtsim_test_isa_SOURCES = tests/gtsim/test_isa.c tests/tap.h
+tests_gtsim_test_isa_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
+tests_gtsim_test_isa_LDADD = libgtsim_core.la libregsets.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
+
+tests_gtsim_test_zebin_SOURCES = tests/gtsim/test_zebin.c tests/tap.h
+tests_gtsim_test_zebin_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
+tests_gtsim_test_zebin_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
+
+tests_gtsim_test_debug_zebin_SOURCES = tests/gtsim/test_debug_zebin.c tests/tap.h tests/slurp.h
+tests_gtsim_test_debug_zebin_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS)
+tests_gtsim_test_debug_zebin_LDADD = libgtsim_core.la $(LIBDWARF_LIBS) $(LIBELF_LIBS) \
+	$(PTHREAD_LIBS)
+
+tests_gtsim_test_exec_SOURCES = tests/gtsim/test_exec.c tests/tap.h tests/slurp.h
+tests_gtsim_test_exec_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
+tests_gtsim_test_exec_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
+
+tests_gtsim_test_config_SOURCES = tests/gtsim/test_config.c tests/tap.h
+tests_gtsim_test_config_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
+
 check_PROGRAMS += tests/gtsim/topology_probe
 tests_gtsim_topology_probe_SOURCES = tests/gtsim/topology_probe.c
 tests_gtsim_topology_probe_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
 tests_gtsim_topology_probe_LDADD = $(ZE_LIBS)
 TESTS += tests/gtsim/test_topology.sh tests/gtsim/test_examples.sh
-EXTRA_DIST += tests/gtsim/test_topology.sh tests/gtsim/test_examples.sh
+EXTRA_DIST += tests/gtsim/README.md tests/gtsim/test_topology.sh tests/gtsim/test_examples.sh

@@ -1,22 +1,18 @@
 # SPDX-License-Identifier: MIT
-# zestub's GDB server against real applications on gtsim.
-TESTS += tests/integration/test_serve.py
-TESTS += tests/integration/test_packets.py
-TESTS += tests/integration/test_stock_gdb.py
-TESTS += tests/integration/test_gdb_mi.py
-TESTS += tests/integration/test_intelgt_gdb.py
-TESTS += tests/integration/test_intelgt_break.py
-TESTS += tests/integration/test_libraries.py
-TESTS += tests/integration/test_breakpoints.py
-TESTS += tests/integration/test_nonstop.py
-TESTS += tests/integration/test_monitor.py
-TESTS += tests/integration/test_monitor_xpti.py
-EXTRA_DIST += tests/integration/test_serve.py
-EXTRA_DIST += tests/integration/test_packets.py
-EXTRA_DIST += tests/integration/test_stock_gdb.py tests/integration/gtsim_run.py
-EXTRA_DIST += tests/integration/test_gdb_mi.py tests/integration/mi.py
-EXTRA_DIST += tests/integration/test_intelgt_gdb.py tests/integration/test_libraries.py
-EXTRA_DIST += tests/integration/test_breakpoints.py tests/integration/test_nonstop.py
-EXTRA_DIST += tests/integration/test_intelgt_break.py
-EXTRA_DIST += tests/integration/test_monitor.py
-EXTRA_DIST += tests/integration/test_monitor_xpti.py
+# zestub's GDB server against real applications on gtsim. harness.py starts
+# the pieces; mi.py drives and checks a GDB/MI session.
+INTEGRATION_TESTS = \
+	tests/integration/test_serve.py \
+	tests/integration/test_packets.py \
+	tests/integration/test_stock_gdb.py \
+	tests/integration/test_gdb_mi.py \
+	tests/integration/test_intelgt_gdb.py \
+	tests/integration/test_intelgt_break.py \
+	tests/integration/test_libraries.py \
+	tests/integration/test_breakpoints.py \
+	tests/integration/test_nonstop.py \
+	tests/integration/test_monitor.py \
+	tests/integration/test_monitor_xpti.py
+TESTS += $(INTEGRATION_TESTS)
+EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/harness.py tests/integration/mi.py \
+	tests/integration/README.md

@@ -43,6 +43,42 @@ def _variable(s, i):
     return s[i:j], j
 
 
+def _result(s, i):
+    """variable=value at i -> (variable, value, index after it)."""
+    k, i = _variable(s, i)
+    if i >= len(s) or s[i] != "=":
+        raise MIError("expected '=' at %d" % i)
+    v, i = _value(s, i + 1)
+    return k, v, i
+
+
+def _items(s, i, close, item):
+    """item(s, i) -> (value, index) repeated, separated by ',' up to the
+    closing character: ([values], index after it)."""
+    out = []
+    while True:
+        v, i = item(s, i)
+        out.append(v)
+        if i < len(s) and s[i] == ",":
+            i += 1
+        elif i < len(s) and s[i] == close:
+            return out, i + 1
+        else:
+            raise MIError("expected ',' or '%s' at %d" % (close, i))
+
+
+def _pair(s, i):
+    k, v, i = _result(s, i)
+    return (k, v), i
+
+
+def _element(s, i):
+    if i < len(s) and s[i] in '"{[':
+        return _value(s, i)
+    _, v, i = _result(s, i)  # a list of results: keep the values
+    return v, i
+
+
 def _value(s, i):
     if i >= len(s):
         raise MIError("expected a value")
@@ -51,41 +87,12 @@ def _value(s, i):
     if s[i] == "{":
         if s.startswith("{}", i):
             return {}, i + 2
-        d = {}
-        i += 1
-        while True:
-            k, i = _variable(s, i)
-            if i >= len(s) or s[i] != "=":
-                raise MIError("expected '=' at %d" % i)
-            v, i = _value(s, i + 1)
-            d[k] = v
-            if i < len(s) and s[i] == ",":
-                i += 1
-                continue
-            if i < len(s) and s[i] == "}":
-                return d, i + 1
-            raise MIError("expected ',' or '}' at %d" % i)
+        pairs, i = _items(s, i + 1, "}", _pair)
+        return dict(pairs), i
     if s[i] == "[":
         if s.startswith("[]", i):
             return [], i + 2
-        out = []
-        i += 1
-        while True:
-            if s[i] in '"{[':
-                v, i = _value(s, i)
-                out.append(v)
-            else:  # a list of results: keep the values
-                _, i = _variable(s, i)
-                if i >= len(s) or s[i] != "=":
-                    raise MIError("expected '=' at %d" % i)
-                v, i = _value(s, i + 1)
-                out.append(v)
-            if i < len(s) and s[i] == ",":
-                i += 1
-                continue
-            if i < len(s) and s[i] == "]":
-                return out, i + 1
-            raise MIError("expected ',' or ']' at %d" % i)
+        return _items(s, i + 1, "]", _element)
     raise MIError("bad value at %d" % i)
 
 
@@ -121,10 +128,7 @@ def parse(line):
     while j < len(line):
         if line[j] != ",":
             raise MIError("expected ',' at %d" % j)
-        k, j = _variable(line, j + 1)
-        if j >= len(line) or line[j] != "=":
-            raise MIError("expected '=' at %d" % j)
-        v, j = _value(line, j + 1)
+        k, v, j = _result(line, j + 1)
         results[k] = v
     return kind, token, cls, results
 
@@ -187,6 +191,15 @@ class GDB:
                     return r[3]
             if time.time() >= deadline or not self._next(deadline):
                 raise MIError("no %s%s record" % (kind, cls))
+
+    def console(self, cmd, timeout=60):
+        """A CLI command through -interpreter-exec; returns (result class,
+        the console text it printed, then its error message if any)."""
+        mark = len(self.records)
+        cls, res = self.command('-interpreter-exec console "%s"' % cmd.replace('"', '\\"'),
+                                timeout)
+        text = "".join(r[2] for r in self.records[mark:] if r[0] == "~")
+        return cls, text + res.get("msg", "")
 
     def close(self):
         if self.proc.poll() is None:

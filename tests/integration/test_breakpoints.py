@@ -9,7 +9,6 @@ even when threads hit together, and continuing past them works; range stepping (
 line's first address, from the module's own DWARF line table (objdump);
 stepping an end-of-thread send reports U. Ground truth: the line table, the
 work-group count vadd prints, and each thread's cr0/isabase."""
-import os
 import re
 import subprocess
 import sys
@@ -17,34 +16,19 @@ import tempfile
 import time
 
 sys.dont_write_bytecode = True
-here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, here)
-sys.path.insert(0, os.path.join(here, "..", "rsp"))
-import gtsim_run as g  # noqa: E402
-from rspclient import Client, Tap  # noqa: E402
+import harness as h  # noqa: E402
 
-env = g.gtsim_env("platform=xehpc,subslices=2,eus=2,threads=4,pace=200")
-INTEL = ("qSupported:multiprocess+;swbreak+;vContSupported+;multi-address-space+;unavailable+;"
-         "qXfer:libraries:read:in-memory-library+;vAck:in-memory-library+")
+env = h.small_device(200)
+INTEL = h.FEATURES + ";qXfer:libraries:read:in-memory-library+;vAck:in-memory-library+"
 STOCK = "qSupported:multiprocess+;swbreak+;vContSupported+;xmlRegisters=i386"
-t = Tap()
+t = h.Tap()
 
 
 def start(features):
-    app_env = dict(env, ZET_ENABLE_PROGRAM_DEBUGGING="1")
-    app = subprocess.Popen([os.path.join(g.top, "examples", "vadd"), "--wait-before-load"],
-                           env=app_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT)
-    g._procs.append(app)
-    app.stdout.readline()
-    srv = subprocess.Popen([os.path.join(g.top, "zestub"), "--once", "--multi", "-"], env=env,
-                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                           stderr=subprocess.DEVNULL, bufsize=0)
-    g._procs.append(srv)
-    c = Client(srv.stdout.fileno(), srv.stdin.fileno(), timeout=30.0)
-    c.req(features)
-    c.req("vAttach;%x" % app.pid, timeout=30)
-    return app, srv, c
+    app, _ = h.start_app(env, args=["--wait-before-load"], stdin=True)
+    srv = h.Stdio(env, timeout=30.0)
+    srv.attach(app.pid, features)
+    return app, srv, srv.c
 
 
 def regnums(c):
@@ -84,8 +68,7 @@ def line_rows(c, begin, end):
 
 def load_module(app, c):
     """Lets vadd create its module; returns (begin, end) once acknowledged."""
-    app.stdin.write(b"go\n")
-    app.stdin.flush()
+    h.release(app)
     c.send("vCont;c")
     r = c.recv(timeout=30).decode()
     if r != "Up1.0;library":
@@ -118,7 +101,7 @@ def run_hits(c, bp, rn, limit=1000):
     return hits, other, None
 
 
-try:
+with h.guarded(t, "breakpoint session", lambda: None):
     # ---- the client writes the bit (Intel's GDB), then range steps -----------
     app, srv, c = start(INTEL)
     mod = load_module(app, c)
@@ -157,20 +140,17 @@ try:
         hits, other, end = run_hits(c, bp, rn)
         t.eq(other, [], "nothing else stopped")
         t.ok(end is not None and end.startswith("W1"), "then the application ends", end)
-    t.eq(g.wait_exit(app), 0, "X run: the application finishes normally")
+    t.eq(h.wait_exit(app), 0, "X run: the application finishes normally")
     groups, items = dispatches(app)
     want = groups * -(-items // simd) if simd else -1
     if m:
         t.eq(len(hits) + 1, want, "every dispatch hit the X breakpoint once (%d groups x %d "
              "items / SIMD %d, the range-stepped one included)" % (groups, items, simd))
-    c.close()
-    srv.stdin.close()
-    g.wait_exit(srv, 10)
+    srv.close()
 
     # ---- Z0 from a client that cannot write the bit (stock GDB) --------------
     app, srv, c = start(STOCK)
-    app.stdin.write(b"go\n")
-    app.stdin.flush()
+    h.release(app)
     c.send("vCont;c")
     # No library stop for this client: the module loads, the kernel runs;
     # interrupt once it runs to plant the breakpoint ahead of a thread.
@@ -203,17 +183,11 @@ try:
         elif r.startswith("W"):
             break
     t.ok(r.startswith("W1"), "stock: the application ends", r[:40])
-    t.eq(g.wait_exit(app), 0, "Z0 run: the application finishes normally")
+    t.eq(h.wait_exit(app), 0, "Z0 run: the application finishes normally")
     groups, items = dispatches(app)
     # Dispatches that had passed the address before it was planted do not
     # hit it; every later one does, once.
     t.ok(1 <= hits <= groups * -(-items // 32), "stock: threads stop at the Z0 breakpoint "
          "(%d hits of at most %d dispatches) and continue past it" % (hits, groups * items // 32))
-    c.close()
-    srv.stdin.close()
-    g.wait_exit(srv, 10)
-except Exception as e:  # report, then still print the plan
-    t.ok(False, "breakpoint session: %r" % e)
-finally:
-    g.cleanup()
+    srv.close()
 sys.exit(t.done())

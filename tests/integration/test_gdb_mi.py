@@ -5,36 +5,23 @@ against zestub and a real application on gtsim: connect, thread list,
 memory at the PC, continue, interrupt, detach. Every line GDB prints must
 be well-formed MI, and the stopped / running / thread-group records must
 carry what a front end needs (thread ids, stopped-threads, group ids)."""
-import os
 import sys
 import time
 
 sys.dont_write_bytecode = True
-here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, here)
-sys.path.insert(0, os.path.join(here, "..", "rsp"))
-import gtsim_run as g  # noqa: E402
+import harness as h  # noqa: E402
 import mi  # noqa: E402
-from rspclient import Tap  # noqa: E402
 
-gdb = g.find_gdb()
-if not gdb:
-    print("1..0 # SKIP gdb is not installed")
-    sys.exit(0)
-
+gdb = h.gdb_or_skip()
 # 16 threads at 5 instructions per second: the kernel runs for several
 # seconds, long enough to be continued and interrupted.
-env = g.gtsim_env("platform=xehpc,subslices=2,eus=2,threads=4,pace=5")
-NTHREADS = 16
-with open(os.path.join(g.srcdir, "tests", "kernels", "fixtures", "vadd-xehpc.elf"), "rb") as f:
-    kernel_elf = f.read()
-t = Tap()
-s = None
-try:
-    app, line = g.start_app(env, args=["--print-buffers"], running="buffers:")
+env = h.small_device(5)
+kernel_elf = h.fixture("vadd-xehpc.elf")
+t = h.Tap()
+with h.mi_session(t, "MI session", gdb) as s:
+    app, line = h.start_app(env, args=["--print-buffers"], running="buffers:")
     t.ok(line.startswith("device:"), "the application started", line)
-    srv = g.Zestub(env, "--attach", str(app.pid))
-    s = mi.GDB(gdb)
+    srv = h.Zestub(env, "--attach", str(app.pid))
     cls, _ = s.command("-gdb-set remotetimeout 20")
     t.eq(cls, "done", "-gdb-set")
     # IDE adapters run MI asynchronously, so that -exec-interrupt is read
@@ -52,12 +39,12 @@ try:
          and "addr" in stopped.get("frame", {}),
          "*stopped after connect: thread-id, stopped-threads=all, a frame", stopped)
     created = [r for r in s.records if r[0] == "=" and r[2] == "thread-created"]
-    t.eq(len(created), NTHREADS, "=thread-created for every hardware thread")
+    t.eq(len(created), h.SMALL_THREADS, "=thread-created for every hardware thread")
 
     cls, res = s.command("-thread-info")
     threads = res.get("threads", [])
-    t.ok(cls == "done" and len(threads) == NTHREADS, "-thread-info lists %d threads" % NTHREADS,
-         len(threads))
+    t.ok(cls == "done" and len(threads) == h.SMALL_THREADS,
+         "-thread-info lists %d threads" % h.SMALL_THREADS, len(threads))
     t.ok(all(th.get("state") == "stopped" and "frame" in th for th in threads),
          "every thread is stopped with a frame", threads[:1])
     t.ok("current-thread-id" in res, "-thread-info names the current thread")
@@ -96,13 +83,7 @@ try:
     t.eq(exited.get("id"), "i1", "=thread-group-exited,id=\"i1\"")
     cls, _ = s.command("-gdb-exit")
     t.eq(cls, "exit", "-gdb-exit -> ^exit")
-    t.eq(g.wait_exit(app), 0, "the application finishes after detach")
+    t.eq(h.wait_exit(app), 0, "the application finishes after detach")
     t.eq(srv.wait(), 0, "zestub exits 0")
     t.eq(s.malformed, [], "every line GDB printed is well-formed MI (%d records)" % len(s.records))
-except Exception as e:  # report, then still print the plan
-    t.ok(False, "MI session: %s" % e, s.records[-5:] if s else None)
-finally:
-    if s:
-        s.close()
-    g.cleanup()
 sys.exit(t.done())

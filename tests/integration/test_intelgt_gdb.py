@@ -6,49 +6,26 @@ inferiors`, `info threads`, registers of a stopped thread, `x/4i $pc`,
 continue, interrupt, detach. Driven through GDB/MI so that the interrupt
 arrives while the target runs. Skipped when INTELGT_GDB is unset (CI does
 not have Intel's GDB)."""
-import os
 import re
 import sys
 import time
 
 sys.dont_write_bytecode = True
-here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, here)
-sys.path.insert(0, os.path.join(here, "..", "rsp"))
-import gtsim_run as g  # noqa: E402
-import mi  # noqa: E402
-from rspclient import Tap  # noqa: E402
+import harness as h  # noqa: E402
 
-gdb = g.find_gdb("INTELGT_GDB")
-if not gdb:
-    print("1..0 # SKIP INTELGT_GDB is not set (Intel's GDB is not available)")
-    sys.exit(0)
-
-env = g.gtsim_env("platform=xehpc,subslices=2,eus=2,threads=4,pace=5")
-NTHREADS = 16
-t = Tap()
-s = None
-
-
-def console(cmd):
-    """A CLI command through MI; returns (result class, its console text)."""
-    mark = len(s.records)
-    cls, res = s.command('-interpreter-exec console "%s"' % cmd.replace('"', '\\"'))
-    text = "".join(r[2] for r in s.records[mark:] if r[0] == "~")
-    return cls, text + res.get("msg", "")
-
-
-try:
-    app, line = g.start_app(env, args=["--print-buffers"], running="buffers:")
+gdb = h.intel_gdb()
+env = h.small_device(5)
+t = h.Tap()
+with h.mi_session(t, "Intel GDB session", gdb) as s:
+    app, line = h.start_app(env, args=["--print-buffers"], running="buffers:")
     t.ok(line.startswith("device:"), "the application started", line)
-    srv = g.Zestub(env, "--multi")
-    s = mi.GDB(gdb)
+    srv = h.Zestub(env, "--multi")
     for setting in ("remotetimeout 20", "mi-async on"):
         cls, _ = s.command("-gdb-set " + setting)
         t.eq(cls, "done", "-gdb-set " + setting)
-    cls, text = console("set architecture intelgt")
+    cls, text = s.console("set architecture intelgt")
     t.eq(cls, "done", "Intel's GDB accepts set architecture intelgt (%s)" % " ".join(text.split()))
-    console("set architecture auto")
+    s.console("set architecture auto")
     cls, res = s.command("-target-select extended-remote :%d" % srv.port)
     t.ok(cls == "connected", "-target-select extended-remote", res)
     mark = len(s.records)
@@ -57,16 +34,17 @@ try:
     stopped = s.wait_async("*", "stopped", mark)
     t.ok("thread-id" in stopped, "*stopped after attach names a thread", stopped)
 
-    cls, text = console("info inferiors")
+    cls, text = s.console("info inferiors")
     t.ok(cls == "done" and re.search(r"device \[[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d\]", text),
          "info inferiors shows the device by PCI slot", text)
-    cls, text = console("info threads")
+    cls, text = s.console("info threads")
     rows = re.findall(r"ZE \d+\.\d+\.\d+\.\d+", text)
-    t.eq(len(rows), NTHREADS, "info threads: every hardware thread with its ZE s.ss.eu.t id")
-    cls, text = console("info all-registers cr0 isabase r0")
+    t.eq(len(rows), h.SMALL_THREADS,
+         "info threads: every hardware thread with its ZE s.ss.eu.t id")
+    cls, text = s.console("info all-registers cr0 isabase r0")
     t.ok(cls == "done" and "cr0" in text and "isabase" in text and "r0" in text,
          "registers of the stopped thread", text[:400])
-    cls, text = console("x/4i $pc")
+    cls, text = s.console("x/4i $pc")
     t.ok(cls == "done" and len(re.findall(r"^\s*(=> )?0x[0-9a-f]+", text, re.M)) == 4,
          "x/4i $pc disassembles four Intel GT instructions", text)
 
@@ -79,17 +57,11 @@ try:
     stopped = s.wait_async("*", "stopped", mark + 1, timeout=30)
     t.ok("thread-id" in stopped, "*stopped after the interrupt", stopped)
 
-    cls, text = console("detach inferiors 1")
+    cls, text = s.console("detach inferiors 1")
     if cls != "done":
-        cls, text = console("detach")
+        cls, text = s.console("detach")
     t.eq(cls, "done", "detach (%s)" % " ".join(text.split()))
-    console("monitor exit")
-    t.eq(g.wait_exit(app), 0, "the application finishes after detach")
+    s.console("monitor exit")
+    t.eq(h.wait_exit(app), 0, "the application finishes after detach")
     t.eq(s.malformed, [], "every MI line is well formed")
-except Exception as e:  # report, then still print the plan
-    t.ok(False, "Intel GDB session: %s" % e, s.records[-5:] if s else None)
-finally:
-    if s:
-        s.close()
-    g.cleanup()
 sys.exit(t.done())

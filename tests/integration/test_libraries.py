@@ -7,43 +7,24 @@ the application stays blocked in zeModuleCreate until vAck; an unload is
 announced and leaves the list. A client that never acknowledges is
 overruled by --library-ack-timeout; a client without vAck never blocks the
 application."""
-import os
 import re
 import select
-import subprocess
 import sys
 import time
 
 sys.dont_write_bytecode = True
-here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, here)
-sys.path.insert(0, os.path.join(here, "..", "rsp"))
-import gtsim_run as g  # noqa: E402
-from rspclient import Client, Tap  # noqa: E402
+import harness as h  # noqa: E402
 
-env = g.gtsim_env("platform=xehpc,subslices=2,eus=2,threads=4,pace=200")
-INTEL = ("qSupported:multiprocess+;swbreak+;vContSupported+;multi-address-space+;unavailable+;"
-         "qXfer:libraries:read:in-memory-library+;vAck:library+;vAck:in-memory-library+")
-t = Tap()
+env = h.small_device(200)
+t = h.Tap()
 
 
-def start(args=(), client_features=INTEL):
+def start(args=(), client_features=h.INTEL):
     """vadd waiting before its module load, zestub over stdio, attached."""
-    app_env = dict(env, ZET_ENABLE_PROGRAM_DEBUGGING="1")
-    app = subprocess.Popen([os.path.join(g.top, "examples", "vadd"), "--wait-before-load"],
-                           env=app_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT)
-    g._procs.append(app)
-    line = app.stdout.readline().decode()
-    err = open("/tmp/zestub_libs_%d.err" % os.getpid(), "w+b")
-    srv = subprocess.Popen([os.path.join(g.top, "zestub"), "--once", "--log-level", "info"] +
-                           list(args) + ["--multi", "-"], env=env, stdin=subprocess.PIPE,
-                           stdout=subprocess.PIPE, stderr=err, bufsize=0)
-    g._procs.append(srv)
-    c = Client(srv.stdout.fileno(), srv.stdin.fileno(), timeout=20.0)
-    reply = c.req(client_features)
-    stop = c.req("vAttach;%x" % app.pid, timeout=30)
-    return app, srv, c, err, line, reply, stop
+    app, line = h.start_app(env, args=["--wait-before-load"], stdin=True)
+    srv = h.Stdio(env, ["--log-level", "info"] + list(args), keep_stderr=True)
+    reply, stop = srv.attach(app.pid, client_features)
+    return app, srv, srv.c, line, reply, stop
 
 
 def app_line(app, timeout):
@@ -52,22 +33,11 @@ def app_line(app, timeout):
     return app.stdout.readline().decode() if r else None
 
 
-def go(app):
-    app.stdin.write(b"go\n")
-    app.stdin.flush()
-
-
 def libraries(c):
     return c.xfer("libraries", "")[0].decode()
 
 
-def stderr_of(err):
-    err.flush()
-    err.seek(0)
-    return err.read().decode(errors="replace")
-
-
-def finish(app, srv, c, err, tag):
+def finish(app, srv, c, tag):
     """Continue until the application is gone; returns the replies seen."""
     seen = []
     for _ in range(10):
@@ -76,18 +46,14 @@ def finish(app, srv, c, err, tag):
         seen.append(r)
         if r.startswith("W"):
             break
-    t.eq(g.wait_exit(app), 0, "%s: the application finishes normally" % tag)
-    c.close()
-    srv.stdin.close()
-    t.eq(g.wait_exit(srv, 10), 0, "%s: zestub exits 0" % tag)
-    err.close()
-    os.unlink(err.name)
+    t.eq(h.wait_exit(app), 0, "%s: the application finishes normally" % tag)
+    t.eq(srv.close(), 0, "%s: zestub exits 0" % tag)
     return seen
 
 
-try:
+with h.guarded(t, "libraries session", lambda: None):
     # ---- Intel's client: announce, list, read, hold until vAck --------------
-    app, srv, c, err, line, reply, stop = start()
+    app, srv, c, line, reply, stop = start()
     t.ok(line.startswith("device:"), "the application started", line)
     for f in ("qXfer:libraries:read+", "qXfer:libraries:read:in-memory-library+",
               "vAck:in-memory-library+"):
@@ -96,7 +62,7 @@ try:
     before = libraries(c)
     t.ok("<in-memory-library" not in before and 'version="1.0"' in before,
          "no module before the load: an empty list, version 1.0", before)
-    go(app)
+    h.release(app)
     c.send("vCont;c")
     lib = c.recv(timeout=30).decode()
     t.eq(lib, "Up1.0;library", "the load is announced as Up1.0;library")
@@ -119,14 +85,14 @@ try:
              "the acknowledged module stays listed without ack", after)
         t.eq(c.req("vAck:in-memory-library:%x,%x" % (begin, end)), "OK",
              "a second vAck (nothing waits any more) is harmless")
-    seen = finish(app, srv, c, err, "vAck")
+    seen = finish(app, srv, c, "vAck")
     t.ok("Up1.0;library" in seen, "the unload is announced as a library change", seen)
     t.ok(seen and seen[-1].startswith("W1;process:1"), "then W1 when the application exits",
          seen)
 
     # ---- a client that announces vAck and never sends it -------------------
-    app, srv, c, err, line, reply, stop = start(["--library-ack-timeout", "1"])
-    go(app)
+    app, srv, c, line, reply, stop = start(["--library-ack-timeout", "1"])
+    h.release(app)
     c.send("vCont;c")
     t.eq(c.recv(timeout=30).decode(), "Up1.0;library", "timeout run: the load is announced")
     t0 = time.time()
@@ -134,13 +100,13 @@ try:
     waited = time.time() - t0
     t.ok(got == "module: created\n" and waited >= 0.5,
          "without vAck the module is let go after the timeout (%.1f s)" % waited, got)
-    log = stderr_of(err)
+    log = srv.stderr()
     t.ok("no vAck for module" in log and "acknowledging it so that the application goes on" in log,
          "the timeout is logged", log)
-    finish(app, srv, c, err, "timeout")
+    finish(app, srv, c, "timeout")
 
     # ---- ^C while no kernel runs: still a stop reply, never a hang -----------
-    app, srv, c, err, line, reply, stop = start(
+    app, srv, c, line, reply, stop = start(
         client_features="qSupported:multiprocess+;swbreak+;multi-address-space+;unavailable+")
     c.send("vCont;c")
     time.sleep(0.3)
@@ -151,24 +117,20 @@ try:
         r = repr(e)
     t.ok(re.fullmatch(r"Up1\.[0-9a-f]+|T[0-9a-f]{2}.*", r) is not None,
          "^C with the device idle is answered (U: nothing could be stopped)", r)
-    go(app)
-    finish(app, srv, c, err, "idle ^C")
+    h.release(app)
+    finish(app, srv, c, "idle ^C")
 
     # ---- modules loaded before the attach: in the very first lists ----------
     # The driver replays them as events right after the attach; the attach
     # reply must not come before they are known, or GDB (which reads the
     # library list once, and is never told of a replayed module) misses
     # them and its first thread list has no names.
-    slow = g.gtsim_env("platform=xehpc,subslices=2,eus=2,threads=4,pace=5")  # kernel: 7 s
+    slow = h.small_device(5)  # kernel: 7 s
     for rnd in range(3):
-        app, _ = g.start_app(slow, args=["--print-buffers"], running="buffers:")
-        srv = subprocess.Popen([os.path.join(g.top, "zestub"), "--once", "--multi", "-"], env=slow,
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, bufsize=0)
-        g._procs.append(srv)
-        c = Client(srv.stdout.fileno(), srv.stdin.fileno(), timeout=20.0)
-        c.req(INTEL)
-        stop = c.req("vAttach;%x" % app.pid, timeout=30)
+        app, _ = h.start_app(slow, args=["--print-buffers"], running="buffers:")
+        srv = h.Stdio(slow)
+        c = srv.c
+        _, stop = srv.attach(app.pid)
         libs = libraries(c)
         threads = c.xfer("threads", "")[0].decode()
         t.ok(stop[:1] in "TU" and len(re.findall(r"<in-memory-library ", libs)) == 1 and
@@ -179,30 +141,20 @@ try:
              "attach %d: the first thread list names stopped threads after their kernel line"
              % rnd, threads[:400])
         t.eq(c.req("D;1"), "OK", "attach %d: detach" % rnd)
-        c.close()
-        srv.stdin.close()
-        t.eq(g.wait_exit(srv, 10), 0, "attach %d: zestub exits 0" % rnd)
-        t.eq(g.wait_exit(app), 0, "attach %d: the application finishes normally" % rnd)
+        t.eq(srv.close(), 0, "attach %d: zestub exits 0" % rnd)
+        t.eq(h.wait_exit(app), 0, "attach %d: the application finishes normally" % rnd)
 
     # ---- a client without vAck (stock GDB): never blocked, never told ---------
-    app, srv, c, err, line, reply, stop = start(
+    app, srv, c, line, reply, stop = start(
         client_features="qSupported:multiprocess+;swbreak+;vContSupported+")
     t.ok("libraries" not in reply and "vAck" not in reply,
          "no libraries or vAck announced to a client that cannot read them", reply)
-    go(app)
+    h.release(app)
     c.send("vCont;c")
     got = app_line(app, 20)
     t.eq(got, "module: created\n", "no vAck: the load is acknowledged at once")
     end = c.recv(timeout=60).decode()
     t.ok(end.startswith("W1"), "no library stop for such a client, only the exit", end)
-    t.eq(g.wait_exit(app), 0, "no vAck: the application finishes normally")
-    c.close()
-    srv.stdin.close()
-    t.eq(g.wait_exit(srv, 10), 0, "no vAck: zestub exits 0")
-    err.close()
-    os.unlink(err.name)
-except Exception as e:  # report, then still print the plan
-    t.ok(False, "libraries session: %r" % e)
-finally:
-    g.cleanup()
+    t.eq(h.wait_exit(app), 0, "no vAck: the application finishes normally")
+    t.eq(srv.close(), 0, "no vAck: zestub exits 0")
 sys.exit(t.done())

@@ -9,30 +9,21 @@ stopped thread, an unavailable one and bad ids (E01 after the reason);
 `monitor modules` against qXfer:libraries:read; `monitor devices` against
 target.xml's <device>. Then 8,192 threads: `monitor threads` stays a
 screenful and still adds up."""
-import os
 import re
-import subprocess
 import sys
 import time
-import traceback
 import xml.etree.ElementTree as ET
 
 sys.dont_write_bytecode = True
-here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, here)
-sys.path.insert(0, os.path.join(here, "..", "rsp"))
-import gtsim_run as g  # noqa: E402
-from rspclient import Client, Tap  # noqa: E402
+import harness as h  # noqa: E402
 
-INTEL = ("qSupported:multiprocess+;swbreak+;vContSupported+;multi-address-space+;unavailable+;"
-         "qXfer:libraries:read:in-memory-library+;vAck:library+;vAck:in-memory-library+")
 SMALL = "platform=xehpc,subslices=2,eus=4,threads=4,pace=20"  # 32 threads
 # pace=5: vadd's kernel is 34 instructions, so a thread needs about 7 s of
 # running to finish. At pace=20 (1.7 s) the time threads run while zestub
 # starts and stops them, plus the second the test lets them run, could end
 # the kernel before the ^C on a fast machine.
 LARGE = "platform=xehpc,slices=8,subslices=8,eus=8,threads=16,pace=5"  # 8,192
-t = Tap()
+t = h.Tap()
 
 
 def u32(b, i):
@@ -54,27 +45,20 @@ def reason_of(cr0):
 def start(config):
     """vadd with its kernel running, zestub over stdio, attached as Intel's
     client. Returns (app, srv, client, stop reply)."""
-    env = g.gtsim_env(config)
-    app, line = g.start_app(env, args=["--print-buffers"])
+    env = h.gtsim_env(config)
+    app, line = h.start_app(env, args=["--print-buffers"])
     t.ok(line.startswith("device:"), "the application started", line)
     buf = app.stdout.readline().decode(errors="replace")
     t.ok(buf.startswith("buffers:"), "its kernel is running", buf)
-    srv = subprocess.Popen([os.path.join(g.top, "zestub"), "--once", "--multi", "-"], env=env,
-                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                           stderr=subprocess.DEVNULL, bufsize=0)
-    g._procs.append(srv)
-    c = Client(srv.stdout.fileno(), srv.stdin.fileno(), timeout=30.0)
-    c.req(INTEL)
-    stop = c.req("vAttach;%x" % app.pid, timeout=60)
+    srv = h.Stdio(env, timeout=30.0)
+    _, stop = srv.attach(app.pid, timeout=60)
     t.ok(stop[:1] in ("T", "U"), "attached", stop[:80])
-    return app, srv, c, stop
+    return app, srv, srv.c, stop
 
 
 def finish(c, srv):
     t.eq(c.req("D;1"), "OK", "detach")
-    c.close()
-    srv.stdin.close()
-    t.eq(g.wait_exit(srv, 20), 0, "zestub exits 0")
+    t.eq(srv.close(20), 0, "zestub exits 0")
 
 
 def tdesc(c):
@@ -301,16 +285,7 @@ def large():
     finish(c, srv)
 
 
-try:
-    small()
-except Exception:
-    t.ok(False, "the 32-thread session ran to its end", traceback.format_exc())
-finally:
-    g.cleanup()
-try:
-    large()
-except Exception:
-    t.ok(False, "the 8,192-thread session ran to its end", traceback.format_exc())
-finally:
-    g.cleanup()
+for what, session in (("32", small), ("8,192", large)):
+    with h.guarded(t, "the %s-thread session ran to its end" % what):
+        session()
 sys.exit(t.done())

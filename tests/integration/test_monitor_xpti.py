@@ -12,29 +12,21 @@ XPTI: one note, names without a host line, nothing else changes; and no
 names on a device with more than 4,096 stopped threads."""
 import os
 import re
-import subprocess
 import sys
 import time
-import traceback
 
 sys.dont_write_bytecode = True
-here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, here)
-sys.path.insert(0, os.path.join(here, "..", "rsp"))
-import gtsim_run as g  # noqa: E402
-from rspclient import Client, Tap  # noqa: E402
+import harness as h  # noqa: E402
 
-INTEL = ("qSupported:multiprocess+;swbreak+;vContSupported+;multi-address-space+;unavailable+;"
-         "qXfer:libraries:read:in-memory-library+;vAck:library+;vAck:in-memory-library+")
 SMALL = "platform=xehpc,subslices=2,eus=4,threads=4,pace=20"  # 32 threads
 TWO = "devices=2,pace=40,subslices=2,eus=4,threads=4"
 NOTE = ("note: no XPTI table for pid %d (application not instrumented): no submission sites "
         "or allocations\n")
-t = Tap()
+t = h.Tap()
 
 
 def traced_env(env):
-    top = os.path.abspath(g.top)
+    top = os.path.abspath(h.top)
     return dict(env, ZET_ENABLE_PROGRAM_DEBUGGING="1", XPTI_TRACE_ENABLE="1",
                 XPTI_SUBSCRIBERS=os.path.join(top, ".libs", "libzestub_xpti.so"),
                 XPTI_FRAMEWORK_DISPATCHER=os.path.join(top, ".libs", "libxptifw.so"))
@@ -46,10 +38,7 @@ class App:
     def __init__(self, env, args):
         self.path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "mx-%d.out" % os.getpid())
         self.log = open(self.path, "w")
-        self.proc = subprocess.Popen([os.path.join(g.top, "examples", "sycl_like")] + args,
-                                     env=traced_env(env), stdout=self.log,
-                                     stderr=subprocess.STDOUT)
-        g._procs.append(self.proc)
+        self.proc = h.launch(traced_env(env), "sycl_like", args, stdout=self.log)
 
     def text(self):
         with open(self.path) as f:
@@ -70,23 +59,16 @@ class App:
 
 
 def serve(env, pid):
-    srv = subprocess.Popen([os.path.join(g.top, "zestub"), "--once", "--multi", "-"], env=env,
-                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                           stderr=subprocess.DEVNULL, bufsize=0)
-    g._procs.append(srv)
-    c = Client(srv.stdout.fileno(), srv.stdin.fileno(), timeout=30.0)
-    c.req(INTEL)
-    stop = c.req("vAttach;%x" % pid, timeout=60)
+    srv = h.Stdio(env, timeout=30.0)
+    _, stop = srv.attach(pid, timeout=60)
     t.ok(stop[:1] in ("T", "U"), "attached", stop[:80])
-    return srv, c
+    return srv, srv.c
 
 
 def finish(c, srv, pids):
     for p in pids:
         t.eq(c.req("D;%x" % p), "OK", "detach p%x" % p)
-    c.close()
-    srv.stdin.close()
-    t.eq(g.wait_exit(srv, 20), 0, "zestub exits 0")
+    t.eq(srv.close(20), 0, "zestub exits 0")
 
 
 def names(xml):
@@ -127,7 +109,7 @@ def check_names(c, listed, site_line, tag):
 # ---- the demo: a page fault in a freed buffer ------------------------------
 
 def demo():
-    env = g.gtsim_env(SMALL)
+    env = h.gtsim_env(SMALL)
     app = App(env, ["3"])
     t.ok(app.wait_for(r"^pid \d+: launching in 3 s$"), "sycl_like waits before its launch",
          app.text())
@@ -270,7 +252,7 @@ def demo():
          "monitor help lists the xpti commands", text)
 
     finish(c, srv, [1])
-    t.eq(g.wait_exit(app.proc, 30), 0, "sycl_like finishes")
+    t.eq(h.wait_exit(app.proc, 30), 0, "sycl_like finishes")
     app.close()
 
 
@@ -278,7 +260,7 @@ def demo():
 
 def concurrent(same):
     tag = "same kernel" if same else "two kernels"
-    env = g.gtsim_env(TWO)
+    env = h.gtsim_env(TWO)
     app = App(env, ["--concurrent", "8"] + (["--same-kernel"] if same else []))
     ok = (app.wait_for(r"^submit kernel .* device 0 ") and
           app.wait_for(r"^submit kernel .* device 1 "))
@@ -319,7 +301,7 @@ def concurrent(same):
                           r"(0x[0-9a-f]+) \(uid (0x[0-9a-f]+)\): \d+ threads$", text, re.M)
         logged = all(u in submits and submits[u][1:3] == (i, q) for i, q, u in cands + uniq)
         if same:
-            t.ok(r == "OK" and heads and all("(ambiguous)" in h for h in heads) and
+            t.ok(r == "OK" and heads and all("(ambiguous)" in hd for hd in heads) and
                  len(cands) >= 2 * len(heads) and logged,
                  "%s %d: by-site says the task is ambiguous, candidates as logged" % (tag, stop),
                  text)
@@ -329,15 +311,15 @@ def concurrent(same):
                  len(set(queues)) == len(queues),
                  "%s %d: by-site names each device's own task, as logged" % (tag, stop), text)
     finish(c, srv, [1, 2])
-    t.eq(g.wait_exit(app.proc, 120), 0, "%s: sycl_like finishes every round" % tag)
+    t.eq(h.wait_exit(app.proc, 120), 0, "%s: sycl_like finishes every round" % tag)
     app.close()
 
 
 # ---- no table ----------------------------------------------------------------
 
 def plain():
-    env = g.gtsim_env(SMALL)
-    app, line = g.start_app(env, args=["--print-buffers"])
+    env = h.gtsim_env(SMALL)
+    app, line = h.start_app(env, args=["--print-buffers"])
     t.ok(app.stdout.readline().decode().startswith("buffers:"), "vadd's kernel is running")
     srv, c = serve(env, app.pid)
     note = NOTE % app.pid
@@ -359,8 +341,8 @@ def plain():
 def crowded():
     """More than 4,096 stopped threads on a device: no names (their PC reads
     would cost seconds per stop), the list and monitor threads unchanged."""
-    env = g.gtsim_env("platform=xehpc,slices=8,subslices=8,eus=8,threads=16,pace=1")
-    app, line = g.start_app(env, args=["--print-buffers", "--items", str(8192 * 32)])
+    env = h.gtsim_env("platform=xehpc,slices=8,subslices=8,eus=8,threads=16,pace=1")
+    app, line = h.start_app(env, args=["--print-buffers", "--items", str(8192 * 32)])
     t.ok(app.stdout.readline().decode().startswith("buffers:"), "8,192 threads: vadd runs")
     srv, c = serve(env, app.pid)
     listed = names(c.xfer("threads", "")[0].decode())
@@ -372,10 +354,6 @@ def crowded():
 
 
 for case in (demo, lambda: concurrent(True), lambda: concurrent(False), plain, crowded):
-    try:
+    with h.guarded(t, "the session ran to its end"):
         case()
-    except Exception:
-        t.ok(False, "the session ran to its end", traceback.format_exc())
-    finally:
-        g.cleanup()
 sys.exit(t.done())

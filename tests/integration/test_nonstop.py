@@ -5,21 +5,15 @@ nothing, vCont;t stopping one thread while the others keep running (one
 stopped thread's IP stays put while another's advances), %Stop
 notifications drained with vStopped, vCtrlC stopping the rest, '?' listing
 every stopped thread, and the application's exit as a notification."""
-import os
 import re
-import subprocess
 import sys
 import time
 
 sys.dont_write_bytecode = True
-here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, here)
-sys.path.insert(0, os.path.join(here, "..", "rsp"))
-import gtsim_run as g  # noqa: E402
-from rspclient import Client, Tap  # noqa: E402
+import harness as h  # noqa: E402
 
-env = g.gtsim_env("platform=xehpc,subslices=2,eus=2,threads=4,pace=20")
-t = Tap()
+env = h.small_device(20)
+t = h.Tap()
 
 
 def drain(c, first):
@@ -40,16 +34,12 @@ def ip_of(c, byname, tid):
     return int.from_bytes(bytes.fromhex(cr0)[8:12], "little") if cr0[:1] != "x" else None
 
 
-try:
-    app, line = g.start_app(env, args=["--print-buffers"], running="buffers:")
+with h.guarded(t, "non-stop session", lambda: None):
+    app, line = h.start_app(env, args=["--print-buffers"], running="buffers:")
     t.ok(line.startswith("device:"), "the application started", line)
-    srv = subprocess.Popen([os.path.join(g.top, "zestub"), "--once", "--multi", "-"], env=env,
-                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                           stderr=subprocess.DEVNULL, bufsize=0)
-    g._procs.append(srv)
-    c = Client(srv.stdout.fileno(), srv.stdin.fileno(), timeout=30.0)
-    r = c.req("qSupported:multiprocess+;swbreak+;vContSupported+;multi-address-space+;"
-              "unavailable+")
+    srv = h.Stdio(env, timeout=30.0)
+    c = srv.c
+    r = c.req(h.FEATURES)
     t.ok("QNonStop+" in r.split(";"), "qSupported announces QNonStop+", r)
     t.eq(c.req("QNonStop:1"), "OK", "QNonStop:1")
     t.eq(c.req("vAttach;%x" % app.pid, timeout=30), "OK", "non-stop vAttach answers OK")
@@ -98,12 +88,6 @@ try:
             break
     t.ok(end is not None and end.startswith("W1;process:1"),
          "the application's exit arrives as a notification", end)
-    t.eq(g.wait_exit(app), 0, "the application finishes normally")
-    c.close()
-    srv.stdin.close()
-    t.eq(g.wait_exit(srv, 10), 0, "zestub exits 0")
-except Exception as e:  # report, then still print the plan
-    t.ok(False, "non-stop session: %r" % e)
-finally:
-    g.cleanup()
+    t.eq(h.wait_exit(app), 0, "the application finishes normally")
+    t.eq(srv.close(), 0, "zestub exits 0")
 sys.exit(t.done())

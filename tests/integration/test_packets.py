@@ -23,11 +23,9 @@ import traceback
 import xml.etree.ElementTree as ET
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rsp"))
-from rspclient import Client, Tap, decode_payload, escape, frame  # noqa: E402
+import harness as h  # noqa: E402
+from harness import Tap, decode_payload, escape, frame  # noqa: E402
 
-top = os.environ.get("top_builddir", ".")
-srcdir = os.environ.get("top_srcdir", ".")
 CONFIG = "platform=xehpc,subslices=2,eus=2,threads=4,pace=20"
 # The topology is the ground truth for the thread list: gtsim's defaults
 # for what CONFIG leaves out (gtsim/README.md).
@@ -36,11 +34,8 @@ TOPO.update({k: int(v) for k, v in (kv.split("=") for kv in CONFIG.split(","))
              if k in TOPO})
 NTHREADS = TOPO["tiles"] * TOPO["slices"] * TOPO["subslices"] * TOPO["eus"] * TOPO["threads"]
 
-env = dict(os.environ)
-env["ZE_ENABLE_ALT_DRIVERS"] = env["GTSIM_LIB"]
-env["GTSIM_CONFIG"] = CONFIG
+env = h.gtsim_env(CONFIG)
 t = Tap()
-procs = []
 log = []  # (request, reply) of every exchange, for the error-class check
 
 
@@ -320,9 +315,7 @@ def run(c, app, bufline):
 
     # The code at each thread's PC is the vadd kernel's, without the
     # breakpoint bit (nothing inserted any).
-    fixture = os.path.join(srcdir, "tests", "kernels", "fixtures", "vadd-xehpc.elf")
-    with open(fixture, "rb") as f:
-        elf = f.read()
+    elf = h.fixture("vadd-xehpc.elf")
     t.eq(q("Hgp1.%x" % stop_tid), "OK", "Hg back to the stopped thread")
     base = isab.get(stop_tid, 0)
     bad = []
@@ -607,26 +600,17 @@ def run(c, app, bufline):
 
 
 def main():
-    app = srv = err = None
     try:
-        app = subprocess.Popen([os.path.join(top, "examples", "vadd"), "--print-buffers"],
-                               env=dict(env, ZET_ENABLE_PROGRAM_DEBUGGING="1"),
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        procs.append(app)
+        app = h.launch(env, args=["--print-buffers"])
         deadline = time.monotonic() + 30
         line = read_line(app.stdout, deadline)
         t.ok(line.startswith("device:"), "the application started", line)
         bufline = read_line(app.stdout, deadline)
         if not t.ok(bufline.startswith("buffers: a=0x"), "it published its buffers", bufline):
             return
-        err = open("/tmp/zestub_packets_%d.err" % os.getpid(), "w+b")
-        srv = subprocess.Popen([os.path.join(top, "zestub"), "--once", "--multi", "-"], env=env,
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
-                               bufsize=0)
-        procs.append(srv)
-        c = Client(srv.stdout.fileno(), srv.stdin.fileno(), timeout=20.0)
+        srv = h.Stdio(env, keep_stderr=True)
         try:
-            run(c, app, bufline)
+            run(srv.c, app, bufline)
         except Exception:
             t.ok(False, "the packet matrix ran to its end", traceback.format_exc())
         # Every refusal of an ordinary request was E01 or E.text: E02 and
@@ -636,7 +620,7 @@ def main():
         t.ok(not crit, "no reply but vAttach's used E02 or above (%d exchanges)" % len(log), crit)
         # End of the client's stream: zestub --once ends. First, so that a
         # matrix cut short does not leave the application stopped.
-        srv.stdin.close()
+        srv.end_stream()
         try:
             rc = app.wait(timeout=60)
         except subprocess.TimeoutExpired:
@@ -644,22 +628,10 @@ def main():
         out = app.stdout.read().decode(errors="replace") if rc is not None else ""
         t.ok(rc == 0 and "vadd: PASSED" in out,
              "the application finishes normally (%s), its data intact" % rc, out)
-        try:
-            srv.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            pass
-        err.flush()
-        err.seek(0)
-        t.ok(srv.returncode == 0, "zestub exits cleanly (--once): %s" % srv.returncode,
-             err.read().decode(errors="replace")[-2000:])
+        rc = h.wait_exit(srv.proc, 10)
+        t.ok(rc == 0, "zestub exits cleanly (--once): %s" % rc, srv.stderr()[-2000:])
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-        if err:
-            err.close()
-            os.unlink(err.name)
+        h.cleanup()
     return t.done()
 
 

@@ -7,43 +7,25 @@ device says, continue until the application exits, and a clean detach
 that leaves the application running to completion. Not yet covered (issue
 5): the full packet matrix, stock GDB and GDB/MI sessions, benchmarks."""
 import json
-import os
 import re
-import subprocess
 import sys
-import time
 import xml.etree.ElementTree as ET
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rsp"))
-from rspclient import Client, Tap  # noqa: E402
+import harness as h  # noqa: E402
 
-top = os.environ.get("top_builddir", ".")
-env = dict(os.environ)
-env["ZE_ENABLE_ALT_DRIVERS"] = env["GTSIM_LIB"]
 # 2 x 2 x 4 = 16 hardware threads, slow enough to catch running.
-env["GTSIM_CONFIG"] = "platform=xehpc,subslices=2,eus=2,threads=4,pace=20"
-t = Tap()
+env = h.small_device(20)
+t = h.Tap()
 
-app_env = dict(env, ZET_ENABLE_PROGRAM_DEBUGGING="1")
-app = subprocess.Popen([os.path.join(top, "examples", "vadd")], env=app_env,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-line = app.stdout.readline().decode()
+app, line = h.start_app(env)
 t.ok(line.startswith("device:"), "the application started", line)
 
-err = open("/tmp/zestub_serve_%d.err" % os.getpid(), "w+b")
-srv = subprocess.Popen([os.path.join(top, "zestub"), "--once", "--multi", "-"], env=env,
-                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, bufsize=0)
-c = Client(srv.stdout.fileno(), srv.stdin.fileno(), timeout=20.0)
+srv = h.Stdio(env, keep_stderr=True)
+c = srv.c
 
 
-def stderr_text():
-    err.flush()
-    err.seek(0)
-    return err.read().decode(errors="replace")
-
-
-r = c.req("qSupported:multiprocess+;swbreak+;vContSupported+;multi-address-space+;unavailable+")
+r = c.req(h.FEATURES)
 t.ok("PacketSize=" in r and "multiprocess+" in r, "qSupported", r)
 t.eq(c.req("!"), "OK", "extended mode")
 stop = c.req("vAttach;%x" % app.pid, timeout=30)
@@ -129,19 +111,9 @@ while end.startswith(b"T") and stops < 20:
     end = c.recv(timeout=60)
 t.ok(stops < 20, "continuing does not produce stop after stop (%d extra stops)" % stops)
 t.ok(end.startswith(b"W1;process:1"), "W1;process:1 when the application exits", end)
-try:
-    rc = app.wait(timeout=60)
-except subprocess.TimeoutExpired:
-    app.kill()
-    rc = None
+rc = h.wait_exit(app)
 t.eq(rc, 0, "the application finishes normally")
-c.close()
-srv.stdin.close()  # end of the client's stream: zestub --once ends
-try:
-    srv.wait(timeout=10)
-except subprocess.TimeoutExpired:
-    srv.kill()
-t.ok(srv.returncode == 0, "zestub exits cleanly (--once): %s" % srv.returncode, stderr_text())
-err.close()
-os.unlink(err.name)
+rc = srv.close()
+t.ok(rc == 0, "zestub exits cleanly (--once): %s" % rc, srv.stderr())
+h.cleanup()
 sys.exit(t.done())

@@ -7,29 +7,18 @@ thread list, each thread's PC, memory at the PC, monitor commands, detach
 leaving the application to finish). Ground truth: the configured topology
 for the threads, and the kernel's ELF fixture for the bytes at the PC. What
 stock GDB can and cannot do is written down in doc/stock-gdb.md."""
-import os
 import re
 import signal
 import sys
 
 sys.dont_write_bytecode = True
-here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, here)
-sys.path.insert(0, os.path.join(here, "..", "rsp"))
-import gtsim_run as g  # noqa: E402
-from rspclient import Tap  # noqa: E402
+import harness as h  # noqa: E402
 
-gdb = g.find_gdb()
-if not gdb:
-    print("1..0 # SKIP gdb is not installed")
-    sys.exit(0)
-
+gdb = h.gdb_or_skip()
 # 2 x 2 x 4 = 16 hardware threads, slow enough to be caught running.
-env = g.gtsim_env("platform=xehpc,subslices=2,eus=2,threads=4,pace=20")
-NTHREADS = 16
-with open(os.path.join(g.srcdir, "tests", "kernels", "fixtures", "vadd-xehpc.elf"), "rb") as f:
-    kernel_elf = f.read()
-t = Tap()
+env = h.small_device(20)
+kernel_elf = h.fixture("vadd-xehpc.elf")
+t = h.Tap()
 
 
 def thread_rows(out):
@@ -52,11 +41,11 @@ def common_checks(tag, out, pid_shown):
          and "Truncated register" not in out and "PC register is not available" not in out,
          "%s: no GDB errors about the target" % tag, out)
     rows = thread_rows(out)
-    t.eq(len(rows), NTHREADS, "%s: info threads lists every hardware thread" % tag)
+    t.eq(len(rows), h.SMALL_THREADS, "%s: info threads lists every hardware thread" % tag)
     t.ok(rows and all(r[1] == pid_shown for r in rows),
          "%s: threads belong to process %d" % (tag, pid_shown), rows[:2])
-    t.eq(sorted(r[2] for r in rows), list(range(1, NTHREADS + 1)),
-         "%s: thread ids 1..%d" % (tag, NTHREADS))
+    t.eq(sorted(r[2] for r in rows), list(range(1, h.SMALL_THREADS + 1)),
+         "%s: thread ids 1..%d" % (tag, h.SMALL_THREADS))
     t.ok(rows and all(r[3] != 0 for r in rows), "%s: every thread has a PC" % tag, rows[:2])
     code = words_at_pc(out)
     t.ok(code is not None and code in kernel_elf,
@@ -70,24 +59,24 @@ def common_checks(tag, out, pid_shown):
 
 try:
     # ---- target remote, zestub --attach PID ----------------------------------
-    app, line = g.start_app(env, args=["--print-buffers"], running="buffers:")
+    app, line = h.start_app(env, args=["--print-buffers"], running="buffers:")
     t.ok(line.startswith("device:"), "the application started", line)
-    srv = g.Zestub(env, "--attach", str(app.pid))
+    srv = h.Zestub(env, "--attach", str(app.pid))
     t.ok(srv.port is not None, "zestub listens", srv.stderr())
-    rc, out = g.gdb_batch(gdb, ["target remote :%d" % srv.port, "info threads", "x/4xw $pc",
+    rc, out = h.gdb_batch(gdb, ["target remote :%d" % srv.port, "info threads", "x/4xw $pc",
                                 "monitor help", "detach"])
     t.eq(rc, 0, "target remote: gdb exits 0")
     common_checks("target remote", out, 1)
-    t.eq(g.wait_exit(app), 0, "target remote: the application finishes after detach")
+    t.eq(h.wait_exit(app), 0, "target remote: the application finishes after detach")
     t.eq(srv.wait(), 0, "target remote: zestub --once exits 0")
     t.ok("Detached from device" in srv.stderr(), "zestub says it detached", srv.stderr())
     t.ok("zestub: info:" not in srv.stderr() and "zestub: debug:" not in srv.stderr(),
          "default --log-level: no info or debug lines", srv.stderr())
 
     # ---- target extended-remote, attach PID ------------------------------------
-    app, line = g.start_app(env, args=["--print-buffers"], running="buffers:")
-    srv = g.Zestub(env, "--multi")
-    rc, out = g.gdb_batch(gdb, ["target extended-remote :%d" % srv.port, "attach %d" % app.pid,
+    app, line = h.start_app(env, args=["--print-buffers"], running="buffers:")
+    srv = h.Zestub(env, "--multi")
+    rc, out = h.gdb_batch(gdb, ["target extended-remote :%d" % srv.port, "attach %d" % app.pid,
                                 "info threads", "info inferiors", "x/4xw $pc", "monitor help",
                                 "detach", "monitor exit"])
     t.eq(rc, 0, "extended-remote: gdb exits 0")
@@ -97,16 +86,16 @@ try:
     t.ok(re.search(r"^\*\s+1\s+process %d\s" % app.pid, out, re.M) is not None
          or "[Inferior 1 (process %d) detached]" % app.pid in out,
          "extended-remote: the inferior is the host pid GDB attached to", out)
-    t.eq(g.wait_exit(app), 0, "extended-remote: the application finishes after detach")
+    t.eq(h.wait_exit(app), 0, "extended-remote: the application finishes after detach")
     t.eq(srv.wait(), 0, "extended-remote: monitor exit ends zestub with 0")
 
     # ---- continue to the end: the device process exits --------------------------
-    app, line = g.start_app(env, args=["--print-buffers"], running="buffers:")
-    srv = g.Zestub(env, "--log-level", "debug", "--attach", str(app.pid))
-    rc, out = g.gdb_batch(gdb, ["target remote :%d" % srv.port, "continue"])
+    app, line = h.start_app(env, args=["--print-buffers"], running="buffers:")
+    srv = h.Zestub(env, "--log-level", "debug", "--attach", str(app.pid))
+    rc, out = h.gdb_batch(gdb, ["target remote :%d" % srv.port, "continue"])
     t.ok(re.search(r"\[Inferior 1 \(process 1\) exited with code 01\]", out) is not None,
          "continue: GDB sees the device process exit when the application ends", out)
-    t.eq(g.wait_exit(app), 0, "continue: the application finishes normally")
+    t.eq(h.wait_exit(app), 0, "continue: the application finishes normally")
     t.eq(srv.wait(), 0, "continue: zestub exits 0")
     log = srv.stderr()
     for want in ("zestub: info: attached to process %d" % app.pid, "zestub: info: client connected",
@@ -115,14 +104,14 @@ try:
                  "zestub: debug: event: exited p1.0", "zestub: info: client gone"):
         t.ok(want in log, "--log-level debug logs '%s'" % want, log)
     # ---- a breakpoint from stock GDB (Z0 in the server) ----------------------
-    app, line = g.start_app(env, args=["--print-buffers"], running="buffers:")
-    srv = g.Zestub(env, "--attach", str(app.pid))
+    app, line = h.start_app(env, args=["--print-buffers"], running="buffers:")
+    srv = h.Zestub(env, "--attach", str(app.pid))
     # The next instruction's address: Intel GT instructions are 8 bytes when
     # compacted (bit 29), else 16; GDB itself cannot tell.
     plant = ("python pc = int(gdb.parse_and_eval('$pc')); "
              "b = bytes(gdb.selected_inferior().read_memory(pc, 4)); "
              "gdb.execute('break *0x%x' % (pc + (8 if b[3] & 0x20 else 16)))")
-    rc, out = g.gdb_batch(gdb, ["target remote :%d" % srv.port, plant, "continue", "p/x $pc",
+    rc, out = h.gdb_batch(gdb, ["target remote :%d" % srv.port, plant, "continue", "p/x $pc",
                                 "delete", "continue"])
     m = re.search(r"Breakpoint 1 at 0x([0-9a-f]+)", out)
     hit = re.search(r"hit Breakpoint 1, 0x0*([0-9a-f]+) in", out)
@@ -130,20 +119,20 @@ try:
          "stock GDB: break *ADDR (Z0) is hit at that address", out)
     t.ok(re.search(r"exited with code 01", out) is not None,
          "stock GDB: after delete, continue runs to the end", out)
-    t.eq(g.wait_exit(app), 0, "breakpoint run: the application finishes normally")
+    t.eq(h.wait_exit(app), 0, "breakpoint run: the application finishes normally")
     t.eq(srv.wait(), 0, "breakpoint run: zestub exits 0")
 
     # ---- SIGTERM while waiting for a client: exit, leave nothing stopped ----
-    app, line = g.start_app(env, args=["--print-buffers"], running="buffers:")
-    srv = g.Zestub(env, "--attach", str(app.pid))
+    app, line = h.start_app(env, args=["--print-buffers"], running="buffers:")
+    srv = h.Zestub(env, "--attach", str(app.pid))
     srv.proc.send_signal(signal.SIGTERM)
     t.ok(srv.wait(5) is not None, "SIGTERM while no client is connected ends zestub",
          srv.stderr())
-    t.eq(g.wait_exit(app), 0, "... and the application it had stopped finishes normally")
+    t.eq(h.wait_exit(app), 0, "... and the application it had stopped finishes normally")
 
-    bad = g.Zestub(env, "--log-level", "loud", "-")
+    bad = h.Zestub(env, "--log-level", "loud", "-")
     t.ok(bad.wait() == 2 and "--log-level takes error, warning, info or debug" in bad.stderr(),
          "--log-level with a bad level: exit 2 and a clear message", bad.stderr())
 finally:
-    g.cleanup()
+    h.cleanup()
 sys.exit(t.done())

@@ -35,7 +35,7 @@ tests_xpti_sycl_app_SOURCES = tests/xpti/sycl_app.c $(XPTI_SYCL_FLOW)
 tests_xpti_sycl_app_LDADD = $(XPTI_TEST_LDADD)
 
 TESTS += $(XPTI_CHECKS) tests/xpti/bench_smoke.sh
-EXTRA_DIST += tests/xpti/bench_smoke.sh
+EXTRA_DIST += tests/xpti/bench_smoke.sh tests/xpti/README.md
 
 # The XPTI table (xpti/xtab*): round trip, full-table policy, concurrent
 # writers, corrupt tables, and end to end through libzestub_xpti.so.

@@ -10,7 +10,7 @@
 
 #include "gdbstub/server.h"
 #include "gdbstub/transport.h"
-#include "tests/rsp/mock_target.h"
+#include "tests/gdbstub/mock_target.h"
 
 int main(int argc, char **argv)
 {

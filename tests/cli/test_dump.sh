@@ -5,7 +5,7 @@
 # all registers, timeouts, and a dumping process killed at several points.
 zestub="$top_builddir/zestub"
 ex="$top_builddir/examples"
-check="python3 $top_srcdir/tests/dump/check_dump.py"
+check="python3 $top_srcdir/tests/cli/check_dump.py"
 fixtures="$top_srcdir/tests/kernels/fixtures"
 tmp=$(mktemp -d)
 n=0

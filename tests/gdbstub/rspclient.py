@@ -3,7 +3,7 @@
 
 Framing, checksums, acks and retransmission, no-ack mode, run-length and
 binary-escape decoding, console (O) output, ^C; plus a TAP helper and a
-launcher for tests/rsp/rsp_mock_server."""
+launcher for tests/gdbstub/rsp_mock_server."""
 
 import os
 import select
@@ -256,7 +256,7 @@ class Tap:
 
 
 def server_path():
-    return os.path.join(os.environ.get("top_builddir", "."), "tests", "rsp", "rsp_mock_server")
+    return os.path.join(os.environ.get("top_builddir", "."), "tests", "gdbstub", "rsp_mock_server")
 
 
 class Server:

@@ -12,7 +12,7 @@
  * monitor mock lastmem            the context of the last memory access
  * monitor mock tdesc P T ID       give a thread another target description
  * monitor mock state P T S        0 running, 1 stopped, 2 unavailable */
-#include "tests/rsp/mock_target.h"
+#include "tests/gdbstub/mock_target.h"
 
 #include <errno.h>
 #include <fcntl.h>

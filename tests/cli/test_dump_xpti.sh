@@ -7,7 +7,7 @@
 # application without a table.
 zestub="$top_builddir/zestub"
 ex="$top_builddir/examples"
-check="python3 $top_srcdir/tests/dump/check_xpti.py"
+check="python3 $top_srcdir/tests/cli/check_xpti.py"
 tmp=$(mktemp -d)
 n=0
 fail=0

@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: MIT
+# symbols/ against the ocloc fixtures placed as debug zebins; the expected
+# lines come from binutils' readelf (run by the test through popen).
+check_PROGRAMS += tests/symbols/test_symbols
+TESTS += tests/symbols/test_symbols
+
+tests_symbols_test_symbols_SOURCES = tests/symbols/test_symbols.c tests/tap.h tests/slurp.h
+tests_symbols_test_symbols_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS)
+tests_symbols_test_symbols_LDADD = libsymbols.la libgtsim_core.la $(LIBDWARF_LIBS) \
+	$(LIBELF_LIBS) $(PTHREAD_LIBS)
+
+# sym_module_open from several threads at once (two devices loading modules).
+check_PROGRAMS += tests/symbols/test_symbols_threads
+TESTS += tests/symbols/test_symbols_threads
+tests_symbols_test_symbols_threads_SOURCES = tests/symbols/test_symbols_threads.c tests/tap.h \
+	tests/slurp.h
+tests_symbols_test_symbols_threads_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS)
+tests_symbols_test_symbols_threads_LDADD = libsymbols.la libgtsim_core.la $(LIBDWARF_LIBS) \
+	$(LIBELF_LIBS) $(PTHREAD_LIBS)
+EXTRA_DIST += tests/symbols/README.md

@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: MIT
+# zetdebug/ against gtsim, with conf_util and the debuggee of
+# tests/conformance (variables in its local.mk).
+check_PROGRAMS += tests/zetdebug/test_zetdebug tests/zetdebug/debuggee
+TESTS += tests/zetdebug/test_zetdebug
+tests_zetdebug_test_zetdebug_SOURCES = tests/zetdebug/test_zetdebug.c $(conf_util_sources)
+tests_zetdebug_test_zetdebug_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
+tests_zetdebug_test_zetdebug_LDADD = libzetdebug.la $(ZE_LIBS) $(PTHREAD_LIBS)
+tests_zetdebug_debuggee_SOURCES = $(conf_debuggee_sources)
+tests_zetdebug_debuggee_CFLAGS = $(conf_cflags)
+tests_zetdebug_debuggee_LDADD = $(ZE_LIBS)
+EXTRA_DIST += tests/zetdebug/README.md
