@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* sessions: attach and detach, the note queue, modules, faults and stats.
- * The thread table is in sess_threads.c, the event pump in sess_pump.c. */
+/* sessions: attach and detach, modules, faults and stats. The thread
+ * table is in sess_threads.c, the event pump in sess_pump.c, the note
+ * queue in sess_notes.c. */
 #include "sessions/sess.h"
 
 #include <errno.h>
@@ -21,31 +22,6 @@ void sess_options_from_env(struct sess_options *o)
     const char *no_root = getenv("ZESTUB_NO_DEVICE_ATTACH");
     o->attach_subdevices = !(no_sub && *no_sub && strcmp(no_sub, "0") != 0);
     o->attach_roots = !(no_root && *no_root && strcmp(no_root, "0") != 0);
-}
-
-void sess_push_note(struct sess_manager *m, const struct sess_note *n)
-{
-    if (m->nnotes == m->cap_notes) {
-        size_t cap = m->cap_notes ? m->cap_notes * 2 : 256;
-        struct sess_note *nn = malloc(cap * sizeof(*nn));
-        if (!nn)
-            return; /* the state change itself is recorded; only the note is lost */
-        for (size_t i = 0; i < m->nnotes; i++)
-            nn[i] = m->notes[(m->head + i) % m->cap_notes];
-        free(m->notes);
-        m->notes = nn;
-        m->cap_notes = cap;
-        m->head = 0;
-    }
-    m->notes[(m->head + m->nnotes) % m->cap_notes] = *n;
-    m->nnotes++;
-    if (m->nnotes == 1 && m->notify_fd >= 0) {
-        uint64_t one = 1;
-        /* Non-blocking: the counter only has to be non-zero. */
-        if (write(m->notify_fd, &one, sizeof(one)) < 0) {
-        }
-    }
-    pthread_cond_broadcast(&m->cv);
 }
 
 /* ---- attach / detach ----------------------------------------------------- */
@@ -276,78 +252,6 @@ bool sess_alive(struct sess_manager *m, unsigned session)
     alive = session < m->nsessions && m->sessions[session].alive;
     pthread_mutex_unlock(&m->lock);
     return alive;
-}
-
-/* A stop note is only worth delivering while that stop lasts: one that
- * queued up while its thread was stopped by other means (our own
- * interrupt, a probe) and resumed since would report a stop that is over. */
-static bool note_stale(struct sess_manager *m, const struct sess_note *n)
-{
-    const struct session *s = &m->sessions[n->session];
-    if (n->type != SESS_NOTE_STOPPED || n->thread == UINT32_MAX || n->thread >= s->nthreads)
-        return false;
-    return !sess_state_stopped(s->state[n->thread]);
-}
-
-/* Lock held. Skips stale stop notes; clears the notification fd when the
- * queue runs empty. */
-static int take_note(struct sess_manager *m, struct sess_note *note)
-{
-    int rc = ZD_E_TIMEOUT;
-    while (m->nnotes) {
-        *note = m->notes[m->head];
-        m->head = (m->head + 1) % m->cap_notes;
-        m->nnotes--;
-        if (!note_stale(m, note)) {
-            rc = 0;
-            break;
-        }
-    }
-    if (m->nnotes == 0 && m->notify_fd >= 0) {
-        uint64_t v;
-        if (read(m->notify_fd, &v, sizeof(v)) < 0) {
-            /* EAGAIN: already clear */
-        }
-    }
-    return rc;
-}
-
-void sess_deadline(struct timespec *dl, uint64_t timeout_ms)
-{
-    clock_gettime(CLOCK_MONOTONIC, dl);
-    dl->tv_sec += (time_t)(timeout_ms / 1000);
-    dl->tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (dl->tv_nsec >= 1000000000L) {
-        dl->tv_sec++;
-        dl->tv_nsec -= 1000000000L;
-    }
-}
-
-int sess_wait(struct sess_manager *m, uint64_t timeout_ms, struct sess_note *note)
-{
-    struct timespec dl;
-    int rc = 0;
-    sess_deadline(&dl, timeout_ms);
-    pthread_mutex_lock(&m->lock);
-    while (m->nnotes == 0 && rc == 0)
-        rc = pthread_cond_timedwait(&m->cv, &m->lock, &dl);
-    rc = take_note(m, note);
-    pthread_mutex_unlock(&m->lock);
-    return rc;
-}
-
-int sess_notify_fd(struct sess_manager *m)
-{
-    return m->notify_fd;
-}
-
-int sess_poll(struct sess_manager *m, struct sess_note *note)
-{
-    int rc;
-    pthread_mutex_lock(&m->lock);
-    rc = take_note(m, note);
-    pthread_mutex_unlock(&m->lock);
-    return rc;
 }
 
 int sess_module_release(struct sess_manager *m, unsigned session, uint64_t begin, uint64_t end,

@@ -50,7 +50,7 @@ static int build_index(struct sym_module *m)
 /* Debian 12's libdwarf (20210528) is not safe to use from two threads at
  * once, even on separate Dwarf_Debug objects: with one event pump per
  * device, two modules parsed together sometimes got each other's line-table
- * file names (tests/unit/test_symbols_threads reproduces it). Parsing is
+ * file names (tests/symbols/test_symbols_threads reproduces it). Parsing is
  * therefore serialised process-wide. It runs once per module load, so the
  * lock costs nothing that matters; lookups on a finished sym_module take no
  * lock. This is the one piece of global mutable state in symbols/. */
