@@ -78,7 +78,7 @@ enum rsp_rx_event rsp_rx_feed(struct rsp_rx *rx, uint8_t c)
         case '$':
             rx_start(rx, false);
             return RSP_RX_NONE;
-        case '%':
+        case '%': /* GDB sends no notifications; one is taken like a packet */
             rx_start(rx, true);
             return RSP_RX_NONE;
         case '+':
@@ -97,10 +97,12 @@ enum rsp_rx_event rsp_rx_feed(struct rsp_rx *rx, uint8_t c)
             return RSP_RX_NONE;
         }
         /* A raw '$' cannot occur inside a packet: the sender gave up on the
-         * previous one (or we joined mid-stream), so resynchronise here. */
-        if (c == '$' || c == '%') {
+         * previous one (or we joined mid-stream), so resynchronise here. A
+         * raw '%' can: GDB escapes only # $ } * in binary data (X), and
+         * only a stub sends notifications, so '%' here is data. */
+        if (c == '$') {
             rx->junk += rx->len + 1;
-            rx_start(rx, c == '%');
+            rx_start(rx, false);
             return RSP_RX_NONE;
         }
         rx->sum += c;
@@ -114,9 +116,9 @@ enum rsp_rx_event rsp_rx_feed(struct rsp_rx *rx, uint8_t c)
             rx_store(rx, c);
         return RSP_RX_NONE;
     case RSP_RX_ESCAPE:
-        if (c == '$' || c == '%') {
+        if (c == '$') {
             rx->junk += rx->len + 1;
-            rx_start(rx, c == '%');
+            rx_start(rx, false);
             return RSP_RX_NONE;
         }
         if (c == '#') { /* "}#": the escape has nothing to act on */
@@ -129,9 +131,9 @@ enum rsp_rx_event rsp_rx_feed(struct rsp_rx *rx, uint8_t c)
         rx->state = RSP_RX_PAYLOAD;
         return RSP_RX_NONE;
     case RSP_RX_RLE:
-        if (c == '$' || c == '%') {
+        if (c == '$') {
             rx->junk += rx->len + 1;
-            rx_start(rx, c == '%');
+            rx_start(rx, false);
             return RSP_RX_NONE;
         }
         if (c == '#') {
@@ -153,8 +155,8 @@ enum rsp_rx_event rsp_rx_feed(struct rsp_rx *rx, uint8_t c)
         return RSP_RX_NONE;
     case RSP_RX_CSUM_HI:
         d = rsp_hex_digit(c);
-        if (c == '$' || c == '%') { /* truncated packet: count it as bad */
-            rx_start(rx, c == '%');
+        if (c == '$') { /* truncated packet: count it as bad */
+            rx_start(rx, false);
             return RSP_RX_BAD_CHECKSUM;
         }
         rx->csum_bad_char = d < 0;
@@ -163,8 +165,8 @@ enum rsp_rx_event rsp_rx_feed(struct rsp_rx *rx, uint8_t c)
         return RSP_RX_NONE;
     case RSP_RX_CSUM_LO:
         d = rsp_hex_digit(c);
-        if (c == '$' || c == '%') {
-            rx_start(rx, c == '%');
+        if (c == '$') {
+            rx_start(rx, false);
             return RSP_RX_BAD_CHECKSUM;
         }
         rx->state = RSP_RX_IDLE;

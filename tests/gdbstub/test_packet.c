@@ -199,6 +199,27 @@ int main(void)
         feed(&rx, s, k, &l);
         tap_ok(l.n == 1 && l.ev[0].e == RSP_RX_PACKET && l.ev[0].payload[1] == 3,
                "0x03 inside a packet is data, not an interrupt");
+        /* GDB escapes only # $ } * in binary data: its `set {int}A=0x25252525`
+         * sends "X...,4:%%%%" with every '%' raw. Only a stub sends
+         * notifications, so inside a packet '%' is data. */
+        memset(&l, 0, sizeof(l));
+        k = put(s, 0, "X0,4:%%%%", 9, 0);
+        feed(&rx, s, k, &l);
+        tap_ok(l.n == 1 && l.ev[0].e == RSP_RX_PACKET && l.ev[0].len == 9 &&
+                   memcmp(l.ev[0].payload, "X0,4:%%%%", 9) == 0 && !l.ev[0].notification,
+               "raw '%%' bytes inside a packet are data (GDB does not escape them)");
+        memset(&l, 0, sizeof(l));
+        k = put(s, 0, "X0,3:}%%*%", 10, 0); /* escaped '%', a '%' then '*%': 8 more */
+        feed(&rx, s, k, &l);
+        tap_ok(l.n == 1 && l.ev[0].e == RSP_RX_PACKET && l.ev[0].len == 15 &&
+                   memcmp(l.ev[0].payload, "X0,3:\x05%%%%%%%%%", 15) == 0,
+               "'%%' after an escape or as a run-length count is data too");
+        memset(&l, 0, sizeof(l));
+        feed(&rx, (const uint8_t *)"$ab#%", 5, &l);
+        feed(&rx, (const uint8_t *)"1$g#67", 6, &l);
+        tap_ok(l.n == 2 && l.ev[0].e == RSP_RX_BAD_CHECKSUM && l.ev[1].e == RSP_RX_PACKET &&
+                   !l.ev[1].notification,
+               "'%%' in a checksum is a bad digit, not a new packet");
     }
 
     /* encoders */

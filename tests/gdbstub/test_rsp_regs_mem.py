@@ -7,7 +7,7 @@ import sys
 
 sys.dont_write_bytecode = True  # the source tree may be read-only (distcheck)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rspclient import Server, Tap  # noqa: E402
+from rspclient import RSPError, Server, Tap, escape  # noqa: E402
 
 t = Tap()
 srv = Server("--attach", "0x1234", comm=":0")
@@ -75,6 +75,21 @@ t.eq(c.req("m10010,4"), "deadbeef", "M read back")
 t.eq(c.request("x10010,4"), b"b\xde\xad\xbe\xef", "x binary read")
 t.eq(c.req("X10010,2:\x01\x02"), "OK", "X binary write")
 t.eq(c.req("m10010,4"), "0102beef", "X read back")
+# Every byte value through X, escaped as GDB escapes (# $ } * only: a raw
+# '%' is data), read back with m; then GDB's own `set {int}A=0x25252525`.
+every = bytes(range(256))
+try:
+    t.eq(c.request(b"X10100,100:" + escape(every), timeout=3), b"OK",
+         "X with every byte value 0..255")
+    t.eq(c.req("m10100,100"), every.hex(), "m reads every byte value back")
+    t.eq(c.request(b"X10200,4:%%%%", timeout=3), b"OK", "X10200,4:%%%% (GDB's 0x25252525)")
+    t.eq(c.req("m10200,4"), "25252525", "0x25252525 reads back")
+except (TimeoutError, RSPError) as e:
+    t.ok(False, "X with raw '%' bytes is answered", repr(e))
+    c.close()
+    c = srv.connect()
+    c.req("qSupported:swbreak+;multi-address-space+")
+    c.req("Hgp1.1")
 r = c.req("m1fffe,10")
 t.eq(len(r), 4, "read crossing the end is short (2 bytes)")
 for bad in ("m0,4", "m30000,4", "m,4", "m10000", "m10000,", "mzz,4", "m10000@,4",

@@ -3,8 +3,9 @@
 """Debian's stock GDB (no Intel GT architecture) against zestub and a real
 application on gtsim: `target remote` with --attach, `target
 extended-remote` with `attach PID`, and what such a GDB can do there (the
-thread list, each thread's PC, memory at the PC, monitor commands, detach
-leaving the application to finish). Ground truth: the configured topology
+thread list, each thread's PC, memory at the PC, monitor commands, binary
+writes of every byte value (GDB leaves '%' raw in X), detach leaving the
+application to finish). Ground truth: the configured topology
 for the threads, and the kernel's ELF fixture for the bytes at the PC. What
 stock GDB can and cannot do is written down in doc/stock-gdb.md."""
 import re
@@ -121,6 +122,27 @@ try:
          "stock GDB: after delete, continue runs to the end", out)
     t.eq(h.wait_exit(app), 0, "breakpoint run: the application finishes normally")
     t.eq(srv.wait(), 0, "breakpoint run: zestub exits 0")
+
+    # ---- binary writes: GDB leaves '%' (0x25) raw inside its X packets --------
+    app = h.launch(env, args=["--print-buffers"])
+    line = app.stdout.readline().decode(errors="replace")
+    while line and not line.startswith("buffers:"):
+        line = app.stdout.readline().decode(errors="replace")
+    m = re.search(r"pattern=0x([0-9a-f]+)", line)
+    t.ok(m is not None, "binary writes: vadd published its pattern buffer", line)
+    pat = int(m.group(1), 16) if m else 0
+    srv = h.Zestub(env, "--attach", str(app.pid))
+    every = "python gdb.selected_inferior().write_memory(0x%x, bytes(range(256)))" % (pat + 0x100)
+    back = ("python print('every byte:', bytes(gdb.selected_inferior().read_memory(0x%x, 256))"
+            " == bytes(range(256)))" % (pat + 0x100))
+    rc, out = h.gdb_batch(gdb, ["target remote :%d" % srv.port, "set {int}0x%x = 0x25252525" % pat,
+                                "x/wx 0x%x" % pat, every, back, "detach"])
+    t.ok(re.search(r"^0x%x:\s+0x25252525$" % pat, out, re.M) is not None
+         and "Ignoring packet error" not in out,
+         "stock GDB: set {int}A=0x25252525 (X with raw '%') reads back with x/wx", out)
+    t.ok("every byte: True" in out, "stock GDB: every byte value 0..255 written and read back", out)
+    t.eq(h.wait_exit(app), 0, "binary writes: the application finishes after detach")
+    t.eq(srv.wait(), 0, "binary writes: zestub exits 0")
 
     # ---- SIGTERM while waiting for a client: exit, leave nothing stopped ----
     app, line = h.start_app(env, args=["--print-buffers"], running="buffers:")
