@@ -140,10 +140,16 @@ static int reply_text(struct rsp_server *s, const char *text)
     return rsp_send_packet(s, s->reply.data, s->reply.len) < 0 ? -EPIPE : 0;
 }
 
-static int feed(struct rsp_server *s, const uint8_t *p, size_t n)
+/* Feeds client bytes until they are used up or the output queued for the
+ * client is congested (backpressure: the rest waits until it drains).
+ * Returns how many bytes were used (all of them once the session is to
+ * end: what follows is dropped), or -EPIPE. */
+static ssize_t feed(struct rsp_server *s, const uint8_t *p, size_t n)
 {
     int rc = 0;
-    for (size_t i = 0; i < n && rc == 0 && !s->end_requested; i++) {
+    size_t i;
+
+    for (i = 0; i < n && rc == 0 && !s->end_requested && !rsp_conn_congested(s->conn); i++) {
         switch (rsp_rx_feed(&s->rx, p[i])) {
         case RSP_RX_NONE:
             break;
@@ -175,7 +181,9 @@ static int feed(struct rsp_server *s, const uint8_t *p, size_t n)
             break;
         }
     }
-    return rc;
+    if (rc < 0)
+        return rc;
+    return s->end_requested ? (ssize_t)n : (ssize_t)i;
 }
 
 static void log_event(struct rsp_server *s, const struct rsp_event *ev)
@@ -247,67 +255,102 @@ static enum rsp_end finish(struct rsp_server *s, enum rsp_end why)
     return why;
 }
 
-enum rsp_end rsp_server_run(struct rsp_server *s, struct rsp_conn *c, char *err, size_t errlen)
+/* What the loop polls this round. */
+struct loop_fds {
+    struct pollfd p[4];
+    int n, ci, ei, wi, timeout; /* ci: the client's input (or -1), ei, wi: -1 */
+};
+
+/* The client's input is polled only while its output is not congested;
+ * its output only while something is queued. */
+static void loop_fds(struct rsp_server *s, struct rsp_conn *c, bool want_input, struct loop_fds *f)
 {
     const struct rsp_target_ops *o = s->target.ops;
-    uint8_t in[16384];
+    short out = rsp_conn_pending(c) ? POLLOUT : 0;
+    int ft;
+
+    f->n = 0;
+    f->ci = f->ei = f->wi = -1;
+    f->timeout = -1;
+    if (want_input) {
+        f->ci = f->n;
+        f->p[f->n++] = (struct pollfd){.fd = c->in_fd, .events = POLLIN};
+    }
+    if (out && want_input && c->out_fd == c->in_fd)
+        f->p[f->ci].events |= POLLOUT;
+    else if (out)
+        f->p[f->n++] = (struct pollfd){.fd = c->out_fd, .events = POLLOUT};
+    if (s->running || rsp_features_want_events(s)) {
+        int evfd = o->event_fd(s->target.ctx);
+        if (evfd >= 0) {
+            f->ei = f->n;
+            f->p[f->n++] = (struct pollfd){.fd = evfd, .events = POLLIN};
+        } else
+            f->timeout = EVENT_POLL_MS;
+    }
+    ft = rsp_features_timeout_ms(s);
+    if (ft >= 0 && (f->timeout < 0 || ft < f->timeout))
+        f->timeout = ft;
+    if (s->cfg.wake_fd >= 0) {
+        f->wi = f->n;
+        f->p[f->n++] = (struct pollfd){.fd = s->cfg.wake_fd, .events = POLLIN};
+    }
+}
+
+/* Client bytes read but not fed yet: what came in while the output was
+ * congested waits here, and no more is read until it is used. */
+struct held_input {
+    uint8_t buf[16384];
+    size_t off, len;
+};
+
+static int feed_held(struct rsp_server *s, struct held_input *in)
+{
+    ssize_t used = feed(s, in->buf + in->off, in->len - in->off);
+    if (used < 0)
+        return -EPIPE;
+    in->off += (size_t)used;
+    return 0;
+}
+
+enum rsp_end rsp_server_run(struct rsp_server *s, struct rsp_conn *c, char *err, size_t errlen)
+{
+    struct held_input in = {.off = 0, .len = 0};
+    struct loop_fds f;
 
     reset_connection(s, c);
     rsp_logf(&s->cfg.log, RSP_LOG_INFO, "client connected");
     for (;;) {
-        struct pollfd p[4];
-        int np = 0, ci, ei = -1, wi = -1, evfd, timeout = -1, r;
-
         if (s->end_requested && !rsp_conn_pending(c))
             return finish(s, s->end);
-        ci = np;
-        p[np++] = (struct pollfd){.fd = c->in_fd, .events = POLLIN};
-        if (rsp_conn_pending(c)) {
-            if (c->out_fd == c->in_fd)
-                p[ci].events |= POLLOUT;
-            else
-                p[np++] = (struct pollfd){.fd = c->out_fd, .events = POLLOUT};
+        if (in.off < in.len && !rsp_conn_congested(c)) {
+            if (feed_held(s, &in) < 0)
+                return finish(s, RSP_END_DISCONNECT);
+            continue;
         }
-        if (s->running || rsp_features_want_events(s)) {
-            evfd = o->event_fd(s->target.ctx);
-            if (evfd >= 0) {
-                ei = np;
-                p[np++] = (struct pollfd){.fd = evfd, .events = POLLIN};
-            } else
-                timeout = EVENT_POLL_MS;
-        }
-        {
-            int ft = rsp_features_timeout_ms(s);
-            if (ft >= 0 && (timeout < 0 || ft < timeout))
-                timeout = ft;
-        }
-        if (s->cfg.wake_fd >= 0) {
-            wi = np;
-            p[np++] = (struct pollfd){.fd = s->cfg.wake_fd, .events = POLLIN};
-        }
-        r = poll(p, (nfds_t)np, timeout);
-        if (r < 0) {
+        loop_fds(s, c, in.off == in.len && !rsp_conn_congested(c), &f);
+        if (poll(f.p, (nfds_t)f.n, f.timeout) < 0) {
             if (errno == EINTR)
                 continue;
             set_err(err, errlen, "poll: %s", strerror(errno));
             return finish(s, RSP_END_ERROR);
         }
-        if (wi >= 0 && (p[wi].revents & POLLIN))
+        if (f.wi >= 0 && (f.p[f.wi].revents & POLLIN))
             return finish(s, RSP_END_WAKE);
         rsp_features_expire(s);
-        if (rsp_conn_pending(c)) {
-            if (rsp_conn_flush(c) < 0)
-                return finish(s, RSP_END_DISCONNECT);
-        }
-        if (p[ci].revents & (POLLIN | POLLHUP | POLLERR)) {
-            ssize_t n = rsp_conn_read(c, in, sizeof(in));
+        if (rsp_conn_pending(c) && rsp_conn_flush(c) < 0)
+            return finish(s, RSP_END_DISCONNECT);
+        if (f.ci >= 0 && (f.p[f.ci].revents & (POLLIN | POLLHUP | POLLERR))) {
+            ssize_t n = rsp_conn_read(c, in.buf, sizeof(in.buf));
             if (n < 0)
                 return finish(s, RSP_END_DISCONNECT);
-            if (n > 0 && feed(s, in, (size_t)n) < 0)
+            in.off = 0;
+            in.len = (size_t)n;
+            if (feed_held(s, &in) < 0)
                 return finish(s, RSP_END_DISCONNECT);
         }
         if ((s->running || rsp_features_want_events(s)) &&
-            (ei < 0 || (p[ei].revents & (POLLIN | POLLHUP | POLLERR)))) {
+            (f.ei < 0 || (f.p[f.ei].revents & (POLLIN | POLLHUP | POLLERR)))) {
             if (pump_events(s) < 0)
                 return finish(s, RSP_END_DISCONNECT);
         }

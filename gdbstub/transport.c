@@ -362,6 +362,11 @@ bool rsp_conn_pending(const struct rsp_conn *c)
     return c->out.len > 0;
 }
 
+bool rsp_conn_congested(const struct rsp_conn *c)
+{
+    return c->out.len >= RSP_OUT_HIGH_WATER;
+}
+
 int rsp_conn_drain(struct rsp_conn *c, int timeout_ms)
 {
     int rc;

@@ -66,6 +66,12 @@ int rsp_conn_write(struct rsp_conn *c, const void *data, size_t n);
  * negative errno when the peer is gone. */
 int rsp_conn_flush(struct rsp_conn *c);
 bool rsp_conn_pending(const struct rsp_conn *c);
+/* Above this many queued bytes the server reads no more of a client's input
+ * until the queue drains below it: a client that pipelines requests and
+ * never reads its replies must not make the server buffer without bound.
+ * One reply may go past it (at most a PacketSize payload, escaped). */
+#define RSP_OUT_HIGH_WATER ((size_t)1 << 20)
+bool rsp_conn_congested(const struct rsp_conn *c);
 /* Blocks (poll) until the queue is empty or timeout_ms passed. */
 int rsp_conn_drain(struct rsp_conn *c, int timeout_ms);
 void rsp_conn_close(struct rsp_conn *c);

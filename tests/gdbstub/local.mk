@@ -8,6 +8,7 @@ tests_gdbstub_rsp_mock_server_LDADD = libgdbstub.la libregsets.la
 tests_gdbstub_test_packet_SOURCES = tests/gdbstub/test_packet.c tests/tap.h
 tests_gdbstub_test_packet_LDADD = libgdbstub.la libregsets.la
 RSP_PY_TESTS = tests/gdbstub/test_rsp_codec.py tests/gdbstub/test_rsp_queries.py \
-	tests/gdbstub/test_rsp_regs_mem.py tests/gdbstub/test_rsp_run.py
+	tests/gdbstub/test_rsp_regs_mem.py tests/gdbstub/test_rsp_run.py \
+	tests/gdbstub/test_rsp_backpressure.py
 TESTS += tests/gdbstub/test_packet $(RSP_PY_TESTS)
 EXTRA_DIST += tests/gdbstub/README.md tests/gdbstub/rspclient.py $(RSP_PY_TESTS)
