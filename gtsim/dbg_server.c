@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "gtsim/dbg_server.h"
+#include "gtsim/dbg_stale.h"
 #include "gtsim/dbg_srv_int.h"
 
 static ze_result_t attach(struct srv_session *s, const struct gtsim_dbg_attach *rq)
@@ -229,6 +230,7 @@ static int open_endpoint(struct gtsim_dbg_server *srv, char *err, size_t errlen)
         snprintf(err, errlen, "%s is not a private directory of this user", dir);
         return -1;
     }
+    gtsim_dbg_remove_stale(dir); /* what killed processes left behind */
     fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         snprintf(err, errlen, "socket: %s", strerror(errno));

@@ -33,5 +33,6 @@ check_PROGRAMS += tests/gtsim/topology_probe
 tests_gtsim_topology_probe_SOURCES = tests/gtsim/topology_probe.c
 tests_gtsim_topology_probe_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
 tests_gtsim_topology_probe_LDADD = $(ZE_LIBS)
-TESTS += tests/gtsim/test_topology.sh tests/gtsim/test_examples.sh
-EXTRA_DIST += tests/gtsim/README.md tests/gtsim/test_topology.sh tests/gtsim/test_examples.sh
+TESTS += tests/gtsim/test_topology.sh tests/gtsim/test_examples.sh tests/gtsim/test_stale_sockets.sh
+EXTRA_DIST += tests/gtsim/README.md tests/gtsim/test_topology.sh tests/gtsim/test_examples.sh \
+	tests/gtsim/test_stale_sockets.sh
