@@ -131,4 +131,25 @@ with h.guarded(t, "killed while stopped, then a step", lambda: None):
          "%s: a step of a thread of the ended process gets W1;process:1" % tag)
     after_exit(c, srv, tag, True)
 
+with h.guarded(t, "non-stop, one thread stopped, killed", lambda: None):
+    slow = h.small_device(5)
+    app, _ = h.start_app(slow, args=["--print-buffers"], running="buffers:")
+    srv = h.Stdio(slow, ["--log-level", "debug"], keep_stderr=True)
+    c = srv.c
+    tag = "non-stop"
+    c.req(INTEL_TEXT)
+    t.eq(c.req("QNonStop:1"), "OK", "%s: QNonStop:1" % tag)
+    t.eq(c.req("vAttach;%x" % app.pid, timeout=30), "OK", "%s: vAttach" % tag)
+    t.eq(c.req("vCont;t:p1.1"), "OK", "%s: vCont;t:p1.1" % tag)
+    first = c.notification(timeout=30)
+    t.eq(c.req("vStopped"), "OK", "%s: one stop (%r)" % (tag, first))
+    app.send_signal(signal.SIGKILL)
+    t.eq(h.wait_exit(app), -signal.SIGKILL, "%s: the application has ended" % tag)
+    n = c.notification(timeout=30).decode()
+    t.eq(n, "Stop:W1;process:1", "%s: the exit arrives as a notification at once" % tag)
+    t.eq(c.req("vStopped"), "OK", "%s: nothing else is queued" % tag)
+    t.eq(c.req("Hgp1.1"), "E.process 1 has exited", "%s: Hgp1.1 afterwards: the error" % tag)
+    t.eq(c.req("D;1"), "OK", "%s: D;1 succeeds" % tag)
+    t.eq(srv.close(), 0, "%s: zestub exits 0" % tag)
+
 sys.exit(t.done())
