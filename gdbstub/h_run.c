@@ -325,11 +325,14 @@ enum rsp_hresult rsp_h_detach(struct rsp_server *s, const char *arg, size_t len)
                 break;
     } else if (!rsp_parse_hex(&p, end, &pid) || p != end || pid > UINT32_MAX)
         rc = -1;
-    else if (pid = (uint64_t)rsp_pid_from_wire(s, (int64_t)pid),
-             !rsp_find_process(s, (uint32_t)pid, NULL) && !rsp_process_exited(s, (int64_t)pid))
-        rc = -1;
-    else /* an ended process too: detaching from it succeeds (gdbserver) */
-        rc = detach_one(s, (uint32_t)pid, e, sizeof(e));
+    else {
+        pid = (uint64_t)rsp_pid_from_wire(s, (int64_t)pid);
+        /* An ended process too: detaching from it succeeds (gdbserver). */
+        if (rsp_find_process(s, (uint32_t)pid, NULL) || rsp_process_exited(s, (int64_t)pid))
+            rc = detach_one(s, (uint32_t)pid, e, sizeof(e));
+        else
+            rc = -1;
+    }
     if (rc < 0) {
         rsp_reply_error(s, e); /* E01 for a bad or unknown pid: no reason */
         return RSP_H_REPLY;
