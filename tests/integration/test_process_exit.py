@@ -131,6 +131,23 @@ with h.guarded(t, "killed while stopped, then a step", lambda: None):
          "%s: a step of a thread of the ended process gets W1;process:1" % tag)
     after_exit(c, srv, tag, True)
 
+with h.guarded(t, "two tiles, killed while stopped", lambda: None):
+    tiles = h.gtsim_env("platform=xehpc,tiles=2,subslices=2,eus=2,threads=4,pace=5")
+    app, _ = h.start_app(tiles, args=["--print-buffers"], running="buffers:")
+    srv = h.Stdio(tiles, ["--log-level", "debug"], keep_stderr=True)
+    _, stop = srv.attach(app.pid, INTEL_TEXT)
+    c = srv.c
+    tag = "two tiles"
+    t.ok(stop.startswith("T") and "thread:p2." in stop, "%s: attach stops p2" % tag, stop)
+    app.send_signal(signal.SIGKILL)
+    seen_exit(c, app, tag, -signal.SIGKILL)
+    t.eq(resume(c, "vCont;c"), "W1;process:1", "%s: the first resume gets p1's exit" % tag)
+    t.eq(c.req("g"), "E.process 2 has exited", "%s: g of p2 before its report: the error" % tag)
+    t.eq(resume(c, "vCont;c"), "W1;process:2", "%s: the next resume gets p2's exit" % tag)
+    t.eq(c.req("D;1"), "OK", "%s: D;1 succeeds" % tag)
+    t.eq(c.req("D;2"), "OK", "%s: D;2 succeeds" % tag)
+    t.eq(srv.close(), 0, "%s: zestub exits 0" % tag)
+
 with h.guarded(t, "non-stop, one thread stopped, killed", lambda: None):
     slow = h.small_device(5)
     app, _ = h.start_app(slow, args=["--print-buffers"], running="buffers:")
