@@ -9,6 +9,7 @@
 #include "gdbstub/handlers.h"
 #include "gdbstub/output.h"
 #include "gdbstub/server_state.h"
+#include "gdbstub/stopreply.h"
 #include "gdbstub/threadid.h"
 
 /* Largest read served at once; the client asks again for the rest. */
@@ -38,12 +39,19 @@ static bool parse_args(const char **p, const char *end, uint64_t *addr, uint32_t
     return true;
 }
 
+/* The access's context; false with the error reply built (a process that
+ * ended says so). */
 static bool mem_ref(struct rsp_server *s, uint64_t addr, uint32_t space, struct rsp_mem_ref *ref)
 {
     struct rsp_thread_info ti;
     uint32_t pid, tid;
 
-    if (!rsp_resolve_thread(s, s->g, &pid, &tid))
+    if (!rsp_resolve_thread(s, s->g, &pid, &tid)) {
+        if (!rsp_reply_if_exited(s, s->g.pid))
+            rsp_reply_e01(&s->reply);
+        return false;
+    }
+    if (rsp_reply_if_exited(s, pid))
         return false;
     if (space == 0 && (addr >> TAG_SHIFT) == TAG_SLM)
         space = 1;
@@ -57,8 +65,10 @@ static bool mem_ref(struct rsp_server *s, uint64_t addr, uint32_t space, struct 
         ref->tid = tid;
     else if (space == 0)
         ref->tid = 0;
-    else
-        return false; /* SLM needs a stopped thread */
+    else {
+        rsp_reply_e01(&s->reply); /* SLM needs a stopped thread */
+        return false;
+    }
     return true;
 }
 
@@ -72,10 +82,12 @@ static enum rsp_hresult do_read(struct rsp_server *s, const char *arg, size_t le
     size_t done = 0;
     char e[RSP_ERR_LEN] = "";
 
-    if (!parse_args(&p, end, &addr, &space, &n) || p != end || !mem_ref(s, addr, space, &ref)) {
+    if (!parse_args(&p, end, &addr, &space, &n) || p != end) {
         rsp_reply_e01(&s->reply);
         return RSP_H_REPLY;
     }
+    if (!mem_ref(s, addr, space, &ref))
+        return RSP_H_REPLY;
     if (n == 0) {
         if (binary)
             rsp_buf_putc(&s->reply, 'b');
@@ -140,10 +152,8 @@ static enum rsp_hresult do_write(struct rsp_server *s, const char *arg, size_t l
         rsp_reply_ok(&s->reply);
         return RSP_H_REPLY;
     }
-    if (!mem_ref(s, addr, space, &ref)) {
-        rsp_reply_e01(&s->reply);
+    if (!mem_ref(s, addr, space, &ref))
         return RSP_H_REPLY;
-    }
     if (binary)
         data = (const uint8_t *)p;
     else {

@@ -13,6 +13,7 @@
 #include "gdbstub/hostview.h"
 #include "gdbstub/output.h"
 #include "gdbstub/server_state.h"
+#include "gdbstub/stopreply.h"
 #include "gdbstub/threadid.h"
 #include "regsets/regs_catalog.h"
 
@@ -23,17 +24,25 @@ struct regctx {
     const struct regs_catalog *regs;
 };
 
+/* The Hg thread and its layout; false with the error reply built (a
+ * process that ended says so). */
 static bool current(struct rsp_server *s, struct regctx *r)
 {
     struct rsp_thread_info ti;
     struct rsp_tdesc td;
 
-    if (!rsp_resolve_thread(s, s->g, &r->pid, &r->tid))
+    if (!rsp_resolve_thread(s, s->g, &r->pid, &r->tid)) {
+        if (!rsp_reply_if_exited(s, s->g.pid))
+            rsp_reply_e01(&s->reply);
         return false;
-    if (s->target.ops->thread_info(s->target.ctx, r->pid, r->tid, &ti) < 0)
+    }
+    if (rsp_reply_if_exited(s, r->pid))
         return false;
-    if (s->target.ops->tdesc(s->target.ctx, ti.tdesc, &td) < 0 || !td.regs)
+    if (s->target.ops->thread_info(s->target.ctx, r->pid, r->tid, &ti) < 0 ||
+        s->target.ops->tdesc(s->target.ctx, ti.tdesc, &td) < 0 || !td.regs) {
+        rsp_reply_e01(&s->reply);
         return false;
+    }
     r->regs = td.regs;
     return true;
 }
@@ -76,10 +85,8 @@ enum rsp_hresult rsp_h_read_regs(struct rsp_server *s, const char *arg, size_t l
         rsp_hostview_read_regs(s);
         return RSP_H_REPLY;
     }
-    if (!current(s, &r)) {
-        rsp_reply_e01(&s->reply);
+    if (!current(s, &r))
         return RSP_H_REPLY;
-    }
     for (size_t i = 0; i < regs_catalog_count(r.regs); i++)
         put_reg(s, &r, regs_catalog_at(r.regs, i));
     return RSP_H_REPLY;
@@ -88,10 +95,8 @@ enum rsp_hresult rsp_h_read_regs(struct rsp_server *s, const char *arg, size_t l
 enum rsp_hresult rsp_h_expedited(struct rsp_server *s, const char *arg, size_t len)
 {
     struct regctx r;
-    if (!current(s, &r)) {
-        rsp_reply_e01(&s->reply);
+    if (!current(s, &r))
         return RSP_H_REPLY;
-    }
     for (size_t i = 0; i < regs_catalog_count(r.regs); i++) {
         const struct regs_reg *reg = regs_catalog_at(r.regs, i);
         if (!reg->expedited)
@@ -117,7 +122,9 @@ enum rsp_hresult rsp_h_read_reg(struct rsp_server *s, const char *arg, size_t le
         rsp_hostview_read_reg(s, n);
         return RSP_H_REPLY;
     }
-    if (!current(s, &r) || n >= regs_catalog_count(r.regs)) {
+    if (!current(s, &r))
+        return RSP_H_REPLY;
+    if (n >= regs_catalog_count(r.regs)) {
         rsp_reply_e01(&s->reply);
         return RSP_H_REPLY;
     }
@@ -165,8 +172,13 @@ enum rsp_hresult rsp_h_write_reg(struct rsp_server *s, const char *arg, size_t l
 
     if (archless_write(s))
         return RSP_H_REPLY;
-    if (!rsp_parse_hex(&p, end, &n) || p == end || *p != '=' || !current(s, &r) ||
-        n >= regs_catalog_count(r.regs)) {
+    if (!rsp_parse_hex(&p, end, &n) || p == end || *p != '=') {
+        rsp_reply_e01(&s->reply);
+        return RSP_H_REPLY;
+    }
+    if (!current(s, &r))
+        return RSP_H_REPLY;
+    if (n >= regs_catalog_count(r.regs)) {
         rsp_reply_e01(&s->reply);
         return RSP_H_REPLY;
     }
@@ -189,10 +201,8 @@ enum rsp_hresult rsp_h_write_regs(struct rsp_server *s, const char *arg, size_t 
 
     if (archless_write(s))
         return RSP_H_REPLY;
-    if (!current(s, &r)) {
-        rsp_reply_e01(&s->reply);
+    if (!current(s, &r))
         return RSP_H_REPLY;
-    }
     for (size_t i = 0; i < regs_catalog_count(r.regs); i++)
         total += 2 * (size_t)regs_catalog_at(r.regs, i)->byte_size;
     if (len != total) {

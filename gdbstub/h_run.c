@@ -24,6 +24,8 @@ enum rsp_hresult rsp_h_status(struct rsp_server *s, const char *arg, size_t len)
 
     if (s->non_stop)
         return rsp_nonstop_status(s);
+    if (rsp_reply_pending_exit(s))
+        return RSP_H_REPLY; /* an ended process is reported before any stop */
     if (s->have_stop && rsp_find_process(s, s->last_stop.pid, NULL) &&
         (s->client_intelgt || s->last_stop.kind != RSP_EVENT_UNAVAILABLE)) {
         rsp_stop_reply(s, &s->last_stop, &s->reply);
@@ -61,6 +63,12 @@ static enum rsp_hresult start(struct rsp_server *s, const struct rsp_resume *a, 
     char e[RSP_ERR_LEN] = "";
     bool only_stop = true;
 
+    for (size_t i = 0; i < n; i++)
+        only_stop = only_stop && a[i].kind == RSP_RESUME_STOP;
+    /* All-stop: a process whose application ended answers the resume with
+     * its exit, whatever else was asked (non-stop notifies it as it comes). */
+    if (!s->non_stop && !only_stop && rsp_reply_pending_exit(s))
+        return RSP_H_REPLY;
     if (s->target.ops->process_count(s->target.ctx) == 0) {
         /* The last device went away while GDB was stopped: its exit is
          * still queued and answers this resume. */
@@ -74,8 +82,6 @@ static enum rsp_hresult start(struct rsp_server *s, const struct rsp_resume *a, 
         rsp_reply_etext(&s->reply, "no device is attached");
         return RSP_H_REPLY;
     }
-    for (size_t i = 0; i < n; i++)
-        only_stop = only_stop && a[i].kind == RSP_RESUME_STOP;
     if (rsp_log_on(&s->cfg.log, RSP_LOG_DEBUG))
         for (size_t i = 0; i < n; i++)
             rsp_logf(&s->cfg.log, RSP_LOG_DEBUG, "resume: %s p%d.%d",
@@ -169,8 +175,11 @@ enum rsp_hresult rsp_h_vcont(struct rsp_server *s, const char *arg, size_t len)
             if (!rsp_parse_ptid(s, &p, end, &who))
                 goto bad;
         }
-        if (!action_target(s, who, &a[n]))
+        if (!action_target(s, who, &a[n])) {
+            if (rsp_reply_if_exited(s, who.pid))
+                return RSP_H_REPLY;
             goto bad;
+        }
         n++;
         if (p < end) {
             if (*p != ';')
@@ -201,7 +210,8 @@ static enum rsp_hresult simple(struct rsp_server *s, bool step)
         if (who.tid <= 0)
             who = s->g;
         if (!rsp_resolve_thread(s, who, &pid, &tid)) {
-            rsp_reply_e01(&s->reply);
+            if (!rsp_reply_if_exited(s, who.pid))
+                rsp_reply_e01(&s->reply);
             return RSP_H_REPLY;
         }
         a[n++] = (struct rsp_resume){.kind = RSP_RESUME_STEP, .pid = pid, .tid = tid};
@@ -313,12 +323,16 @@ enum rsp_hresult rsp_h_detach(struct rsp_server *s, const char *arg, size_t len)
         while (o->process_count(s->target.ctx) > 0 && o->process_at(s->target.ctx, 0, &pi) == 0)
             if ((rc = detach_one(s, pi.pid, e, sizeof(e))) < 0)
                 break;
-    } else if (!rsp_parse_hex(&p, end, &pid) || p != end || pid > UINT32_MAX ||
-               !rsp_find_process(s, (uint32_t)(pid = (uint64_t)rsp_pid_from_wire(s, (int64_t)pid)),
-                                 NULL))
+    } else if (!rsp_parse_hex(&p, end, &pid) || p != end || pid > UINT32_MAX)
         rc = -1;
-    else
-        rc = detach_one(s, (uint32_t)pid, e, sizeof(e));
+    else {
+        pid = (uint64_t)rsp_pid_from_wire(s, (int64_t)pid);
+        /* An ended process too: detaching from it succeeds (gdbserver). */
+        if (rsp_find_process(s, (uint32_t)pid, NULL) || rsp_process_exited(s, (int64_t)pid))
+            rc = detach_one(s, (uint32_t)pid, e, sizeof(e));
+        else
+            rc = -1;
+    }
     if (rc < 0) {
         rsp_reply_error(s, e); /* E01 for a bad or unknown pid: no reason */
         return RSP_H_REPLY;

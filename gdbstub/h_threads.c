@@ -2,6 +2,7 @@
 /* Thread selection and listing: H, T, qfThreadInfo/qsThreadInfo. */
 #include "gdbstub/handlers.h"
 #include "gdbstub/server_state.h"
+#include "gdbstub/stopreply.h"
 #include "gdbstub/threadid.h"
 
 enum rsp_hresult rsp_h_set_thread(struct rsp_server *s, const char *arg, size_t len)
@@ -29,7 +30,8 @@ enum rsp_hresult rsp_h_set_thread(struct rsp_server *s, const char *arg, size_t 
         return RSP_H_REPLY;
     }
     if (!rsp_resolve_thread(s, want, &pid, &tid)) {
-        rsp_reply_e01(&s->reply);
+        if (!rsp_reply_if_exited(s, want.pid)) /* its exit was reported */
+            rsp_reply_e01(&s->reply);
         return RSP_H_REPLY;
     }
     /* Hg pP.0 is "any thread of P": resolved now, so that registers and

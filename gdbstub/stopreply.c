@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include "gdbstub/stopreply.h"
 
+#include <stdio.h>
+#include <string.h>
+
+#include "gdbstub/output.h"
 #include "gdbstub/server_state.h"
 #include "gdbstub/threadid.h"
 #include "regsets/regs_catalog.h"
@@ -91,4 +95,43 @@ void rsp_note_stop(struct rsp_server *s, const struct rsp_event *ev)
         s->g.pid = s->c.pid = ev->pid;
         s->g.tid = s->c.tid = ev->tid;
     }
+}
+
+bool rsp_process_exited(struct rsp_server *s, int64_t pid)
+{
+    const struct rsp_target_ops *o = s->target.ops;
+    return o->process_exited && pid > 0 && pid <= UINT32_MAX &&
+           o->process_exited(s->target.ctx, (uint32_t)pid);
+}
+
+bool rsp_reply_pending_exit(struct rsp_server *s)
+{
+    const struct rsp_target_ops *o = s->target.ops;
+    size_t n = o->process_count(s->target.ctx);
+    struct rsp_event ev;
+    bool pending = false;
+
+    for (size_t i = 0; i < n && !pending; i++) {
+        struct rsp_process_info pi;
+        pending = o->process_at(s->target.ctx, i, &pi) == 0 && rsp_process_exited(s, pi.pid);
+    }
+    memset(&ev, 0, sizeof(ev));
+    if (!pending || o->next_event(s->target.ctx, &ev) <= 0)
+        return false;
+    rsp_logf(&s->cfg.log, RSP_LOG_INFO, "device process %u has exited: reported now",
+             (unsigned)ev.pid);
+    rsp_note_stop(s, &ev);
+    rsp_stop_reply(s, &ev, &s->reply);
+    return true;
+}
+
+bool rsp_reply_if_exited(struct rsp_server *s, int64_t pid)
+{
+    char text[64];
+    if (!rsp_process_exited(s, pid))
+        return false;
+    snprintf(text, sizeof(text), "process %lld has exited", (long long)rsp_pid_to_wire(s, pid));
+    rsp_buf_clear(&s->reply);
+    rsp_reply_error(s, text);
+    return true;
 }

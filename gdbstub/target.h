@@ -206,6 +206,15 @@ struct rsp_target_ops {
      * architecture shows its PC unavailable). The program counter of a
      * stopped thread; negative or RSP_TARGET_UNAVAILABLE when it has none. */
     int (*thread_pc)(void *ctx, uint32_t pid, uint32_t tid, uint64_t *pc, char *err, size_t errlen);
+
+    /* Optional (NULL: no process ever exits while attached). True once the
+     * application of device process pid has ended, until the next attach.
+     * Until its EXITED (or KILLED) event has been taken the process stays
+     * listed, its threads unavailable, and that event is the next one
+     * next_event returns (an exit is reported before anything else of any
+     * device): the server answers the next resume or '?' with it. Register
+     * and memory ops naming it fail saying it exited; detach succeeds. */
+    bool (*process_exited)(void *ctx, uint32_t pid);
 };
 
 struct rsp_target {

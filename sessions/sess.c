@@ -254,6 +254,15 @@ bool sess_alive(struct sess_manager *m, unsigned session)
     return alive;
 }
 
+bool sess_exited(struct sess_manager *m, unsigned session)
+{
+    bool exited;
+    pthread_mutex_lock(&m->lock);
+    exited = session < m->nsessions && m->sessions[session].exited;
+    pthread_mutex_unlock(&m->lock);
+    return exited;
+}
+
 int sess_module_release(struct sess_manager *m, unsigned session, uint64_t begin, uint64_t end,
                         struct zd_error *err)
 {

@@ -83,6 +83,11 @@ uint32_t sess_thread_count(struct sess_manager *m, unsigned session);
 struct zd_thread sess_thread_id(struct sess_manager *m, unsigned session, uint32_t thread);
 enum sess_thread_state sess_thread_state(struct sess_manager *m, unsigned session, uint32_t thread);
 bool sess_alive(struct sess_manager *m, unsigned session);
+/* The application ended on the session's device (the driver's DETACHED
+ * event, or DEVICE_LOST when its threads were probed): the session is not
+ * alive, and a SESS_NOTE_DETACHED was queued once. The driver gives no
+ * exit status. Stays true after sess_detach. */
+bool sess_exited(struct sess_manager *m, unsigned session);
 
 /* Thread marks: what the run control above knows of each thread across
  * resumes, kept here beside its state so that one table answers every

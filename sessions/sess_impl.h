@@ -31,6 +31,9 @@ struct session {
     struct zd_session *zs;
     bool alive;
     bool detached; /* zd session closed (sess_detach); zs is NULL */
+    /* The application ended on this device (DETACHED from the driver, or
+     * DEVICE_LOST from a probe): not alive, and never again. */
+    bool exited;
     uint32_t nthreads;
     /* One byte per hardware thread: a 64K-thread device costs 64 KiB. */
     uint8_t *state;
@@ -80,6 +83,9 @@ struct sess_manager {
 /* now + timeout_ms on CLOCK_MONOTONIC, the clock of m->cv (no lock). */
 void sess_deadline(struct timespec *dl, uint64_t timeout_ms);
 void sess_push_note(struct sess_manager *m, const struct sess_note *n);
+/* The application is gone from the session's device: not alive, exited,
+ * and one SESS_NOTE_DETACHED queued (the first time only). */
+void sess_mark_exited(struct sess_manager *m, struct session *s);
 void sess_set_state(struct session *s, uint32_t thread, enum sess_thread_state st);
 void sess_drop_cache(struct session *s, uint32_t thread);
 int sess_regset_slot(const struct session *s, uint32_t type);

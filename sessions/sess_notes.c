@@ -38,6 +38,16 @@ void sess_push_note(struct sess_manager *m, const struct sess_note *n)
     pthread_cond_broadcast(&m->cv);
 }
 
+void sess_mark_exited(struct sess_manager *m, struct session *s)
+{
+    struct sess_note n = {.type = SESS_NOTE_DETACHED, .session = s->index};
+    bool first = !s->exited;
+    s->alive = false;
+    s->exited = true;
+    if (first)
+        sess_push_note(m, &n);
+}
+
 /* A stop note is only worth delivering while that stop lasts: one that
  * queued up while its thread was stopped by other means (our own
  * interrupt, a probe) and resumed since would report a stop that is over. */

@@ -174,8 +174,7 @@ static void on_process_exit(struct pump_event *p)
 
 static void on_detached(struct pump_event *p)
 {
-    p->s->alive = false;
-    push(p, SESS_NOTE_DETACHED, 0);
+    sess_mark_exited(p->m, p->s);
 }
 
 static void (*const handlers[])(struct pump_event *) = {

@@ -55,7 +55,7 @@ int sess_stop_all(struct sess_manager *m, struct zd_error *err)
                     m->stats.probes_failed++;
                     sess_set_state(s, t, SESS_T_UNAVAILABLE);
                     if (e.code == ZD_E_LOST)
-                        s->alive = false;
+                        sess_mark_exited(m, s); /* its DETACHED may follow */
                 }
             }
             if (sess_state_stopped(s->state[t]))

@@ -41,6 +41,10 @@ struct tgt {
     void *dump_arg;
     bool held_report, report_stop_all;
     struct rsp_event report;
+    /* Per device: its application's end was reported to the client (an
+     * EXITED event), or the client detached it. A device whose application
+     * ended stays listed until then (tgt_listed). */
+    bool *exit_told;
     /* Threads range stepping in the current resume (few at a time). */
     struct range_step *ranges;
     size_t nranges, cap_ranges;
@@ -63,6 +67,12 @@ static inline void tgt_say(char *err, size_t errlen, const char *msg)
 const struct rsp_monitor_cmd *tgt_monitor_commands(void *ctx, size_t *n);
 
 /* tgt_run.c */
+
+/* Device k as the client knows it: alive, or its application ended and
+ * the client has not been told yet. */
+bool tgt_listed(struct tgt *t, unsigned k);
+/* Its application ended and the client has not been told. */
+bool tgt_exit_untold(struct tgt *t, unsigned k);
 
 /* Fills a stop event for a stopped thread (reason from cr0) and marks the
  * thread reported. */

@@ -289,7 +289,7 @@ static int threads_of_device(struct sess_manager *m, struct tgt_xpti *xp, unsign
 
     put_device(out, m, k);
     if (!sess_alive(m, k)) {
-        rsp_buf_puts(out, ": detached\n");
+        rsp_buf_puts(out, sess_exited(m, k) ? ": the application has exited\n" : ": detached\n");
         return 0;
     }
     if (!(recs = malloc((n ? n : 1) * sizeof(*recs)))) {
@@ -537,7 +537,8 @@ static int cmd_modules(struct sess_manager *m, struct tgt_xpti *xp, bool all, st
         size_t n = sess_alive(m, k) ? sess_module_count(m, k) : 0;
         put_device(out, m, k);
         if (!sess_alive(m, k)) {
-            rsp_buf_puts(out, ": detached\n");
+            rsp_buf_puts(out,
+                         sess_exited(m, k) ? ": the application has exited\n" : ": detached\n");
             continue;
         }
         rsp_buf_printf(out, ": %zu module%s\n", n, n == 1 ? "" : "s");
@@ -576,7 +577,8 @@ static int cmd_devices(struct sess_manager *m, struct rsp_buf *out)
             (unsigned)d->slices, (unsigned)d->subslices, (unsigned)d->eus, (unsigned)d->threads,
             (unsigned)d->nthreads);
         if (!sess_alive(m, k)) {
-            rsp_buf_puts(out, "  detached\n");
+            rsp_buf_puts(out,
+                         sess_exited(m, k) ? "  the application has exited\n" : "  detached\n");
             continue;
         }
         for (uint32_t th = 0; th < n; th++)

@@ -24,6 +24,20 @@ static bool valid(struct tgt *t, uint32_t pid, uint32_t tid)
            (tid == 0 || tid <= sess_thread_count(t->m, pid - 1));
 }
 
+/* A device whose application ended: fills err and returns true. */
+static bool ended(struct tgt *t, uint32_t pid, char *err, size_t errlen)
+{
+    if (!t->m || pid < 1 || pid > t->n || !sess_exited(t->m, pid - 1))
+        return false;
+    if (errlen)
+        snprintf(err, errlen, "device process %u has exited", (unsigned)pid);
+    return true;
+}
+
+static void release_manager(struct tgt *t);
+
+static size_t t_process_count(void *ctx);
+
 static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *err, size_t errlen)
 {
     struct tgt *t = ctx;
@@ -31,6 +45,8 @@ static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *
     struct zd_error e;
     int rc;
 
+    if (t->m && t_process_count(t) == 0)
+        release_manager(t); /* every device ended or was detached */
     if (t->m) {
         tgt_say(err, errlen, "Already attached.");
         return -EBUSY;
@@ -43,6 +59,7 @@ static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *
         return rc == ZD_E_TOO_EARLY ? RSP_TARGET_TOO_EARLY : -EIO;
     }
     t->n = sess_count(t->m);
+    t->exit_told = calloc(t->n, sizeof(*t->exit_told));
     t->xpti = tgt_xpti_new(host_pid);
     t->cats = calloc(t->n, sizeof(*t->cats));
     for (unsigned k = 0; t->cats && k < t->n; k++) {
@@ -90,8 +107,8 @@ static size_t t_process_count(void *ctx)
 {
     struct tgt *t = ctx;
     size_t n = 0;
-    for (unsigned k = 0; k < t->n; k++)
-        n += sess_alive(t->m, k);
+    for (unsigned k = 0; t->m && k < t->n; k++)
+        n += tgt_listed(t, k);
     return n;
 }
 
@@ -99,7 +116,7 @@ static int t_process_at(void *ctx, size_t i, struct rsp_process_info *out)
 {
     struct tgt *t = ctx;
     for (unsigned k = 0; k < t->n; k++) {
-        if (!sess_alive(t->m, k))
+        if (!tgt_listed(t, k))
             continue;
         if (i-- == 0) {
             out->pid = k + 1;
@@ -110,24 +127,30 @@ static int t_process_at(void *ctx, size_t i, struct rsp_process_info *out)
     return -ENOENT;
 }
 
+static enum rsp_thread_state client_state(enum sess_thread_state st)
+{
+    switch (st) {
+    case SESS_T_STOPPED:
+    case SESS_T_HELD:
+        return RSP_THREAD_STOPPED;
+    case SESS_T_UNAVAILABLE:
+        return RSP_THREAD_UNAVAILABLE;
+    default:
+        return RSP_THREAD_RUNNING;
+    }
+}
+
 static int t_thread_info(void *ctx, uint32_t pid, uint32_t tid, struct rsp_thread_info *out)
 {
     struct tgt *t = ctx;
     struct zd_thread id;
-    if (!valid(t, pid, tid) || tid == 0)
+    if (pid < 1 || pid > t->n || !tgt_listed(t, pid - 1) || tid == 0 ||
+        tid > sess_thread_count(t->m, pid - 1))
         return -ENOENT;
-    switch (sess_thread_state(t->m, pid - 1, tid - 1)) {
-    case SESS_T_STOPPED:
-    case SESS_T_HELD:
-        out->state = RSP_THREAD_STOPPED;
-        break;
-    case SESS_T_UNAVAILABLE:
-        out->state = RSP_THREAD_UNAVAILABLE;
-        break;
-    default:
-        out->state = RSP_THREAD_RUNNING;
-        break;
-    }
+    /* A device listed until its exit is reported: nothing of it can be
+     * read any more. */
+    out->state = sess_alive(t->m, pid - 1) ? client_state(sess_thread_state(t->m, pid - 1, tid - 1))
+                                           : RSP_THREAD_UNAVAILABLE;
     out->tdesc = pid; /* one description per device */
     id = sess_thread_id(t->m, pid - 1, tid - 1);
     out->slice = id.slice;
@@ -181,6 +204,8 @@ static int t_read_register(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnu
     const uint8_t *data;
     size_t got;
     struct zd_error e;
+    if (ended(t, pid, err, errlen))
+        return -ESRCH;
     if (!r || !valid(t, pid, tid) || tid == 0) {
         tgt_say(err, errlen, "no such register or thread");
         return -EINVAL;
@@ -199,6 +224,8 @@ static int t_write_register(void *ctx, uint32_t pid, uint32_t tid, uint32_t regn
     struct tgt *t = ctx;
     const struct regs_reg *r = reg_of(t, pid, regnum);
     struct zd_error e;
+    if (ended(t, pid, err, errlen))
+        return -ESRCH;
     if (!r || !valid(t, pid, tid) || tid == 0 || size != r->byte_size) {
         tgt_say(err, errlen, "no such register or thread");
         return -EINVAL;
@@ -216,6 +243,8 @@ static int t_read_memory(void *ctx, const struct rsp_mem_ref *ref, uint8_t *buf,
     struct tgt *t = ctx;
     struct zd_error e;
     *done = 0;
+    if (ended(t, ref->pid, err, errlen))
+        return -ESRCH;
     if (!valid(t, ref->pid, ref->tid)) {
         tgt_say(err, errlen, "no such process or thread");
         return -EINVAL;
@@ -235,6 +264,8 @@ static int t_write_memory(void *ctx, const struct rsp_mem_ref *ref, const uint8_
 {
     struct tgt *t = ctx;
     struct zd_error e;
+    if (ended(t, ref->pid, err, errlen))
+        return -ESRCH;
     if (!valid(t, ref->pid, ref->tid)) {
         tgt_say(err, errlen, "no such process or thread");
         return -EINVAL;
@@ -251,12 +282,20 @@ static int t_write_memory(void *ctx, const struct rsp_mem_ref *ref, const uint8_
 static int t_detach(void *ctx, uint32_t pid, char *err, size_t errlen)
 {
     struct tgt *t = ctx;
-    struct zd_error e;
-    if (pid < 1 || pid > t->n || !sess_alive(t->m, pid - 1)) {
+    char why[64];
+    if (t->m && ended(t, pid, why, sizeof(why))) {
+        /* As gdbserver: detaching from a process that is gone succeeds;
+         * the client is no longer owed its exit. */
+        if (!t->exit_told[pid - 1])
+            sess_detach(t->m, pid - 1);
+        t->exit_told[pid - 1] = true;
+        rsp_logf(&t->log, RSP_LOG_INFO, "detach: %s", why);
+        return 0;
+    }
+    if (!t->m || pid < 1 || pid > t->n || !sess_alive(t->m, pid - 1)) {
         tgt_say(err, errlen, "no such process");
         return -ENOENT;
     }
-    (void)e;
     /* The driver resumes the session's threads on detach. */
     sess_detach(t->m, pid - 1);
     fprintf(stderr, "Detached from device [%s]\n", sess_device(t->m, pid - 1)->pci_slot);
@@ -339,6 +378,12 @@ static void t_client_gone(void *ctx)
         return;
     if (sess_resume_all(t->m, &e))
         rsp_logf(&t->log, RSP_LOG_WARNING, "resuming every thread failed: %s", e.msg);
+    release_manager(t);
+}
+
+/* Detaches every device and forgets them. */
+static void release_manager(struct tgt *t)
+{
     epoll_ctl(t->ep_fd, EPOLL_CTL_DEL, sess_notify_fd(t->m), NULL);
     sess_detach_all(t->m);
     t->m = NULL;
@@ -348,9 +393,23 @@ static void t_client_gone(void *ctx)
         regs_catalog_free(t->cats[k]);
     free(t->cats);
     t->cats = NULL;
+    free(t->exit_told);
+    t->exit_told = NULL;
+    if (t->held_report) {
+        uint64_t v;
+        if (read(t->held_fd, &v, sizeof(v)) < 0) {
+            /* already drained */
+        }
+    }
     t->held_report = false;
     t->nranges = 0;
     t->n = 0;
+}
+
+static bool t_process_exited(void *ctx, uint32_t pid)
+{
+    struct tgt *t = ctx;
+    return ended(t, pid, NULL, 0);
 }
 
 static void t_set_non_stop(void *ctx, bool on)
@@ -392,6 +451,7 @@ static const struct rsp_target_ops ops = {
     .insert_sw_breakpoint = tgt_insert_sw_breakpoint,
     .remove_sw_breakpoint = tgt_remove_sw_breakpoint,
     .thread_pc = tgt_thread_pc,
+    .process_exited = t_process_exited,
 };
 
 int tgt_target_new(struct rsp_target *out, char *err, size_t errlen)

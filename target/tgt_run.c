@@ -261,6 +261,20 @@ static int resume_every_device(struct tgt *t, char *err, size_t errlen)
     return -EIO;
 }
 
+/* All-stop: a device whose application ended answers the resume with its
+ * exit; nothing is resumed. Its DETACHED note is still queued (taking it
+ * reports the exit), so the event fd is readable. */
+static bool exit_pending(struct tgt *t)
+{
+    for (unsigned k = 0; k < t->n; k++)
+        if (tgt_exit_untold(t, k)) {
+            rsp_logf(&t->log, RSP_LOG_DEBUG,
+                     "p%u: the application ended: its exit answers the resume", k + 1);
+            return true;
+        }
+    return false;
+}
+
 int tgt_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err, size_t errlen)
 {
     struct tgt *t = ctx;
@@ -270,6 +284,8 @@ int tgt_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err,
 
     t->nranges = 0; /* a new resume cancels the range steps of the last */
     t->interrupts_pending = 0;
+    if (!t->non_stop && exit_pending(t))
+        return 0;
     if (report_held_instead(t, actions, n))
         return 0;
     for (unsigned k = 0; k < t->n; k++) {
@@ -476,13 +492,39 @@ static int on_module_unload(struct tgt *t, const struct sess_note *note, struct 
     return 1;
 }
 
+bool tgt_exit_untold(struct tgt *t, unsigned k)
+{
+    return t->exit_told && !t->exit_told[k] && sess_exited(t->m, k);
+}
+
+bool tgt_listed(struct tgt *t, unsigned k)
+{
+    return sess_alive(t->m, k) || tgt_exit_untold(t, k);
+}
+
+/* Process exit always wins: a device whose application ended is reported
+ * before anything else that is queued (its stops and library changes are
+ * over). The driver gives no exit status: code 1 says "the host process
+ * exited" (Intel's convention). */
+static bool report_exit(struct tgt *t, struct rsp_event *ev)
+{
+    for (unsigned k = 0; k < t->n; k++) {
+        if (!tgt_exit_untold(t, k))
+            continue;
+        t->exit_told[k] = true;
+        rsp_logf(&t->log, RSP_LOG_INFO,
+                 "device process %u: the application is gone from the device", k + 1);
+        process_event(ev, RSP_EVENT_EXITED, k);
+        ev->code = 1; /* HOST_EXIT */
+        return true;
+    }
+    return false;
+}
+
 static int on_detached(struct tgt *t, const struct sess_note *note, struct rsp_event *ev)
 {
-    rsp_logf(&t->log, RSP_LOG_INFO, "device process %u: the application is gone from the device",
-             note->session + 1);
-    process_event(ev, RSP_EVENT_EXITED, note->session);
-    ev->code = 1; /* HOST_EXIT */
-    return 1;
+    (void)note; /* any device that ended since the last look, in order */
+    return report_exit(t, ev);
 }
 
 int tgt_next_event(struct tgt *t, struct rsp_event *ev)
@@ -490,12 +532,17 @@ int tgt_next_event(struct tgt *t, struct rsp_event *ev)
     struct sess_note note;
     if (!t->m)
         return 0;
+    if (report_exit(t, ev))
+        return 1;
     if (t->held_report) {
         take_queued_report(t, ev);
-        return 1;
+        if (!sess_exited(t->m, ev->pid - 1))
+            return 1;
     }
     while (sess_poll(t->m, &note) == 0) {
         int (*on)(struct tgt *, const struct sess_note *, struct rsp_event *) = NULL;
+        if (note.type != SESS_NOTE_DETACHED && sess_exited(t->m, note.session))
+            continue; /* over: the exit was reported first */
         switch (note.type) {
         case SESS_NOTE_STOPPED:
             on = on_stopped;

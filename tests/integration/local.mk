@@ -5,10 +5,12 @@ INTEGRATION_TESTS = \
 	tests/integration/test_serve.py \
 	tests/integration/test_packets.py \
 	tests/integration/test_stock_gdb.py \
+	tests/integration/test_stock_gdb_exit.py \
 	tests/integration/test_gdb_mi.py \
 	tests/integration/test_intelgt_gdb.py \
 	tests/integration/test_intelgt_break.py \
 	tests/integration/test_libraries.py \
+	tests/integration/test_process_exit.py \
 	tests/integration/test_breakpoints.py \
 	tests/integration/test_nonstop.py \
 	tests/integration/test_monitor.py \
