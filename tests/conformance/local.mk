@@ -44,4 +44,4 @@ tests_conformance_test_tiles_CFLAGS = $(conf_cflags)
 tests_conformance_test_tiles_LDADD = $(ZE_LIBS)
 
 TESTS += tests/conformance/run.sh
-EXTRA_DIST += tests/conformance/run.sh tests/conformance/README.md
+EXTRA_DIST += tests/conformance/run.sh tests/conformance/repeat.sh tests/conformance/README.md
