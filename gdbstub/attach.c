@@ -2,12 +2,33 @@
 #include "gdbstub/attach.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "gdbstub/server_state.h"
 #include "gdbstub/stopreply.h"
 #include "gdbstub/threadid.h"
+
+/* Intel's GDB reads a failed vAttach as E02<text> (protocol 12.3); GDB 13
+ * and other clients take anything but "Enn" or "E.<text>" for success and
+ * then crash looking for the thread they think they attached to. */
+static void reply_attach_error(const struct rsp_server *s, struct rsp_buf *reply, const char *text)
+{
+    if (s->client_intelgt) {
+        rsp_reply_e02(reply, text);
+        return;
+    }
+    rsp_buf_clear(reply);
+    rsp_buf_puts(reply, "E.");
+    /* As in E02: the per-device lines keep their newlines, nothing that
+     * breaks framing or reaches the user's terminal as a control byte. */
+    for (; *text; text++) {
+        uint8_t c = (uint8_t)*text;
+        bool bad = c != '\n' && (strchr("$#}*", c) || c < 0x20 || c > 0x7e);
+        rsp_buf_putc(reply, bad ? '?' : (char)c);
+    }
+}
 
 int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply)
 {
@@ -18,20 +39,20 @@ int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply
     int rc;
 
     if (o->process_count(s->target.ctx) > 0) {
-        rsp_reply_e02(reply, "Already attached.");
+        reply_attach_error(s, reply, "Already attached.");
         return -EALREADY;
     }
     memset(&ev, 0, sizeof(ev));
     text[0] = 0;
     rc = o->attach(s->target.ctx, host_pid, &ev, text, sizeof(text));
     if (rc < 0) {
-        /* One E02 reply (protocol 12.3), always naming the retryable case
-         * with the phrase Intel's auto-attach script looks for. */
+        /* One error reply, always naming the retryable case with the
+         * phrase Intel's auto-attach script looks for. */
         rsp_buf_init(&msg);
         rsp_buf_puts(&msg, text[0] ? text : "Failed to attach to any device.");
         if (rc == RSP_TARGET_TOO_EARLY && !strstr(text, "attempting to attach too early"))
             rsp_buf_puts(&msg, "\nattempting to attach too early");
-        rsp_reply_e02(reply, msg.oom ? "Failed to attach." : msg.data);
+        reply_attach_error(s, reply, msg.oom ? "Failed to attach." : msg.data);
         rsp_logf(&s->cfg.log, RSP_LOG_WARNING, "attach to process %u failed: %s",
                  (unsigned)host_pid, msg.oom ? "out of memory" : msg.data);
         rsp_buf_free(&msg);

@@ -9,7 +9,8 @@
 struct rsp_buf;
 struct rsp_server;
 
-/* 0, or negative with reply holding the one E02<text> (protocol 12.3). */
+/* 0, or negative with reply holding the one error: E02<text> for Intel's
+ * GDB (protocol 12.3), E.<text> for every other client and for --attach. */
 int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply);
 /* Interrupt (^C or vCtrlC) while running; nothing while stopped. */
 void rsp_interrupt(struct rsp_server *s);

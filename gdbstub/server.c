@@ -89,7 +89,8 @@ int rsp_server_attach(struct rsp_server *s, uint32_t host_pid, char *err, size_t
     rsp_buf_init(&r);
     rc = rsp_do_attach(s, host_pid, &r);
     if (rc < 0)
-        set_err(err, errlen, "%s", r.len > 3 ? r.data + 3 : "attach failed");
+        set_err(err, errlen, "%s",
+                r.len > 3 ? r.data + (r.data[1] == '.' ? 2 : 3) : "attach failed");
     rsp_buf_free(&r);
     return rc;
 }

@@ -3,6 +3,7 @@
 # the pieces; mi.py drives and checks a GDB/MI session.
 INTEGRATION_TESTS = \
 	tests/integration/test_serve.py \
+	tests/integration/test_attach_errors.py \
 	tests/integration/test_packets.py \
 	tests/integration/test_stock_gdb.py \
 	tests/integration/test_stock_gdb_exit.py \
