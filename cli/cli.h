@@ -5,11 +5,14 @@
 #define ZESTUB_CLI_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 int cli_devices(int argc, char **argv);
 int cli_dump(int argc, char **argv);
 /* The GDB server; argv is the whole command line. */
 int cli_serve(int argc, char **argv);
+/* The server's options, for its --help and zestub --help. */
+void cli_serve_usage(FILE *f);
 
 /* monitor dump for the server (dump_monitor.c): tgt_dump_fn. */
 struct sess_manager;

@@ -18,14 +18,12 @@ static void usage(FILE *f)
                "  dump --attach PID  write the state of every stopped GPU thread of PID\n"
                "                     (zestub dump --help for its options)\n"
                "\n"
-               "GDB server (gdbserver's spellings):\n"
-               "  zestub [--once] [--debug-rsp] COMM --attach PID\n"
-               "  zestub [--once] [--debug-rsp] --multi COMM\n"
-               "  COMM: [HOST]:PORT (127.0.0.1 unless HOST is given), unix:PATH, or -\n"
-               "\n"
                "Run 'zestub COMMAND --help' for a command's options. Without an Intel GPU,\n"
                "point the Level Zero loader at the simulator:\n"
-               "  ZE_ENABLE_ALT_DRIVERS=/abs/path/libze_gtsim.so zestub devices\n");
+               "  ZE_ENABLE_ALT_DRIVERS=/abs/path/libze_gtsim.so zestub devices\n"
+               "\n"
+               "GDB server (gdbserver's spellings):\n");
+    cli_serve_usage(f);
 }
 
 int main(int argc, char **argv)

@@ -4,7 +4,8 @@
  *   zestub [OPTIONS] COMM --attach PID     zestub [OPTIONS] --attach COMM PID
  *   zestub [OPTIONS] --multi COMM          (target extended-remote)
  * COMM: [HOST]:PORT (127.0.0.1 unless HOST is given), unix:PATH, or "-"
- * (stdin/stdout). Options: --once, --debug-rsp, --log-level LEVEL. */
+ * (stdin/stdout). Options: cli_serve_usage(). COMM is opened before the
+ * attach, so a busy port never leaves the debuggee attached for nothing. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -30,7 +31,7 @@ static void on_signal(int sig)
     }
 }
 
-static void usage(FILE *f)
+void cli_serve_usage(FILE *f)
 {
     fprintf(f, "usage: zestub [OPTIONS] COMM --attach PID\n"
                "       zestub [OPTIONS] --multi COMM\n"
@@ -38,7 +39,10 @@ static void usage(FILE *f)
                "stdin/stdout. Then, in GDB: target remote :PORT (or extended-remote and\n"
                "attach PID).\n"
                "Options:\n"
-               "  --once               serve one client, then exit\n"
+               "  --attach PID         attach to every GPU device of PID before serving\n"
+               "  --multi              serve target extended-remote; GDB attaches itself\n"
+               "  --once               serve one client, then exit (needs --attach or\n"
+               "                       --multi)\n"
                "  --log-level LEVEL    error, warning (default), info (connections, attach,\n"
                "                       interrupts, module loads) or debug (every resume and\n"
                "                       device event), on stderr\n"
@@ -46,7 +50,19 @@ static void usage(FILE *f)
                "                       a module load GDB was told about and did not\n"
                "                       acknowledge (vAck) in time is let go (default 60,\n"
                "                       0: wait forever)\n"
-               "  --debug-rsp          every packet in and out, on stderr\n");
+               "  --debug-rsp          every packet in and out, on stderr\n"
+               "  --help               this help\n");
+}
+
+/* A usage error: one sentence and where to look, not the whole help. */
+static int usage_error(const char *what, const char *arg)
+{
+    if (arg)
+        fprintf(stderr, "zestub: %s '%s'\n", what, arg);
+    else
+        fprintf(stderr, "zestub: %s\n", what);
+    fprintf(stderr, "try 'zestub --help'\n");
+    return 2;
 }
 
 /* What the command line asked for. */
@@ -105,25 +121,28 @@ static int parse_serve_args(int argc, char **argv, struct serve_args *o)
                                    &o->cfg.library_ack_timeout_ms))
                 return 2;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
+            cli_serve_usage(stdout);
             return 0;
         } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "zestub: unknown option '%s'\n", a);
-            usage(stderr);
-            return 2;
+            return usage_error("unknown option", a);
         } else if (!o->comm)
             o->comm = a;
         else if (!o->pidarg)
             o->pidarg = a;
-        else {
-            usage(stderr);
-            return 2;
-        }
+        else
+            return usage_error("unexpected argument", a);
     }
     if (!o->comm || (o->attach && !o->pidarg) || (!o->attach && o->pidarg)) {
-        usage(stderr);
+        cli_serve_usage(stderr);
         return 2;
     }
+    /* gdbserver's usage also wants something to serve: without --attach
+     * or --multi no client could ever attach, so --once would listen
+     * forever. */
+    if (o->cfg.once && !o->attach && !o->cfg.multi)
+        return usage_error("--once needs --attach PID or --multi: a --once server "
+                           "that cannot attach would never serve anything",
+                           NULL);
     return -1;
 }
 
@@ -158,22 +177,32 @@ static int attach_to_pid(struct rsp_server *srv, const char *pidarg, char *err, 
     return 0;
 }
 
-static int listen_and_serve(struct rsp_server *srv, const char *comm, char *err, size_t errlen)
+/* Listens on COMM before anything touches the debuggee, so a busy port or
+ * a bad COMM fails fast. The exit status on failure, 0 when listening. */
+static int open_listener(struct rsp_listener *l, const char *comm, char *err, size_t errlen)
 {
-    struct rsp_listener l;
-    enum rsp_end why = RSP_END_DISCONNECT;
-    if (rsp_listen(&l, comm, err, errlen) != 0) {
-        fprintf(stderr, "zestub: %s\n", err);
-        return 1;
+    int rc = rsp_listen(l, comm, err, errlen);
+    if (rc == 0)
+        return 0;
+    fprintf(stderr, "zestub: %s\n", err);
+    /* A COMM that does not parse is a usage error; a busy port is not. */
+    if (rc == -EINVAL || rc == -ENAMETOOLONG) {
+        fprintf(stderr, "try 'zestub --help'\n");
+        return 2;
     }
-    if (l.kind == RSP_TRANSPORT_TCP)
-        fprintf(stderr, "Listening on port %u\n", l.port);
-    else if (l.kind == RSP_TRANSPORT_UNIX)
-        fprintf(stderr, "Listening on %s\n", l.path);
-    int rc = rsp_server_serve(srv, &l, &why, err, errlen) == 0 ? 0 : 1;
+    return 1;
+}
+
+static int serve(struct rsp_server *srv, struct rsp_listener *l, char *err, size_t errlen)
+{
+    enum rsp_end why = RSP_END_DISCONNECT;
+    if (l->kind == RSP_TRANSPORT_TCP)
+        fprintf(stderr, "Listening on port %u\n", l->port);
+    else if (l->kind == RSP_TRANSPORT_UNIX)
+        fprintf(stderr, "Listening on %s\n", l->path);
+    int rc = rsp_server_serve(srv, l, &why, err, errlen) == 0 ? 0 : 1;
     if (rc)
         fprintf(stderr, "zestub: %s\n", err);
-    rsp_listener_close(&l);
     return rc;
 }
 
@@ -182,6 +211,7 @@ int cli_serve(int argc, char **argv)
     struct serve_args o = {.cfg = {.wake_fd = -1, .log = {.f = stderr, .level = RSP_LOG_WARNING}}};
     struct rsp_target tgt = {NULL, NULL};
     struct rsp_server *srv = NULL;
+    struct rsp_listener l;
     char err[RSP_ERR_LEN * 4];
     int rc = parse_serve_args(argc, argv, &o);
     if (rc >= 0)
@@ -191,8 +221,12 @@ int cli_serve(int argc, char **argv)
                 "zestub: warning: listening on %s, not only on this machine: whoever "
                 "connects controls the GPU threads of the process\n",
                 o.comm);
+    rc = open_listener(&l, o.comm, err, sizeof(err));
+    if (rc != 0)
+        return rc;
     if (tgt_target_new(&tgt, err, sizeof(err)) != 0) {
         fprintf(stderr, "zestub: %s\n", err);
+        rsp_listener_close(&l);
         return 1;
     }
     tgt_target_set_log(&tgt, &o.cfg.log);
@@ -202,8 +236,9 @@ int cli_serve(int argc, char **argv)
         fprintf(stderr, "zestub: %s\n", err);
         rc = 1;
     } else if (!o.attach || (rc = attach_to_pid(srv, o.pidarg, err, sizeof(err))) == 0) {
-        rc = listen_and_serve(srv, o.comm, err, sizeof(err));
+        rc = serve(srv, &l, err, sizeof(err));
     }
+    rsp_listener_close(&l);
     rsp_server_free(srv);
     tgt_target_free(&tgt);
     return rc;
