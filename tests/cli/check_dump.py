@@ -4,7 +4,9 @@
 optionally, against facts computed independently of zestub: the freed
 pointer the application printed, and the source line `readelf` decodes
 from the kernel fixture for each thread's PC. Prints TAP lines (no plan)
-with a prefix; exits 1 if any check failed."""
+with a prefix; exits 1 if any check failed. The number of checks depends
+only on the options (7, plus one per option, two for --app-output, three
+for --max-reads-per-thread): the calling script counts on it."""
 import json
 import os
 import re
@@ -78,7 +80,8 @@ def validate(doc):
     for d in doc.get("devices", []):
         ok &= all(k in d for k in ("session", "device", "name", "pci_slot", "subdevice",
                                    "threads"))
-        ok &= re.fullmatch(r"[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f]", d["pci_slot"]) is not None
+        ok &= re.fullmatch(r"[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f]",
+                           str(d.get("pci_slot"))) is not None
     check(ok and len(doc.get("devices", [])) > 0, "device records")
     ok = True
     for t in doc.get("threads", []):

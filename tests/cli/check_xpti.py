@@ -3,6 +3,9 @@
 """Checks the XPTI join of a `zestub dump --json` document against what
 examples/sycl_like logged on stdout (examples/sycl_rt.h lists the lines).
 Prints TAP lines (no plan) with a prefix; exits 1 if any check failed.
+Each mode makes a fixed number of checks (demo 14, concurrent 6, absent 3;
+a guard that stops early leaves its failure, and the calling script counts
+the checks it did not reach as failures too).
 
   check_xpti.py demo DUMP.json APP.log PREFIX
       the page-fault demo: the fault's allocation (base, size, offset,

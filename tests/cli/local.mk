@@ -5,4 +5,5 @@
 CLI_TESTS = tests/cli/test_devices.sh tests/cli/test_dump.sh tests/cli/test_dump_xpti.sh \
 	tests/cli/test_serve_args.sh
 TESTS += $(CLI_TESTS)
-EXTRA_DIST += $(CLI_TESTS) tests/cli/check_dump.py tests/cli/check_xpti.py tests/cli/README.md
+EXTRA_DIST += $(CLI_TESTS) tests/cli/check_dump.py tests/cli/check_xpti.py \
+	tests/cli/run_check.sh tests/cli/README.md

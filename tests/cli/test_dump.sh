@@ -16,26 +16,19 @@ cleanup() { kill -9 $(jobs -p) 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
 export ZE_ENABLE_ALT_DRIVERS="$GTSIM_LIB"
 
-# Runs the python checker; its TAP lines are renumbered into ours.
-run_check() {
-    out=$($check "$@" 2>&1)
-    rc=$?
-    printf '%s\n' "$out" | while IFS= read -r line; do
-        case "$line" in
-        "ok - "*) echo "ok ${line#ok - }" ;;
-        "not ok - "*) echo "not ok ${line#not ok - }" ;;
-        *) echo "$line" ;;
-        esac
-    done >"$tmp/check.tap"
-    while IFS= read -r line; do
-        case "$line" in
-        "ok "*) ok "${line#ok }" ;;
-        "not ok "*) n=$((n + 1)); fail=1; echo "not ok $n - ${line#not ok }" ;;
-        *) echo "$line" ;;
-        esac
-    done <"$tmp/check.tap"
-    return $rc
-}
+. "$top_srcdir/tests/cli/run_check.sh"
+
+# The plan, fixed: check_dump.py makes 7 checks of every document, plus one
+# per option (--status, --kernel, --fixture, --min-threads, --reason), two
+# for --app-output and three for --max-reads-per-thread; run_check adds one.
+#   1. per platform: 2 + (7 + 1 + 2 + 1 + 1 + 1) + 1 = 16, three times  48
+#   2. human format                                                      1
+#   3. --on now: 2 + (7 + 1 + 1 + 1 + 1 + 1) + 1                        15
+#   4. 16,384 threads: 1 + (7 + 1 + 1 + 3) + 1                          14
+#   5. timeout: 1 + (7 + 1) + 1                                         10
+#   6. killed dumps                                                      4
+#   7. errors                                                            3
+echo "1..95"
 
 # Waits (up to 20 s) until file $1 contains $2.
 wait_for() {
@@ -61,6 +54,7 @@ wait_exit() {
 # 1. page fault on each platform: dump attaches during the app's pause.
 for plat in gen12lp xehpg xehpc; do
     export GTSIM_CONFIG="platform=$plat"
+    rm -f "$tmp/pf.json" # the previous platform's must not stand in for this one
     ZET_ENABLE_PROGRAM_DEBUGGING=1 "$ex/pagefault" 2 >"$tmp/app.out" 2>&1 &
     app=$!
     "$zestub" dump --attach $app --on page-fault --timeout 30 --json "$tmp/pf.json" 2>"$tmp/dump.err"
@@ -68,7 +62,7 @@ for plat in gen12lp xehpg xehpc; do
     wait_exit $app 30
     if [ $rc -eq 0 ]; then ok "$plat: dump --on page-fault exits 0"; else notok "$plat: dump exits 0 (got $rc)" "$tmp/dump.err"; fi
     if [ $app_rc -eq 0 ]; then ok "$plat: the application finishes after the dump"; else notok "$plat: application finishes (rc $app_rc)" "$tmp/app.out"; fi
-    run_check "$tmp/pf.json" --prefix "$plat:" --status 0 --app-output "$tmp/app.out" \
+    run_check 13 "$tmp/pf.json" "$plat:" $check "$tmp/pf.json" --prefix "$plat:" --status 0 --app-output "$tmp/app.out" \
         --kernel oob --fixture "$fixtures/oob-$plat.elf" --reason page-fault
 done
 unset GTSIM_CONFIG
@@ -94,7 +88,7 @@ rc=$?
 wait_exit $app 60
 if [ $rc -eq 0 ]; then ok "dump --on now exits 0"; else notok "dump --on now exits 0 (got $rc)" "$tmp/dump.err"; fi
 if [ $app_rc -eq 0 ]; then ok "the kernel finishes normally after --on now"; else notok "vadd after --on now (rc $app_rc)" "$tmp/app.out"; fi
-run_check "$tmp/now.json" --prefix "now:" --status 0 --kernel vadd --reason interrupt \
+run_check 12 "$tmp/now.json" "now:" $check "$tmp/now.json" --prefix "now:" --status 0 --kernel vadd --reason interrupt \
     --min-threads 1 --fixture "$fixtures/vadd-xehpc.elf"
 
 # 4. 16,384 threads, all registers: bounded register reads per thread.
@@ -108,7 +102,7 @@ wait_exit $app 60
 if [ $rc -eq 0 ] && [ $app_rc -eq 0 ]; then ok "16384 threads: full dump with all registers, app finishes"
 else notok "16384 threads: dump rc $rc, app rc $app_rc" "$tmp/dump.err"; fi
 # xehpc reports 12 register sets (level-zero-facts.md section 8).
-run_check "$tmp/big.json" --prefix "16k:" --status 0 --min-threads 1 --max-reads-per-thread 12
+run_check 12 "$tmp/big.json" "16k:" $check "$tmp/big.json" --prefix "16k:" --status 0 --min-threads 1 --max-reads-per-thread 12
 
 # 5. timeout: no page fault comes; the current state is dumped, status 3.
 export GTSIM_CONFIG="platform=xehpc,pace=20"
@@ -120,7 +114,7 @@ rc=$?
 wait_exit $app 60
 if [ $rc -eq 3 ] && [ $app_rc -eq 0 ]; then ok "timeout: status 3, application unharmed"
 else notok "timeout: status $rc (want 3), app rc $app_rc" "$tmp/dump.err"; fi
-run_check "$tmp/to.json" --prefix "timeout:" --status 3
+run_check 8 "$tmp/to.json" "timeout:" $check "$tmp/to.json" --prefix "timeout:" --status 3
 
 # 6. a dumping process killed at any point never leaves the application stuck.
 for when in 0.2 0.6 1.0 1.5; do
@@ -154,5 +148,4 @@ else notok "too early (status $rc)" "$tmp/e.out"; fi
 rc=$?
 if [ $rc -eq 2 ]; then ok "usage error: status 2"; else notok "usage error (status $rc)" "$tmp/e.out"; fi
 
-echo "1..$n"
 exit $fail

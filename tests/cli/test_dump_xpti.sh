@@ -23,17 +23,15 @@ export ZET_ENABLE_PROGRAM_DEBUGGING=1
 traced="env XPTI_TRACE_ENABLE=1 XPTI_SUBSCRIBERS=$top_builddir/.libs/libzestub_xpti.so
     XPTI_FRAMEWORK_DISPATCHER=$top_builddir/.libs/libxptifw.so"
 
-# Runs check_xpti.py; its "ok - "/"not ok - " lines get our numbers.
-run_check() {
-    $check "$@" >"$tmp/check.tap" 2>&1
-    while IFS= read -r line; do
-        case "$line" in
-        "ok - "*) ok "${line#ok - }" ;;
-        "not ok - "*) n=$((n + 1)); fail=1; echo "not ok $n - ${line#not ok - }" ;;
-        *) echo "$line" ;;
-        esac
-    done <"$tmp/check.tap"
-}
+. "$top_srcdir/tests/cli/run_check.sh"
+
+# The plan, fixed: check_xpti.py makes 14 checks in demo mode, 6 in
+# concurrent mode, 3 in absent mode; run_check adds one per run.
+#   1. demo: 1 + 14 + 1                                                16
+#   2. human format                                                     1
+#   3. per mode: 3 dumps + 1 + 3 x (6 + 1) = 25, two modes             50
+#   4. no table: 1 + 3 + 1 + 1                                          6
+echo "1..73"
 
 # Waits (up to 20 s) until file $1 has $3 lines matching $2.
 wait_lines() {
@@ -70,7 +68,7 @@ rc=$?
 wait_exit $app 30
 if [ $rc -eq 0 ] && [ $app_rc -eq 0 ]; then ok "demo: dump exits 0, the application finishes"
 else notok "demo: dump rc $rc, application rc $app_rc" "$tmp/app.out"; fi
-run_check demo "$tmp/demo.json" "$tmp/app.out" "demo:"
+run_check 14 "$tmp/demo.json" "demo:" $check demo "$tmp/demo.json" "$tmp/app.out" "demo:"
 
 # 2. the same in the human format: the lines a user reads.
 $traced "$ex/sycl_like" 2 >"$tmp/app.out" 2>&1 &
@@ -115,14 +113,16 @@ for mode in unique ambiguous; do
             else notok "$mode $k: dump exits 0 (got $rc)" "$tmp/dump.err"; fi
         done
     else
-        notok "$mode: the example submits on both devices" "$tmp/conc.out"
+        for k in 1 2 3; do
+            notok "$mode $k: no dump, the example did not submit on both devices" "$tmp/conc.out"
+        done
     fi
     wait_exit $app 120
     if [ $app_rc -eq 0 ]; then ok "$mode: the application finishes every round"
     else notok "$mode: application rc $app_rc" "$tmp/conc.out"; fi
     for k in 1 2 3; do
-        [ -f "$tmp/conc$k.json" ] &&
-            run_check concurrent "$tmp/conc$k.json" "$tmp/conc.out" "$mode $k:" $mode
+        run_check 6 "$tmp/conc$k.json" "$mode $k:" \
+            $check concurrent "$tmp/conc$k.json" "$tmp/conc.out" "$mode $k:" $mode
     done
 done
 unset GTSIM_CONFIG
@@ -136,7 +136,7 @@ rc=$?
 wait_exit $app 30
 if [ $rc -eq 0 ] && [ $app_rc -eq 0 ]; then ok "no table: dump exits 0, the application finishes"
 else notok "no table: dump rc $rc, application rc $app_rc" "$tmp/dump.err"; fi
-run_check absent "$tmp/plain.json" $app "no table:"
+run_check 3 "$tmp/plain.json" "no table:" $check absent "$tmp/plain.json" $app "no table:"
 "$ex/pagefault" 2 >"$tmp/app.out" 2>&1 &
 app=$!
 "$zestub" dump --attach $app --on page-fault --timeout 30 --registers none >"$tmp/human.out" 2>&1
@@ -148,5 +148,4 @@ if [ $rc -eq 0 ] && [ "$(grep -c "XPTI" "$tmp/human.out")" -eq 1 ] &&
     ok "no table, human format: one note, the rest as before"
 else notok "no table, human format" "$tmp/human.out"; fi
 
-echo "1..$n"
 exit $fail

@@ -133,7 +133,18 @@ int main(int argc, char **argv)
 
     /* Every other thread sits on the breakpoint (still stopped): resuming
      * them all must step them past it (suppress), not stop them again. */
-    tap_ok(sess_stop_all(m, &err) >= 0, "stop all");
+    /* The kernel's threads, as the debuggee counts them (work-groups of one
+     * thread each): every one is at the breakpoint or stepped, none has
+     * finished, so stop-all finds exactly that many stopped. */
+    {
+        char line[128];
+        unsigned simd = 0, threads = 0;
+        if (conf_app_expect(&app, "kernel simd", DEADLINE_MS, line, sizeof(line)))
+            sscanf(line, "kernel simd %u threads %u", &simd, &threads);
+        int stopped = sess_stop_all(m, &err);
+        tap_ok(threads > 0 && stopped == (int)threads,
+               "stop all: %d threads stopped, %u run the kernel", stopped, threads);
+    }
     tap_ok(sess_resume_all(m, &err) == 0, "resume all: %s", err.msg);
     bool detached = false;
     {
