@@ -237,18 +237,28 @@ static int t_write_register(void *ctx, uint32_t pid, uint32_t tid, uint32_t regn
     return 0;
 }
 
-static int t_read_memory(void *ctx, const struct rsp_mem_ref *ref, uint8_t *buf, size_t len,
-                         size_t *done, char *err, size_t errlen)
+/* 0 when ref names a live process and an existing thread (or its "all"
+ * thread), else the error both memory ops give. */
+static int mem_ref_usable(struct tgt *t, const struct rsp_mem_ref *ref, char *err, size_t errlen)
 {
-    struct tgt *t = ctx;
-    struct zd_error e;
-    *done = 0;
     if (ended(t, ref->pid, err, errlen))
         return -ESRCH;
     if (!valid(t, ref->pid, ref->tid)) {
         tgt_say(err, errlen, "no such process or thread");
         return -EINVAL;
     }
+    return 0;
+}
+
+static int t_read_memory(void *ctx, const struct rsp_mem_ref *ref, uint8_t *buf, size_t len,
+                         size_t *done, char *err, size_t errlen)
+{
+    struct tgt *t = ctx;
+    struct zd_error e;
+    int rc;
+    *done = 0;
+    if ((rc = mem_ref_usable(t, ref, err, errlen)) != 0)
+        return rc;
     if (sess_read_memory(t->m, ref->pid - 1, ref->tid ? ref->tid - 1 : UINT32_MAX,
                          ref->space ? ZD_SPACE_SLM : ZD_SPACE_DEFAULT, ref->addr, len, buf,
                          &e) != 0) {
@@ -264,12 +274,9 @@ static int t_write_memory(void *ctx, const struct rsp_mem_ref *ref, const uint8_
 {
     struct tgt *t = ctx;
     struct zd_error e;
-    if (ended(t, ref->pid, err, errlen))
-        return -ESRCH;
-    if (!valid(t, ref->pid, ref->tid)) {
-        tgt_say(err, errlen, "no such process or thread");
-        return -EINVAL;
-    }
+    int rc;
+    if ((rc = mem_ref_usable(t, ref, err, errlen)) != 0)
+        return rc;
     if (sess_write_memory(t->m, ref->pid - 1, ref->tid ? ref->tid - 1 : UINT32_MAX,
                           ref->space ? ZD_SPACE_SLM : ZD_SPACE_DEFAULT, ref->addr, len, buf,
                           &e) != 0) {
