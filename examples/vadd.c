@@ -9,7 +9,10 @@
  * known bytes (byte i = i mod 256, so it holds every character the remote
  * protocol has to escape), while the kernel still runs. --wait-before-load
  * reads one line from stdin before creating the module (so a debugger can
- * attach first) and says when the module creation has returned. --items N
+ * attach first) and says when the module creation has returned.
+ * --wait-before-exit reads one more line from stdin once the module is
+ * destroyed, so a debugger's module-unload stop is not overtaken by the end
+ * of the process unless the test wants it to be. --items N
  * sets the global size (default 4096) so a benchmark can make every hardware
  * thread of a large device run the kernel. */
 #include <stdio.h>
@@ -43,7 +46,7 @@ int main(int argc, char **argv)
     int *a, *b, *c, *dev, *back;
     unsigned char *pattern = NULL;
     uint32_t gx, gy, gz;
-    int expect_sum = 0, print_buffers = 0, wait_before_load = 0;
+    int expect_sum = 0, print_buffers = 0, wait_before_load = 0, wait_before_exit = 0;
     int bad = 0;
     int n = DEFAULT_ITEMS;
 
@@ -54,6 +57,8 @@ int main(int argc, char **argv)
             print_buffers = 1;
         else if (strcmp(argv[i], "--wait-before-load") == 0)
             wait_before_load = 1;
+        else if (strcmp(argv[i], "--wait-before-exit") == 0)
+            wait_before_exit = 1;
         else if (strcmp(argv[i], "--items") == 0 && i + 1 < argc) {
             char *end;
             unsigned long v = strtoul(argv[++i], &end, 0);
@@ -67,7 +72,7 @@ int main(int argc, char **argv)
         } else {
             fprintf(stderr,
                     "usage: %s [--expect-sum] [--print-buffers] [--wait-before-load] "
-                    "[--items N]\n",
+                    "[--wait-before-exit] [--items N]\n",
                     argv[0]);
             return 2;
         }
@@ -175,6 +180,13 @@ int main(int argc, char **argv)
         zeMemFree(env.context, pattern);
     zeKernelDestroy(kernel);
     zeModuleDestroy(module);
+    if (wait_before_exit) {
+        char line[16];
+        printf("module: destroyed\n");
+        fflush(stdout);
+        if (!fgets(line, sizeof(line), stdin))
+            return 1;
+    }
     zeContextDestroy(env.context);
     printf("vadd: %s\n", bad ? "FAILED" : "PASSED");
     return bad ? 1 : 0;

@@ -7,9 +7,11 @@ step to come), the next resume or '?' is answered W1;process:1 (the driver
 gives no exit status: 1 = the host process exited), packets naming the
 process afterwards get an error saying it exited, D;1 succeeds, and zestub
 goes on serving. The races are made deterministic from here: the test waits
-for the application's end (it exits right after its module unload, or is
-killed with SIGKILL while blocked in zeModuleCreate or while its kernel is
-stopped) and for zestub to have seen it (`monitor devices`)."""
+for the application's end (it is let exit once its module-unload stop has
+been reported, vadd --wait-before-exit, or is killed with SIGKILL while
+blocked in zeModuleCreate or while its kernel is stopped) and for zestub to
+have seen it (`monitor devices`). Without --wait-before-exit the exit could
+overtake the unload stop, and then W1;process:1 is the right first answer."""
 import re
 import signal
 import sys
@@ -25,8 +27,8 @@ INTEL_TEXT = h.INTEL + ";error-message+"
 
 
 def start(features=h.INTEL, args=("--wait-before-load",), running=None):
-    app, _ = h.start_app(env, args=list(args), stdin="--wait-before-load" in args,
-                         running=running)
+    waits = "--wait-before-load" in args or "--wait-before-exit" in args
+    app, _ = h.start_app(env, args=list(args), stdin=waits, running=running)
     srv = h.Stdio(env, ["--log-level", "debug"], keep_stderr=True)
     _, stop = srv.attach(app.pid, features)
     return app, srv, srv.c, stop
@@ -83,10 +85,13 @@ def after_exit(c, srv, tag, text):
     t.eq(srv.close(), 0, "%s: zestub exits 0" % tag)
 
 
+UNLOAD_ARGS = ("--wait-before-load", "--wait-before-exit")
+
 with h.guarded(t, "exit right after a module unload, resumed", lambda: None):
-    app, srv, c, _ = start(INTEL_TEXT)
+    app, srv, c, _ = start(INTEL_TEXT, args=UNLOAD_ARGS)
     tag = "unload, vCont"
     t.eq(to_unload_stop(app, c, tag), "Up1.0;library", "%s: the unload stops" % tag)
+    h.release(app)
     seen_exit(c, app, tag)
     t.eq(c.req("g"), "E.process 1 has exited", "%s: g before the report: the error says so" % tag)
     t.eq(c.req("Hgp1.1"), "OK", "%s: its threads are listed until the exit is reported" % tag)
@@ -94,9 +99,10 @@ with h.guarded(t, "exit right after a module unload, resumed", lambda: None):
     after_exit(c, srv, tag, True)
 
 with h.guarded(t, "exit right after a module unload, '?'", lambda: None):
-    app, srv, c, _ = start()
+    app, srv, c, _ = start(args=UNLOAD_ARGS)
     tag = "unload, ?"
     t.eq(to_unload_stop(app, c, tag), "Up1.0;library", "%s: the unload stops" % tag)
+    h.release(app)
     seen_exit(c, app, tag)
     t.eq(c.req("?"), "W1;process:1", "%s: '?' gets W1;process:1" % tag)
     after_exit(c, srv, tag, False)
