@@ -50,6 +50,11 @@ void cli_serve_usage(FILE *f)
                "                       a module load GDB was told about and did not\n"
                "                       acknowledge (vAck) in time is let go (default 60,\n"
                "                       0: wait forever)\n"
+               "  --allow-any-user     let any local user connect (default: only processes\n"
+               "                       of your own user, or root, may; whoever connects\n"
+               "                       controls the GPU process)\n"
+               "  --allow-remote       needed to listen on an address other machines can\n"
+               "                       reach; the remote protocol has no authentication\n"
                "  --debug-rsp          every packet in and out, on stderr\n"
                "  --help               this help\n");
 }
@@ -69,7 +74,7 @@ static int usage_error(const char *what, const char *arg)
 struct serve_args {
     struct rsp_server_config cfg;
     const char *comm, *pidarg;
-    bool attach;
+    bool attach, allow_any_user, allow_remote;
 };
 
 /* The value of `--NAME VALUE` or `--NAME=VALUE` (name_len counts the dashes),
@@ -106,6 +111,10 @@ static int parse_serve_args(int argc, char **argv, struct serve_args *o)
             o->cfg.multi = true;
         else if (!strcmp(a, "--attach"))
             o->attach = true;
+        else if (!strcmp(a, "--allow-any-user"))
+            o->allow_any_user = true;
+        else if (!strcmp(a, "--allow-remote"))
+            o->allow_remote = true;
         else if (!strcmp(a, "--debug-rsp"))
             o->cfg.trace = stderr;
         else if (!strcmp(a, "--log-level") || !strncmp(a, "--log-level=", 12)) {
@@ -143,6 +152,28 @@ static int parse_serve_args(int argc, char **argv, struct serve_args *o)
         return usage_error("--once needs --attach PID or --multi: a --once server "
                            "that cannot attach would never serve anything",
                            NULL);
+    return -1;
+}
+
+/* Who could reach the port beyond the user who started us: refused unless
+ * asked for, and then said out loud. -1 to go on, else the exit status. */
+static int check_exposure(const struct serve_args *o)
+{
+    if (rsp_spec_is_nonlocal(o->comm)) {
+        if (!o->allow_remote)
+            return usage_error("listening where other machines can connect needs "
+                               "--allow-remote (the remote protocol has no "
+                               "authentication):",
+                               o->comm);
+        fprintf(stderr,
+                "zestub: warning: listening on %s, not only on this machine: the remote "
+                "protocol has no authentication, and whoever connects controls the GPU "
+                "threads of the process\n",
+                o->comm);
+    }
+    if (o->allow_any_user)
+        fprintf(stderr, "zestub: warning: --allow-any-user: every local user may connect "
+                        "and control the GPU threads of the process\n");
     return -1;
 }
 
@@ -216,14 +247,13 @@ int cli_serve(int argc, char **argv)
     int rc = parse_serve_args(argc, argv, &o);
     if (rc >= 0)
         return rc;
-    if (rsp_spec_is_nonlocal(o.comm))
-        fprintf(stderr,
-                "zestub: warning: listening on %s, not only on this machine: whoever "
-                "connects controls the GPU threads of the process\n",
-                o.comm);
+    rc = check_exposure(&o);
+    if (rc >= 0)
+        return rc;
     rc = open_listener(&l, o.comm, err, sizeof(err));
     if (rc != 0)
         return rc;
+    l.allow_any_user = o.allow_any_user;
     if (tgt_target_new(&tgt, err, sizeof(err)) != 0) {
         fprintf(stderr, "zestub: %s\n", err);
         rsp_listener_close(&l);

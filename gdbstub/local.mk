@@ -4,7 +4,8 @@
 # (only its register catalogue, regsets/regs_catalog.h, is used).
 noinst_LTLIBRARIES += libgdbstub.la
 libgdbstub_la_SOURCES = gdbstub/packet.h gdbstub/packet.c gdbstub/log.h gdbstub/log.c \
-	gdbstub/transport.h gdbstub/transport.c gdbstub/target.h \
+	gdbstub/transport.h gdbstub/transport.c gdbstub/peercred.h gdbstub/peercred.c \
+	gdbstub/target.h \
 	gdbstub/server.h gdbstub/server_config.h gdbstub/server_state.h gdbstub/server.c \
 	gdbstub/hooks.h gdbstub/features.h gdbstub/features.c \
 	gdbstub/threadid.h gdbstub/threadid.c gdbstub/stopreply.h gdbstub/stopreply.c \

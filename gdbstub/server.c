@@ -358,11 +358,24 @@ enum rsp_end rsp_server_run(struct rsp_server *s, struct rsp_conn *c, char *err,
     }
 }
 
+/* A client the listener turned away: the person running the server must
+ * see it even at the default level. */
+static void log_refusal(void *ctx, const char *why)
+{
+    struct rsp_server *s = ctx;
+    rsp_logf(&s->cfg.log, RSP_LOG_WARNING, "%s", why);
+}
+
 int rsp_server_serve(struct rsp_server *s, struct rsp_listener *l, enum rsp_end *why, char *err,
                      size_t errlen)
 {
     enum rsp_end end = RSP_END_DISCONNECT;
     int rc = 0;
+
+    if (!l->refused) {
+        l->refused = log_refusal;
+        l->refused_ctx = s;
+    }
 
     for (;;) {
         struct rsp_conn c;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "gdbstub/transport.h"
 
+#include "gdbstub/peercred.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -234,6 +236,33 @@ static void conn_init(struct rsp_conn *c)
     rsp_buf_init(&c->out);
 }
 
+/* Applies the listener's rule on who may connect; a refusal is reported
+ * through l->refused. */
+static bool peer_may_connect(const struct rsp_listener *l, int fd)
+{
+    char why[RSP_ERR_LEN];
+    uid_t uid;
+    int rc;
+
+    if (l->allow_any_user)
+        return true;
+    rc = rsp_peer_uid(fd, l->proc_net, &uid);
+    if (rc == 0)
+        rc = rsp_peer_allowed(uid, geteuid(), why, sizeof(why));
+    else if (rc == -ENOENT && l->nonlocal)
+        return true; /* another machine: only --allow-remote binds there */
+    else
+        snprintf(why, sizeof(why),
+                 "refused a connection: cannot tell which user made it (%s); "
+                 "--allow-any-user lets every local user in",
+                 strerror(-rc));
+    if (rc == 0)
+        return true;
+    if (l->refused)
+        l->refused(l->refused_ctx, why);
+    return false;
+}
+
 int rsp_accept(struct rsp_listener *l, struct rsp_conn *c, int wake_fd, char *err, size_t errlen)
 {
     int fd, rc, one = 1;
@@ -265,8 +294,12 @@ int rsp_accept(struct rsp_listener *l, struct rsp_conn *c, int wake_fd, char *er
         if (wake_fd >= 0 && (p[1].revents & POLLIN))
             return fail(err, errlen, -EINTR, "interrupted while waiting for a client");
         fd = accept4(l->fd, NULL, NULL, SOCK_CLOEXEC);
-        if (fd >= 0)
+        if (fd >= 0 && peer_may_connect(l, fd))
             break;
+        if (fd >= 0) {
+            close(fd);
+            continue;
+        }
         if (errno == EINTR || errno == ECONNABORTED || errno == EAGAIN || errno == EWOULDBLOCK)
             continue;
         return fail(err, errlen, -errno, "accept: %s", strerror(errno));

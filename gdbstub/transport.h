@@ -29,6 +29,14 @@ struct rsp_listener {
     bool stdio_used; /* "-" serves exactly one connection */
     char path[108];  /* unix: the socket file, removed on close */
     char host[64];   /* TCP: the address bound, for messages */
+    /* Who may connect (see peercred.h): by default a peer of our own uid
+     * or root; allow_any_user turns the check off. A refused client is
+     * closed at once and told to `refused` (may be NULL), and the listener
+     * waits for the next one: a refusal never ends a --once server. */
+    bool allow_any_user;
+    const char *proc_net; /* NULL: /proc/net (tests point elsewhere) */
+    void (*refused)(void *ctx, const char *why);
+    void *refused_ctx;
 };
 
 struct rsp_conn {

@@ -245,6 +245,12 @@ class Tap:
     def eq(self, got, want, desc):
         return self.ok(got == want, desc, "got %r\nwant %r" % (got, want))
 
+    def skip(self, desc, why):
+        """A check that cannot run here, and why (counted as a skip)."""
+        self.n += 1
+        print("ok %d - %s # SKIP %s" % (self.n, desc, why))
+        sys.stdout.flush()
+
     def diag(self, text):
         for line in str(text).splitlines():
             print("# " + line)

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Only the debuggee's owner may connect (issue 16): zestub on 127.0.0.1
+serves a client of its own uid, refuses one of another uid (`nobody`,
+switched to with setpriv; those checks skip when this test cannot switch
+users) with a logged reason and goes on serving, lets it in with
+--allow-any-user (and warns), keeps its Unix socket 0600 and checks the
+peer of a Unix socket too; an address other machines can reach needs
+--allow-remote. No application is needed: the checks happen before any
+packet is read."""
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True
+import harness as h  # noqa: E402
+
+t = h.Tap()
+ENV = h.small_device(200)
+ZESTUB = os.path.join(h.top, "zestub")
+NOBODY = 65534
+# Run as the other user: connect, ask qSupported, print what came back.
+PROBE = r"""
+import socket, sys
+target = sys.argv[1]
+try:
+    if target.startswith("unix:"):
+        s = socket.socket(socket.AF_UNIX); s.connect(target[5:])
+    else:
+        s = socket.create_connection(("127.0.0.1", int(target)))
+except OSError as e:
+    print("CONNECT-ERROR", e.errno); sys.exit(0)
+s.settimeout(5)
+got = b""
+try:
+    s.sendall(b"$qSupported#37")
+    while b"#" not in got[2:]:
+        d = s.recv(4096)
+        if not d:
+            break
+        got += d
+except OSError:
+    pass
+print("GOT", got.decode(errors="replace"))
+"""
+
+
+def can_switch_users():
+    if os.geteuid() != 0:
+        return "not root: cannot connect as another user"
+    if not shutil.which("setpriv"):
+        return "setpriv is not installed"
+    return None
+
+
+def as_nobody(target):
+    r = subprocess.run(["setpriv", "--reuid=%d" % NOBODY, "--regid=%d" % NOBODY,
+                        "--clear-groups", sys.executable, "-c", PROBE, str(target)],
+                       capture_output=True, timeout=30)
+    return r.stdout.decode(errors="replace").strip()
+
+
+def as_self(target):
+    r = subprocess.run([sys.executable, "-c", PROBE, str(target)], capture_output=True,
+                       timeout=30)
+    return r.stdout.decode(errors="replace").strip()
+
+
+class Server:
+    """zestub --multi COMM ARGS, its stderr kept in a file."""
+
+    def __init__(self, comm, *args):
+        self.err = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen([ZESTUB, "--multi", comm] + list(args),
+                                     stdout=subprocess.DEVNULL, stderr=self.err, env=ENV)
+        h._procs.append(self.proc)
+        self.port = None
+        deadline = time.time() + 20
+        while time.time() < deadline and self.proc.poll() is None:
+            if re.search(r"Listening on (port \d+|\S+)", self.stderr()):
+                m = re.search(r"Listening on port (\d+)", self.stderr())
+                self.port = int(m.group(1)) if m else None
+                break
+            time.sleep(0.05)
+
+    def stderr(self):
+        self.err.flush()
+        self.err.seek(0)
+        return self.err.read().decode(errors="replace")
+
+    def stop(self):
+        self.proc.terminate()
+        return h.wait_exit(self.proc, 10)
+
+
+why_not = can_switch_users()
+
+with h.guarded(t, "TCP on 127.0.0.1"):
+    srv = Server("127.0.0.1:0")
+    t.ok(srv.port is not None, "zestub listens", srv.stderr())
+    got = as_self(srv.port)
+    t.ok(got.startswith("GOT +$") and "PacketSize" in got, "our own uid is served", got)
+    if why_not:
+        for what in ("another uid is refused", "the refusal is logged with the uid",
+                     "the server still serves its owner afterwards"):
+            t.skip(what, why_not)
+    else:
+        got = as_nobody(srv.port)
+        t.ok(got == "GOT", "another uid is refused: closed before any reply", got)
+        t.ok("refused a connection from uid %d" % NOBODY in srv.stderr(),
+             "the refusal is logged with the uid", srv.stderr())
+        got = as_self(srv.port)
+        t.ok(got.startswith("GOT +$"), "the server still serves its owner afterwards", got)
+    t.eq(srv.stop(), 0, "zestub ends on SIGTERM with status 0")
+
+with h.guarded(t, "--once survives a refused client"):
+    srv = Server("127.0.0.1:0", "--once")
+    if why_not:
+        t.skip("a refused client does not end a --once server", why_not)
+    else:
+        as_nobody(srv.port)
+        t.ok(srv.proc.poll() is None, "a refused client does not end a --once server")
+    got = as_self(srv.port)
+    t.ok(got.startswith("GOT +$"), "--once: the owner is served", got)
+    t.eq(h.wait_exit(srv.proc, 10), 0, "--once ends after its one served client")
+
+with h.guarded(t, "--allow-any-user"):
+    srv = Server("127.0.0.1:0", "--allow-any-user")
+    t.ok("every local user may connect" in srv.stderr(), "--allow-any-user warns", srv.stderr())
+    if why_not:
+        t.skip("--allow-any-user: another uid is served", why_not)
+    else:
+        got = as_nobody(srv.port)
+        t.ok(got.startswith("GOT +$"), "--allow-any-user: another uid is served", got)
+    srv.stop()
+
+with h.guarded(t, "Unix socket"):
+    d = tempfile.mkdtemp(prefix="zestub-peer-")
+    os.chmod(d, 0o755)
+    path = os.path.join(d, "s")
+    srv = Server("unix:" + path)
+    mode = os.stat(path).st_mode & 0o777 if os.path.exists(path) else None
+    t.eq(mode, 0o600, "the Unix socket is created 0600")
+    t.ok(as_self("unix:" + path).startswith("GOT +$"), "unix: our own uid is served")
+    if why_not:
+        t.skip("unix: another uid cannot even connect to the 0600 socket", why_not)
+        t.skip("unix: with the mode loosened, SO_PEERCRED still refuses it", why_not)
+    else:
+        got = as_nobody("unix:" + path)
+        t.ok(got.startswith("CONNECT-ERROR"), "unix: another uid cannot even connect to the "
+             "0600 socket", got)
+        os.chmod(path, 0o666)
+        got = as_nobody("unix:" + path)
+        t.ok(got == "GOT" and "refused a connection from uid %d" % NOBODY in srv.stderr(),
+             "unix: with the mode loosened, SO_PEERCRED still refuses it",
+             "%s\n%s" % (got, srv.stderr()))
+    srv.stop()
+    shutil.rmtree(d, ignore_errors=True)
+
+with h.guarded(t, "--allow-remote"):
+    r = subprocess.run([ZESTUB, "--multi", "0.0.0.0:0"], capture_output=True, timeout=20,
+                       env=ENV)
+    err = r.stderr.decode(errors="replace")
+    t.eq(r.returncode, 2, "0.0.0.0 without --allow-remote is a usage error")
+    t.ok("--allow-remote" in err and "authentication" in err,
+         "the error says why and what to add", err)
+    srv = Server("0.0.0.0:0", "--allow-remote")
+    t.ok("no authentication" in srv.stderr(), "--allow-remote warns that RSP has no "
+         "authentication", srv.stderr())
+    got = as_self(srv.port) if srv.port else ""
+    t.ok(got.startswith("GOT +$"), "--allow-remote: a local client of our uid is served", got)
+    if why_not:
+        t.skip("--allow-remote: a local client of another uid is still refused", why_not)
+    else:
+        got = as_nobody(srv.port)
+        t.ok(got == "GOT", "--allow-remote: a local client of another uid is still refused",
+             got)
+    srv.stop()
+
+sys.exit(t.done())
