@@ -2,6 +2,7 @@
 #include "gdbstub/attach.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +31,26 @@ static void reply_attach_error(const struct rsp_server *s, struct rsp_buf *reply
     }
 }
 
+/* What stands in the way of attaching a second time: one process at a
+ * time is served. Starts with "Already attached", the phrase gdbserver
+ * uses. */
+static void already_attached(const struct rsp_server *s, uint32_t host_pid, char *text, size_t len)
+{
+    uint32_t have = s->attached_host;
+    if (!have)
+        snprintf(text, len, "Already attached: detach first.");
+    else if (have == host_pid)
+        snprintf(text, len, "Already attached to process %u.", (unsigned)have);
+    else if (kill((pid_t)host_pid, 0) < 0 && errno == ESRCH)
+        snprintf(text, len, "Already attached to process %u; process %u does not exist.",
+                 (unsigned)have, (unsigned)host_pid);
+    else
+        snprintf(text, len,
+                 "Already attached to process %u: one process is debugged at a time; "
+                 "detach it first to attach to process %u.",
+                 (unsigned)have, (unsigned)host_pid);
+}
+
 int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply)
 {
     const struct rsp_target_ops *o = s->target.ops;
@@ -39,7 +60,8 @@ int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply
     int rc;
 
     if (o->process_count(s->target.ctx) > 0) {
-        reply_attach_error(s, reply, "Already attached.");
+        already_attached(s, host_pid, text, sizeof(text));
+        reply_attach_error(s, reply, text);
         return -EALREADY;
     }
     memset(&ev, 0, sizeof(ev));
@@ -58,6 +80,7 @@ int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply
         rsp_buf_free(&msg);
         return rc;
     }
+    s->attached_host = host_pid;
     rsp_logf(&s->cfg.log, RSP_LOG_INFO, "attached to process %u: %zu device process(es)",
              (unsigned)host_pid, o->process_count(s->target.ctx));
     if (!s->client_intelgt && s->conn && !rsp_find_process(s, host_pid, NULL)) {

@@ -79,6 +79,9 @@ struct rsp_server {
      * such a client that one device process is shown under the host pid:
      * alias_dev on our side is alias_host on the wire (0: no alias). */
     uint32_t alias_dev, alias_host;
+    /* The host process the devices attached belong to (0: none yet), so
+     * that a second vAttach can say what is in the way. */
+    uint32_t attached_host;
     bool delta_threads; /* the client asked qDeltaThreadList: lists are deltas */
     /* qXfer:libraries:read:in-memory-library+ and vAck:in-memory-library+
      * from the client (h_library.c). */

@@ -61,7 +61,15 @@ t.ok(r.startswith("T05") and "tdesc:2;" in r and r.endswith("thread:p2.1;"),
 t.ok("swbreak" not in r, "no swbreak on an attach stop")
 t.ok(r.index("tdesc:") < r.index("00:") < r.index("thread:"),
      "tdesc, expedited registers, thread in that order", r)
-t.ok(c.req("vAttach;1f2e").startswith("E02Already attached"), "second vAttach -> Already attached")
+t.eq(c.req("vAttach;1f2e"), "E02Already attached to process 7982.",
+     "second vAttach of the same pid -> Already attached, naming it")
+t.eq(c.req("vAttach;7ffffff0"),
+     "E02Already attached to process 7982; process 2147483632 does not exist.",
+     "vAttach of a pid that does not exist says so")
+t.eq(c.req("vAttach;%x" % os.getpid()),
+     "E02Already attached to process 7982: one process is debugged at a time; "
+     "detach it first to attach to process %d." % os.getpid(),
+     "vAttach of another live process says what is in the way")
 t.eq(c.req("qC"), "QCp2.1", "qC names the reporting thread")
 t.eq(c.req("qAttached:1"), "1", "qAttached:1")
 t.eq(c.req("qAttached:2"), "1", "qAttached:2")

@@ -488,6 +488,25 @@ def run(c, app, bufline):
     t.ok("+" in c.acks and plain_err(r),
          "a packet longer than PacketSize is acked and refused (E01 or E.text)", (c.acks, r))
     t.eq(q("Tp1.1"), "OK", "the server still serves after it")
+    c.acks.clear()
+    c.write_raw(frame(b"qFoo:" + b"A" * (20 << 20)))
+    r = c.recv(timeout=120).decode("latin-1")
+    t.ok("+" in c.acks and plain_err(r), "a 20 MiB packet is acked and refused", (c.acks, r))
+    t.eq(q("qC"), "QCp1.%x" % stop_tid, "the server still serves after the 20 MiB packet")
+    for pkt, what in (("m0,ffffffffffffffff", "m of 2^64-1 bytes at 0"),
+                      ("mffffffffffffffff,10", "m that wraps past the end of memory"),
+                      ("M0,ffffffffffffffff:00", "M of 2^64-1 bytes"),
+                      ("m1ffffffffffffffff,4", "m at an address of more than 64 bits"),
+                      ("p10000", "p of register 0x10000"),
+                      ("pffffffffffffffff", "p of register 2^64-1"),
+                      ("P10000=00", "P of register 0x10000"),
+                      ("Hgp1.ffffffff", "Hg of thread 0xffffffff"),
+                      ("Hgp1.100000000", "Hg of a thread id beyond 32 bits"),
+                      ("vAttach;1", "vAttach of pid 1 while attached"),
+                      ("vAttach;%x" % os.getpid(), "vAttach of another process while attached")):
+        r = q(pkt)
+        t.ok(plain_err(r) or r.startswith("E02"), "%s -> an error" % what, r)
+    t.eq(q("qC"), "QCp1.%x" % stop_tid, "the server still serves after them")
 
     c.write_raw(b"garbage \r\n\x00\x7f#}*:;\xff")
     t.eq(c.pending(0.3), b"", "garbage between packets gets no answer")
