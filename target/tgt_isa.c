@@ -7,9 +7,11 @@
  * the sessions' per-stop cache. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "regsets/regs.h"
 #include "sessions/sess.h"
+#include "symbols/symbols.h"
 #include "target/tgt_int.h"
 
 static bool alive(struct tgt *t, uint32_t pid)
@@ -41,6 +43,49 @@ static int write_insn(struct tgt *t, uint32_t pid, uint64_t addr, const uint8_t 
     return 0;
 }
 
+/* Kernels longer than this are not walked for instruction starts. */
+#define MAX_WALK ((uint64_t)4 << 20)
+
+/* A breakpoint bit belongs on the first byte of an instruction of a loaded
+ * module's kernel: anywhere else (a data buffer, a kernel argument, the
+ * middle of an instruction) setting "the bit" would change the program's
+ * data or another field of an instruction. The kernel is walked from its
+ * start with the instruction lengths. */
+static int check_code_address(struct tgt *t, uint32_t pid, uint64_t addr, char *err, size_t errlen)
+{
+    uint64_t begin, end, off, p = 0;
+    struct sym_location loc;
+    const struct sym_module *sm = sess_module_for_pc(t->m, pid - 1, addr, &begin, &end);
+    struct zd_error e;
+
+    if (!sm || sym_lookup(sm, addr, &loc) != 0) {
+        snprintf(err, errlen, "0x%llx is not in the code of a loaded module",
+                 (unsigned long long)addr);
+        return -EFAULT;
+    }
+    off = addr - loc.kernel_addr;
+    if (off == 0 || off > MAX_WALK)
+        return 0;
+    uint8_t *code = calloc(1, off + 16);
+    if (!code)
+        return -ENOMEM;
+    if (sess_read_memory(t->m, pid - 1, UINT32_MAX, ZD_SPACE_DEFAULT, loc.kernel_addr, off, code,
+                         &e) != 0) {
+        free(code);
+        snprintf(err, errlen, "cannot read kernel %s: %s", loc.kernel, e.msg);
+        return -EFAULT;
+    }
+    while (p < off)
+        p += regs_insn_length(code + p);
+    free(code);
+    if (p == off)
+        return 0;
+    snprintf(err, errlen,
+             "0x%llx is inside an instruction of kernel %s (the next one starts at 0x%llx)",
+             (unsigned long long)addr, loc.kernel, (unsigned long long)(loc.kernel_addr + p));
+    return -EINVAL;
+}
+
 int tgt_insert_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, bool *was_set, char *err,
                              size_t errlen)
 {
@@ -52,6 +97,9 @@ int tgt_insert_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, bool *was_s
         tgt_say(err, errlen, "no such process");
         return -ENOENT;
     }
+    int rc = check_code_address(t, pid, addr, err, errlen);
+    if (rc < 0)
+        return rc;
     if (read_insn(t, pid, addr, insn, &len, err, errlen) < 0)
         return -EFAULT;
     *was_set = regs_insn_breakpoint(insn);

@@ -24,8 +24,8 @@ STOCK = "qSupported:multiprocess+;swbreak+;vContSupported+;xmlRegisters=i386"
 t = h.Tap()
 
 
-def start(features):
-    app, _ = h.start_app(env, args=["--wait-before-load"], stdin=True)
+def start(features, extra=()):
+    app, _ = h.start_app(env, args=["--wait-before-load"] + list(extra), stdin=True)
     srv = h.Stdio(env, timeout=30.0)
     srv.attach(app.pid, features)
     return app, srv, srv.c
@@ -149,7 +149,7 @@ with h.guarded(t, "breakpoint session", lambda: None):
     srv.close()
 
     # ---- Z0 from a client that cannot write the bit (stock GDB) --------------
-    app, srv, c = start(STOCK)
+    app, srv, c = start(STOCK, ["--print-buffers"])
     h.release(app)
     c.send("vCont;c")
     # No library stop for this client: the module loads, the kernel runs;
@@ -170,6 +170,20 @@ with h.guarded(t, "breakpoint session", lambda: None):
     for _ in range(3):
         ins = bytes.fromhex(c.req("m%x,10" % addr))
         addr += 8 if ins[3] & 0x20 else 16
+    # Only at instruction starts in a module's code (issue 16): never in
+    # the middle of an instruction, never on data.
+    code = c.req("m%x,10" % addr)
+    mid = c.req("Z0,%x,1" % (addr + 4))
+    t.ok(mid.startswith("E"), "stock: Z0 in the middle of an instruction is refused", mid)
+    t.eq(c.req("m%x,10" % addr), code, "stock: the refused Z0 changed no code")
+    line = ""
+    while line is not None and not line.startswith("buffers:"):
+        line = app.stdout.readline().decode(errors="replace") or None
+    pat = int(re.search(r"pattern=0x([0-9a-f]+)", line or "pattern=0x0").group(1), 16)
+    before = c.req("m%x,10" % pat)
+    data = c.req("Z0,%x,1" % pat)
+    t.ok(pat and data.startswith("E"), "stock: Z0 on a data buffer is refused", data)
+    t.eq(c.req("m%x,10" % pat), before, "stock: the data buffer is unchanged")
     t.eq(c.req("Z0,%x,1" % addr), "OK", "stock: Z0 plants a breakpoint in device code")
     hits = 0
     for _ in range(1000):
