@@ -227,9 +227,19 @@ class Client:
 
 
 class Tap:
-    def __init__(self):
+    """TAP output. With a plan (the number of checks the test makes) the
+    plan line comes first, and done() turns every planned check that never
+    ran (a guarded block cut short by an exception, a branch not taken)
+    into a failure, so a check cannot vanish. Without one the plan is
+    printed at the end (only for tests whose count depends on the data)."""
+
+    def __init__(self, plan=None):
         self.n = 0
         self.failed = 0
+        self.plan = plan
+        if plan is not None:
+            print("1..%d" % plan)
+            sys.stdout.flush()
 
     def ok(self, cond, desc, detail=None):
         self.n += 1
@@ -256,7 +266,16 @@ class Tap:
             print("# " + line)
 
     def done(self):
-        print("1..%d" % self.n)
+        if self.plan is None:
+            print("1..%d" % self.n)
+        elif self.n != self.plan:
+            ran = self.n
+            while self.n < self.plan:
+                self.ok(False, "planned check %d of %d never ran (only %d ran)"
+                        % (self.n + 1, self.plan, ran))
+            if ran > self.plan:
+                self.failed += 1
+                print("# %d checks ran, %d were planned" % (ran, self.plan))
         sys.stdout.flush()
         return 1 if self.failed else 0
 

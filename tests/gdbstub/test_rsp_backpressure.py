@@ -20,7 +20,7 @@ from rspclient import Server, Tap, checksum, frame  # noqa: E402
 MB = 1 << 20
 GROWTH_LIMIT = 64 * MB
 CHUNK = 0x8000  # bytes per m request: 0x10000 hex digits, the PacketSize
-t = Tap()
+t = Tap(19)  # the plan: every check this test makes
 
 
 def status_kb(pid, field):

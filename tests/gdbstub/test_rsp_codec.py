@@ -12,7 +12,7 @@ from rspclient import Server, Tap, frame, escape, checksum  # noqa: E402
 
 PACKET_SIZE = 0x10000
 
-t = Tap()
+t = Tap(49)  # the plan: every check this test makes
 srv = Server("--attach", "0x1234", comm=":0")
 c = srv.connect()
 

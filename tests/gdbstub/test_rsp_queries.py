@@ -10,7 +10,7 @@ sys.dont_write_bytecode = True  # the source tree may be read-only (distcheck)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rspclient import Server, Tap  # noqa: E402
 
-t = Tap()
+t = Tap(123)  # the plan: every check this test makes
 srv = Server("--multi", comm=":0")
 c = srv.connect()
 

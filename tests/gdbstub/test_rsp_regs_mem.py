@@ -9,7 +9,7 @@ sys.dont_write_bytecode = True  # the source tree may be read-only (distcheck)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rspclient import RSPError, Server, Tap, escape  # noqa: E402
 
-t = Tap()
+t = Tap(112)  # the plan: every check this test makes
 srv = Server("--attach", "0x1234", comm=":0")
 c = srv.connect()
 c.req("qSupported:swbreak+;multi-address-space+")

@@ -19,7 +19,7 @@ STOCK = ("qSupported:multiprocess+;swbreak+;hwbreak+;qRelocInsn+;fork-events+;"
          "vfork-events+;exec-events+;vContSupported+;QThreadEvents+;no-resumed+;"
          "memory-tagging+")
 env = h.small_device(20)
-t = h.Tap()
+t = h.Tap(19)  # the plan: every check this test makes
 
 sleeper = subprocess.Popen(["sleep", "300"])
 h._procs.append(sleeper)

@@ -21,7 +21,7 @@ import harness as h  # noqa: E402
 env = h.small_device(200)
 INTEL = h.FEATURES + ";qXfer:libraries:read:in-memory-library+;vAck:in-memory-library+"
 STOCK = "qSupported:multiprocess+;swbreak+;vContSupported+;xmlRegisters=i386"
-t = h.Tap()
+t = h.Tap(24)  # the plan: every check this test makes
 
 
 def start(features, extra=()):
@@ -146,7 +146,7 @@ with h.guarded(t, "breakpoint session", lambda: None):
     if m:
         t.eq(len(hits) + 1, want, "every dispatch hit the X breakpoint once (%d groups x %d "
              "items / SIMD %d, the range-stepped one included)" % (groups, items, simd))
-    srv.close()
+    t.eq(srv.close(), 0, "X run: zestub exits 0 (a sanitizer report would make it fail)")
 
     # ---- Z0 from a client that cannot write the bit (stock GDB) --------------
     app, srv, c = start(STOCK, ["--print-buffers"])
@@ -203,5 +203,5 @@ with h.guarded(t, "breakpoint session", lambda: None):
     # hit it; every later one does, once.
     t.ok(1 <= hits <= groups * -(-items // 32), "stock: threads stop at the Z0 breakpoint "
          "(%d hits of at most %d dispatches) and continue past it" % (hits, groups * items // 32))
-    srv.close()
+    t.eq(srv.close(), 0, "Z0 run: zestub exits 0 (a sanitizer report would make it fail)")
 sys.exit(t.done())

@@ -17,7 +17,7 @@ gdb = h.gdb_or_skip()
 # seconds, long enough to be continued and interrupted.
 env = h.small_device(5)
 kernel_elf = h.fixture("vadd-xehpc.elf")
-t = h.Tap()
+t = h.Tap(23)  # the plan: every check this test makes
 with h.mi_session(t, "MI session", gdb) as s:
     app, line = h.start_app(env, args=["--print-buffers"], running="buffers:")
     t.ok(line.startswith("device:"), "the application started", line)

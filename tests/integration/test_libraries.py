@@ -16,7 +16,7 @@ sys.dont_write_bytecode = True
 import harness as h  # noqa: E402
 
 env = h.small_device(200)
-t = h.Tap()
+t = h.Tap(48)  # the plan: every check this test makes
 
 
 def start(args=(), client_features=h.INTEL):

@@ -13,7 +13,7 @@ sys.dont_write_bytecode = True
 import harness as h  # noqa: E402
 
 env = h.small_device(20)
-t = h.Tap()
+t = h.Tap(19)  # the plan: every check this test makes
 
 
 def drain(c, first):

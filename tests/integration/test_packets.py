@@ -35,7 +35,7 @@ TOPO.update({k: int(v) for k, v in (kv.split("=") for kv in CONFIG.split(","))
 NTHREADS = TOPO["tiles"] * TOPO["slices"] * TOPO["subslices"] * TOPO["eus"] * TOPO["threads"]
 
 env = h.gtsim_env(CONFIG)
-t = Tap()
+t = Tap(197)  # the plan: every check this test makes
 log = []  # (request, reply) of every exchange, for the error-class check
 
 

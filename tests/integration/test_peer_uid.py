@@ -20,7 +20,7 @@ import time
 sys.dont_write_bytecode = True
 import harness as h  # noqa: E402
 
-t = h.Tap()
+t = h.Tap(20)  # the plan: every check this test makes
 ENV = h.small_device(200)
 ZESTUB = os.path.join(h.top, "zestub")
 NOBODY = 65534

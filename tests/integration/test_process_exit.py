@@ -21,7 +21,7 @@ sys.dont_write_bytecode = True
 import harness as h  # noqa: E402
 
 env = h.small_device(200)
-t = h.Tap()
+t = h.Tap(76)  # the plan: every check this test makes
 # Intel's client, reading error texts (GDB 14 and later announce it).
 INTEL_TEXT = h.INTEL + ";error-message+"
 

@@ -16,7 +16,7 @@ import harness as h  # noqa: E402
 
 # 2 x 2 x 4 = 16 hardware threads, slow enough to catch running.
 env = h.small_device(20)
-t = h.Tap()
+t = h.Tap(31)  # the plan: every check this test makes
 
 app, line = h.start_app(env)
 t.ok(line.startswith("device:"), "the application started", line)

@@ -19,7 +19,7 @@ gdb = h.gdb_or_skip()
 # 2 x 2 x 4 = 16 hardware threads, slow enough to be caught running.
 env = h.small_device(20)
 kernel_elf = h.fixture("vadd-xehpc.elf")
-t = h.Tap()
+t = h.Tap(48)  # the plan: every check this test makes
 
 
 def thread_rows(out):

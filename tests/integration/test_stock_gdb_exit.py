@@ -15,7 +15,7 @@ import harness as h  # noqa: E402
 
 gdb = h.gdb_or_skip()
 env = h.small_device(20)
-t = h.Tap()
+t = h.Tap(14)  # the plan: every check this test makes
 
 # Until zestub says the application has exited (at most 10 s).
 WAIT_EXIT = ("python exec(\"import time\\nfor i in range(100):\\n"
