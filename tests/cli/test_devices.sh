@@ -13,6 +13,8 @@ if [ -z "$GTSIM_LIB" ]; then
     echo "1..0 # SKIP GTSIM_LIB is not set"
     exit 0
 fi
+plan=26
+echo "1..$plan"
 run() { # config args...: sets out and rc
     cfg=$1
     shift
@@ -90,5 +92,7 @@ run "" --version
 expect "--version" "^zestub [0-9]"
 run "" --help
 expect "--help lists devices" "^  devices \[--json\]"
-echo "1..$n"
+# A check that did not run is a failure, not a shorter count.
+while [ "$n" -lt "$plan" ]; do notok "planned check $((n + 1)) of $plan never ran"; done
+[ "$n" -eq "$plan" ] || { echo "# $n checks ran, $plan were planned"; fail=1; }
 exit $fail
