@@ -50,6 +50,9 @@ int main(int argc, char **argv)
         sleep(pause);
     }
     printf("launching oob(p=%p freed, offset=0)\n", (void *)p);
+    /* Out before the launch: a debugger stops the kernel on its fault and
+     * the process would hold this line until it exits. */
+    fflush(stdout);
     L0_CHECK(zeCommandQueueExecuteCommandLists(queue, 1, &list, NULL));
     r = zeCommandQueueSynchronize(queue, UINT64_MAX);
     printf("zeCommandQueueSynchronize: %s\n", l0_result_name(r));

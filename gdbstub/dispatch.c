@@ -100,6 +100,8 @@ static const struct rsp_packet table[] = {
              rsp_xfer_features_offered),
     PREFIX_F("qXfer:threads:read:", rsp_h_xfer_threads, "qXfer:threads:read+", NULL),
     PREFIX_F("qXfer:exec-file:read:", rsp_h_xfer_exec_file, "qXfer:exec-file:read+", NULL),
+    PREFIX_F("qXfer:siginfo:read:", rsp_h_xfer_siginfo, "qXfer:siginfo:read+",
+             rsp_xfer_siginfo_offered),
     /* h_library.c */
     PREFIX_F("qXfer:libraries:read:", rsp_h_xfer_libraries,
              "qXfer:libraries:read+;qXfer:libraries:read:in-memory-library+",

@@ -3,6 +3,7 @@
  * libraries (h_library.c builds the list).
  * A document is built when offset 0 is asked for and served in pieces from
  * that snapshot, so a list never tears between two packets. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,6 +285,50 @@ enum rsp_hresult rsp_h_xfer_exec_file(struct rsp_server *s, const char *arg, siz
     else
         rsp_buf_puts(&s->reply, "l");
     return RSP_H_REPLY;
+}
+
+static int build_siginfo(struct rsp_server *s, const char *annex, struct rsp_buf *out, char *e,
+                         size_t elen)
+{
+    uint8_t si[256];
+    uint32_t pid, tid;
+    int n;
+
+    (void)annex;
+    if (!rsp_resolve_thread(s, s->g, &pid, &tid) || tid == 0) {
+        snprintf(e, elen, "no thread selected");
+        return -ENOENT;
+    }
+    n = s->target.ops->thread_siginfo(s->target.ctx, pid, tid, si, sizeof(si), e, elen);
+    if (n < 0)
+        return n;
+    rsp_buf_put(out, si, (size_t)n);
+    return 0;
+}
+
+bool rsp_xfer_siginfo_offered(const struct rsp_server *s)
+{
+    return s->target.ops->thread_siginfo != NULL;
+}
+
+/* The signal information of the selected thread (Hg), for `p $_siginfo`. */
+enum rsp_hresult rsp_h_xfer_siginfo(struct rsp_server *s, const char *arg, size_t len)
+{
+    char annex[8], key[48];
+    uint64_t off, n;
+    uint32_t pid = 0, tid = 0;
+
+    if (!rsp_xfer_siginfo_offered(s)) {
+        rsp_buf_clear(&s->reply); /* not offered: unknown packet */
+        return RSP_H_REPLY;
+    }
+    if (!parse_xfer(arg, len, annex, sizeof(annex), &off, &n) || annex[0]) {
+        rsp_reply_e01(&s->reply);
+        return RSP_H_REPLY;
+    }
+    rsp_resolve_thread(s, s->g, &pid, &tid);
+    snprintf(key, sizeof(key), "siginfo:%u.%u", (unsigned)pid, (unsigned)tid);
+    return xfer(s, key, off, n, build_siginfo, annex);
 }
 
 static int build_libraries(struct rsp_server *s, const char *annex, struct rsp_buf *out, char *e,

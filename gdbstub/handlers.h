@@ -78,6 +78,7 @@ enum rsp_hresult rsp_h_vkill(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_xfer_features(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_xfer_threads(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_xfer_exec_file(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_xfer_siginfo(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_xfer_libraries(struct rsp_server *s, const char *arg, size_t len);
 /* h_library.c */
 enum rsp_hresult rsp_h_vack(struct rsp_server *s, const char *arg, size_t len);

@@ -215,6 +215,13 @@ struct rsp_target_ops {
      * device): the server answers the next resume or '?' with it. Register
      * and memory ops naming it fail saying it exited; detach succeeds. */
     bool (*process_exited)(void *ctx, uint32_t pid);
+
+    /* Optional (NULL: qXfer:siginfo:read is not offered). The signal
+     * information of a stopped thread as the client's architecture lays it
+     * out (`p $_siginfo`): at most len bytes into buf; the number written,
+     * or negative with a sentence in err (a running thread has none). */
+    int (*thread_siginfo)(void *ctx, uint32_t pid, uint32_t tid, uint8_t *buf, size_t len,
+                          char *err, size_t errlen);
 };
 
 struct rsp_target {

@@ -92,5 +92,8 @@ int tgt_insert_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, bool *was_s
                              size_t errlen);
 int tgt_remove_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, char *err, size_t errlen);
 int tgt_thread_pc(void *ctx, uint32_t pid, uint32_t tid, uint64_t *pc, char *err, size_t errlen);
+/* tgt_siginfo.c: the thread's siginfo (gdbstub/target.h thread_siginfo). */
+int tgt_thread_siginfo(void *ctx, uint32_t pid, uint32_t tid, uint8_t *buf, size_t len, char *err,
+                       size_t errlen);
 
 #endif
