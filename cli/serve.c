@@ -45,8 +45,9 @@ void cli_serve_usage(FILE *f)
                "Options:\n"
                "  --attach PID         attach to every GPU device of PID before serving\n"
                "  --multi              serve target extended-remote; GDB attaches itself\n"
-               "  --once               serve one client, then exit (needs --attach or\n"
-               "                       --multi)\n"
+               "  --once               serve one client, then exit (needs --attach,\n"
+               "                       --multi or a PROGRAM; implied by a PROGRAM\n"
+               "                       without --multi)\n"
                "  --log-level LEVEL    error, warning (default), info (connections, attach,\n"
                "                       interrupts, module loads) or debug (every resume and\n"
                "                       device event), on stderr\n"
@@ -145,6 +146,10 @@ static int parse_serve_args(int argc, char **argv, struct serve_args *o)
     }
     if (o->program && o->attach)
         return usage_error("--attach PID or a PROGRAM to start, not both", NULL);
+    /* As gdbserver with a program: one client; when it leaves, the program
+     * runs on detached and zestub waits for it (--multi keeps serving). */
+    if (o->program && !o->cfg.multi)
+        o->cfg.once = true;
     if (!o->comm || (o->attach && !o->pidarg) || (!o->attach && o->pidarg)) {
         cli_serve_usage(stderr);
         return 2;

@@ -92,6 +92,27 @@ with h.guarded(t, "server launch mode"):
     t.eq(h.wait_exit(p, 30), 0, "zestub exits with the program's status (0)")
     t.ok("vadd: PASSED" in text(err), "the program ran to the end", text(err))
 
+with h.guarded(t, "server over TCP: detach, the program runs on"):
+    errf = tempfile.TemporaryFile()
+    srv = subprocess.Popen([zestub, ":0", "--", os.path.join(ex, "vadd")], env=env,
+                           stdout=subprocess.PIPE, stderr=errf)
+    h._procs.append(srv)
+    port = None
+    end = time.time() + 20
+    while port is None and time.time() < end:
+        m = re.search(r"Listening on port (\d+)", text(errf))
+        port = int(m.group(1)) if m else time.sleep(0.05)
+    t.ok(port is not None, "zestub COMM -- PROGRAM listens", text(errf))
+    c = h.Client.tcp(port, timeout=30)
+    c.req(h.INTEL)
+    t.ok(c.req("?")[:1] in "TUS", "the client finds the program attached")
+    t.ok(c.req("D").startswith("OK"), "detach")
+    c.close()
+    t.eq(h.wait_exit(srv, 60), 0,
+         "without --once or --multi one client is served; zestub then waits for the program "
+         "and exits with its status")
+    t.ok("vadd: PASSED" in srv.stdout.read().decode(), "the program's stdout is zestub's")
+
 with h.guarded(t, "server: program status"):
     p, c, err = serve_stdio(["sh", "-c", "exit 3"])
     t.eq(h.wait_exit(p, 30), 3,
