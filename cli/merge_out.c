@@ -2,6 +2,7 @@
 /* zestub merge's two formats: text for a person, and the zestub-merge JSON
  * document (doc/merge-format.md). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/json.h"
@@ -82,8 +83,11 @@ static void human_class(FILE *f, size_t k, const struct merge_class *c)
 
 void merge_print_human(FILE *f, const struct merge *m)
 {
-    long list[m->nranks + 1];
+    /* One slot per file: a job may have many thousands of ranks. */
+    long *list = calloc(m->nranks + 1, sizeof(*list));
     size_t n, unread = 0;
+    if (!list)
+        return;
     for (size_t i = 0; i < m->nranks; i++)
         unread += m->ranks[i].doc == NULL;
     fprintf(f, "zestub merge: %zu rank%s", m->nranks - unread, m->nranks - unread == 1 ? "" : "s");
@@ -101,6 +105,7 @@ void merge_print_human(FILE *f, const struct merge *m)
             fprintf(f, "rank %ld: incomplete dump (%s)\n", m->ranks[i].rank, m->ranks[i].path);
     for (size_t k = 0; k < m->nclasses; k++)
         human_class(f, k, &m->classes[k]);
+    free(list);
 }
 
 /* ---- JSON ------------------------------------------------------------------ */
@@ -204,8 +209,10 @@ static void json_class(FILE *f, const struct merge_class *c)
 
 void merge_print_json(FILE *f, const struct merge *m)
 {
-    long list[m->nranks + 1];
+    long *list = calloc(m->nranks + 1, sizeof(*list));
     size_t n;
+    if (!list)
+        return;
     fputs("{\"schema\":\"zestub-merge\",\"version\":1,\"files\":[", f);
     for (size_t i = 0; i < m->nranks; i++) {
         const struct merge_rank *r = &m->ranks[i];
@@ -237,4 +244,5 @@ void merge_print_json(FILE *f, const struct merge *m)
         json_class(f, &m->classes[k]);
     }
     fputs("]}\n", f);
+    free(list);
 }
