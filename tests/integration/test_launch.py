@@ -168,6 +168,33 @@ with h.guarded(t, "dump launch mode"):
     rc, out, errs = dump(["true"], os.path.join(tmp, "bad%q.json"))
     t.eq(rc, 2, "an unknown %-sequence in --json: usage error")
 
+with h.guarded(t, "launch mode + XPTI table, merged"):
+    # sycl_like (our SYCL stand-in) with the XPTI subscriber, as two ranks:
+    # the dumps join the allocation, and merge names its sites.
+    xenv = dict(env, XPTI_TRACE_ENABLE="1",
+                XPTI_SUBSCRIBERS=os.path.join(h.top, ".libs", "libzestub_xpti.so"),
+                XPTI_FRAMEWORK_DISPATCHER=os.path.join(h.top, ".libs", "libxptifw.so"))
+    paths = []
+    for rank in (0, 1):
+        path = os.path.join(tmp, "x-%d.json" % rank)
+        p = subprocess.run([zestub, "dump", "--json", os.path.join(tmp, "x-%r.json"), "--",
+                            os.path.join(ex, "sycl_like")], env=dict(xenv, PMI_RANK=str(rank)),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+        t.eq(p.returncode, 5, "rank %d: sycl_like faults and is dumped" % rank)
+        paths.append(path)
+    m = subprocess.run([zestub, "merge", "--json"] + paths, stdout=subprocess.PIPE)
+    merged = json.loads(m.stdout.decode() or "{}")
+    pf = [c for c in merged.get("classes", []) if c["reason"] == "page-fault"]
+    c = pf[0] if pf else {}
+    t.ok(len(pf) == 1 and c["ranks"]["ranges"] == "0-1" and c["kernel"] == "oob" and
+         c["fault_class"].startswith("freed allocation from ") and "sycl_like.c:" in
+         c["fault_class"], "merge: one class on ranks 0-1, a freed allocation with its site",
+         merged.get("classes"))
+    alloc = c.get("allocation") or {}
+    t.ok(alloc.get("state") == "freed" and (alloc.get("freed_at") or {}).get("line") and
+         (c.get("submitted_at") or {}).get("line"),
+         "the class carries the allocation (freed at a line) and the submission site", c)
+
 with h.guarded(t, "dump launch mode: signals"):
     # A long kernel (pace 20): SIGTERM to zestub reaches the program, which
     # dies of it; zestub detaches and reports the program's status.
