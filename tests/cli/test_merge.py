@@ -7,6 +7,7 @@ without a "rank" field, unreadable and foreign files, the exit statuses,
 and the --json document of doc/merge-format.md."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -160,4 +161,5 @@ ok(p.returncode == 2 and b"unknown option" in p.stderr, "unknown option: usage e
 if n != PLAN:
     print("# plan said %d checks, ran %d" % (PLAN, n))
     failed += 1
+shutil.rmtree(tmp, ignore_errors=True)
 sys.exit(1 if failed else 0)

@@ -10,6 +10,7 @@ Signals sent to zestub reach the program; nothing is left stopped."""
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -215,4 +216,5 @@ with h.guarded(t, "dump launch mode: signals"):
     t.ok(doc["program"]["signal"] == signal.SIGTERM and doc["complete"] is True,
          "the record says the program was killed by SIGTERM", doc.get("program"))
 
+shutil.rmtree(tmp, ignore_errors=True)
 sys.exit(t.done())

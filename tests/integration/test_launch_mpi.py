@@ -98,4 +98,5 @@ with h.guarded(t, "mpirun job"):
          re.search(r"page-fault in oob at \S*oob\.cl:8", human) is not None,
          "the human report says the same", human[:1500])
 
+shutil.rmtree(tmp, ignore_errors=True)
 sys.exit(t.done())
