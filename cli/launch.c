@@ -108,6 +108,12 @@ static char **child_environ(const char *lib, int fd, unsigned long long ino)
 static void exec_child(char **argv, char **envp, int fd, int errpipe, bool stdio_away)
 {
     int e;
+    sigset_t none;
+    /* zestub ignores SIGPIPE and its threads may block signals: the
+     * program starts with the dispositions and mask a shell would give it. */
+    signal(SIGPIPE, SIG_DFL);
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
     fcntl(fd, F_SETFD, 0);
     if (stdio_away) {
         int null = open("/dev/null", O_RDONLY);

@@ -13,7 +13,7 @@ notok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; [ -f "$2" ] && sed 's/^/#
 trap 'rm -rf "$tmp"' EXIT
 export ZE_ENABLE_ALT_DRIVERS="$GTSIM_LIB"
 unset OMPI_COMM_WORLD_RANK PMI_RANK PMIX_RANK SLURM_PROCID
-echo "1..9"
+echo "1..10"
 
 # $1: expected file name, then the environment assignments.
 rank_case() {
@@ -49,4 +49,10 @@ rc=$?
 if [ $rc -eq 9 ] && grep -q '"rank":2,' "$tmp/s-2.json" && grep -q '"status":9,' "$tmp/s-2.json"; then
     ok "a clean-exit record carries the rank; the program's status passes through"
 else notok "status $rc" "$tmp/err"; fi
+# zestub ignores SIGPIPE itself; the program must get the default back.
+"$zestub" dump --json "$tmp/pipe.json" -- sh -c 'kill -PIPE $$; echo survived' >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 141 ] && ! grep -q survived "$tmp/out" && grep -q '"signal":13,' "$tmp/pipe.json"; then
+    ok "the program starts with SIGPIPE at its default (killed: 128+13, signal 13 in the record)"
+else notok "SIGPIPE: status $rc" "$tmp/err"; fi
 exit $fail
