@@ -139,7 +139,11 @@ with h.guarded(t, "dump launch mode"):
     path = os.path.join(tmp, "pf-%p.json")
     rc, out, errs = dump([os.path.join(ex, "pagefault")], path)
     t.eq(rc, 5, "dump of pagefault (no pause): status 5, the program faulted and was dumped")
-    t.ok("launching oob" in out and "a debugger handled the fault" in out,
+    # After the dump zestub detaches: threads that had not reached the fault
+    # yet may fault afterwards, unobserved, and the program then sees what
+    # it would see without zestub (device lost). Either way it runs on.
+    t.ok("launching oob" in out and ("a debugger handled the fault" in out or
+                                     "the device reported the fault" in out),
          "the program's stdout stays the user's, and it ran on after the dump", out + errs)
     files = [f for f in os.listdir(tmp) if f.startswith("pf-")]
     t.eq(len(files), 1, "one file, %p expanded")
