@@ -19,42 +19,97 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/dump.h"
 #include "cli/dump_out.h"
+#include "cli/outpattern.h"
 #include "regsets/regs.h"
 #include "sessions/sess.h"
 #include "sessions/sess_xpti.h"
 #include "symbols/symbols.h"
 
-enum trigger { ON_PAGE_FAULT, ON_STOP, ON_NOW };
-
-struct dump_opts {
-    uint32_t pid;
-    enum trigger on;
-    double timeout;
-    const char *json; /* NULL: human format on stdout */
-    enum dump_regs regs;
-};
-
-static const char *trigger_name(enum trigger t)
-{
-    return t == ON_PAGE_FAULT ? "page-fault" : t == ON_STOP ? "stop" : "now";
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: zestub dump --attach PID [--on page-fault|stop|now] [--timeout SECONDS]\n"
-               "                   [--json FILE|-] [--registers all|expedited|none]\n"
+    fprintf(f, "usage: zestub dump --attach PID [OPTIONS]\n"
+               "       zestub dump [OPTIONS] -- PROGRAM [ARGS...]\n"
+               "Options: [--on page-fault|stop|now] [--timeout SECONDS] [--json FILE|-]\n"
+               "         [--registers all|expedited|none]\n"
                "Waits for the trigger (default page-fault), stops every device of PID, writes\n"
-               "every stopped thread's state, then resumes and detaches.\n"
+               "every stopped thread's state, then resumes and detaches. With PROGRAM, zestub\n"
+               "starts it with program debugging on and attaches before its first module\n"
+               "(launch mode; not with --on now; no timeout unless given). In FILE, %%r is the\n"
+               "job rank (OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, SLURM_PROCID), %%p the\n"
+               "program's pid, %%h the host name, %%%% a '%%'.\n"
                "Exit: 0 dumped, 1 could not attach, 2 usage, 3 timeout (partial output),\n"
-               "      4 the application exited before the trigger.\n");
+               "      4 the application exited before the trigger. Launch mode: the\n"
+               "      program's exit code when nothing was dumped, 5 when it faulted and the\n"
+               "      dump was written, 1 could not start it, 2 usage, 3 timeout.\n");
+}
+
+static int parse_trigger(const char *v, enum trigger *on)
+{
+    if (!strcmp(v, "page-fault"))
+        *on = ON_PAGE_FAULT;
+    else if (!strcmp(v, "stop"))
+        *on = ON_STOP;
+    else if (!strcmp(v, "now"))
+        *on = ON_NOW;
+    else {
+        fprintf(stderr, "zestub dump: --on takes page-fault, stop or now\n");
+        return 2;
+    }
+    return 0;
+}
+
+static int parse_regs(const char *v, enum dump_regs *regs)
+{
+    if (!strcmp(v, "all"))
+        *regs = DUMP_REGS_ALL;
+    else if (!strcmp(v, "expedited"))
+        *regs = DUMP_REGS_EXPEDITED;
+    else if (!strcmp(v, "none"))
+        *regs = DUMP_REGS_NONE;
+    else {
+        fprintf(stderr, "zestub dump: --registers takes all, expedited or none\n");
+        return 2;
+    }
+    return 0;
+}
+
+static int parse_option(int c, struct dump_opts *o)
+{
+    char *end;
+    switch (c) {
+    case 'a': {
+        unsigned long v = strtoul(optarg, &end, 10);
+        if (*end || v == 0 || v > 0x7fffffffUL) {
+            fprintf(stderr, "zestub dump: --attach needs a process id, not '%s'\n", optarg);
+            return 2;
+        }
+        o->pid = (uint32_t)v;
+        return 0;
+    }
+    case 'o':
+        return parse_trigger(optarg, &o->on);
+    case 't':
+        o->timeout = strtod(optarg, &end);
+        o->timeout_given = true;
+        if (*end || !(o->timeout > 0) || o->timeout > 86400) {
+            fprintf(stderr, "zestub dump: --timeout takes seconds (0 < t <= 86400)\n");
+            return 2;
+        }
+        return 0;
+    case 'j':
+        o->json = optarg;
+        return 0;
+    case 'r':
+        return parse_regs(optarg, &o->regs);
+    case 'h':
+        usage(stdout);
+        exit(0);
+    default:
+        usage(stderr);
+        return 2;
+    }
 }
 
 static int parse(int argc, char **argv, struct dump_opts *o)
@@ -67,185 +122,42 @@ static int parse(int argc, char **argv, struct dump_opts *o)
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     int c;
-    char *end;
-    o->pid = 0;
+    memset(o, 0, sizeof(*o));
     o->on = ON_PAGE_FAULT;
     o->timeout = 60;
-    o->json = NULL;
     o->regs = DUMP_REGS_EXPEDITED;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "a:o:t:j:r:h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'a': {
-            unsigned long v = strtoul(optarg, &end, 10);
-            if (*end || v == 0 || v > 0x7fffffffUL) {
-                fprintf(stderr, "zestub dump: --attach needs a process id, not '%s'\n", optarg);
-                return 2;
-            }
-            o->pid = (uint32_t)v;
-            break;
-        }
-        case 'o':
-            if (!strcmp(optarg, "page-fault"))
-                o->on = ON_PAGE_FAULT;
-            else if (!strcmp(optarg, "stop"))
-                o->on = ON_STOP;
-            else if (!strcmp(optarg, "now"))
-                o->on = ON_NOW;
-            else {
-                fprintf(stderr, "zestub dump: --on takes page-fault, stop or now\n");
-                return 2;
-            }
-            break;
-        case 't':
-            o->timeout = strtod(optarg, &end);
-            if (*end || !(o->timeout > 0) || o->timeout > 86400) {
-                fprintf(stderr, "zestub dump: --timeout takes seconds (0 < t <= 86400)\n");
-                return 2;
-            }
-            break;
-        case 'j':
-            o->json = optarg;
-            break;
-        case 'r':
-            if (!strcmp(optarg, "all"))
-                o->regs = DUMP_REGS_ALL;
-            else if (!strcmp(optarg, "expedited"))
-                o->regs = DUMP_REGS_EXPEDITED;
-            else if (!strcmp(optarg, "none"))
-                o->regs = DUMP_REGS_NONE;
-            else {
-                fprintf(stderr, "zestub dump: --registers takes all, expedited or none\n");
-                return 2;
-            }
-            break;
-        case 'h':
-            usage(stdout);
-            exit(0);
-        default:
-            usage(stderr);
+    /* '+': the options end at PROGRAM, whose own options are its own. */
+    while ((c = getopt_long(argc, argv, "+a:o:t:j:r:h", longopts, NULL)) != -1)
+        if (parse_option(c, o))
             return 2;
-        }
-    }
-    if (optind < argc || o->pid == 0) {
+    if (optind < argc)
+        o->program = argv + optind;
+    if ((o->pid == 0) == (o->program == NULL)) {
+        if (o->pid)
+            fprintf(stderr, "zestub dump: --attach PID or -- PROGRAM, not both\n");
         usage(stderr);
+        return 2;
+    }
+    if (o->program && o->on == ON_NOW) {
+        fprintf(stderr, "zestub dump: --on now needs --attach (a program just started has "
+                        "nothing to dump yet)\n");
         return 2;
     }
     return 0;
 }
 
-/* ---- watchdog ----------------------------------------------------------- */
-
-struct watchdog {
-    pthread_t tid;
-    double deadline;
-    struct dump_out *out;
-};
-
-static void *watchdog_main(void *arg)
+/* --json FILE with its %r %p %h expanded for pid; NULL stays NULL. */
+static int output_name(const char *pattern, long pid, char *buf, size_t len)
 {
-    struct watchdog *w = arg;
-    /* The main loop honours the deadline itself; this only fires when a
-     * device call hangs past it. */
-    double grace = w->deadline + 2.0;
-    while (now_s() < grace) {
-        struct timespec ts = {0, 100000000};
-        nanosleep(&ts, NULL);
-    }
-    fprintf(stderr, "zestub dump: the device stopped answering; writing what was collected\n");
-    dump_out_abort(w->out, 3);
-    _exit(3);
-}
-
-/* ---- phases --------------------------------------------------------------- */
-
-static int attach_with_retry(struct zd *zd, const struct dump_opts *o, double deadline,
-                             struct sess_manager **m)
-{
-    struct sess_options so;
-    struct zd_error err;
-    sess_options_from_env(&so);
-    for (;;) {
-        int rc = sess_attach(zd, o->pid, &so, m, &err);
-        if (rc == 0) {
-            if (err.msg[0])
-                fprintf(stderr, "zestub dump: some devices were not attached:\n%s\n", err.msg);
-            return 0;
-        }
-        /* "Too early": the application has not initialised Level Zero yet. */
-        if (rc == ZD_E_TOO_EARLY && now_s() < deadline) {
-            struct timespec ts = {0, 100000000};
-            nanosleep(&ts, NULL);
-            continue;
-        }
-        fprintf(stderr, "zestub dump: cannot attach to process %u:\n%s\n", o->pid, err.msg);
-        return rc == ZD_E_TOO_EARLY ? 3 : 1;
-    }
-}
-
-/* Waits for the trigger; releases module loads meanwhile. 0 triggered,
- * 3 timeout, 4 application gone. */
-static int wait_trigger(struct sess_manager *m, const struct dump_opts *o, double deadline)
-{
-    unsigned n = sess_count(m);
-    if (o->on == ON_NOW)
+    char err[256];
+    if (!pattern || !strcmp(pattern, "-"))
         return 0;
-    for (;;) {
-        struct sess_note note;
-        double left = deadline - now_s();
-        struct zd_error err;
-        unsigned alive = 0;
-        if (left <= 0)
-            return 3;
-        if (sess_wait(m, (uint64_t)(left * 1000) + 1, &note) != 0)
-            continue;
-        switch (note.type) {
-        case SESS_NOTE_MODULE_LOAD:
-            /* Symbols are loaded by sessions/ already: let the app go on. */
-            if (note.need_ack)
-                sess_module_release(m, note.session, note.module_begin, note.module_end, &err);
-            break;
-        case SESS_NOTE_PAGE_FAULT:
-            if (o->on == ON_PAGE_FAULT)
-                return 0;
-            break;
-        case SESS_NOTE_STOPPED:
-            if (o->on == ON_STOP)
-                return 0;
-            if (note.thread != UINT32_MAX &&
-                sess_thread_reason(m, note.session, note.thread) == REGS_STOP_PAGE_FAULT)
-                return 0;
-            break;
-        case SESS_NOTE_DETACHED:
-            for (unsigned k = 0; k < n; k++)
-                alive += sess_alive(m, k);
-            if (!alive)
-                return 4;
-            break;
-        default:
-            break;
-        }
+    if (out_expand(pattern, out_rank(NULL), pid, buf, len, err, sizeof(err)) != 0) {
+        fprintf(stderr, "zestub dump: --json %s\n", err);
+        return 2;
     }
-}
-
-/* Events already on their way (modules replayed at attach, stops caused by
- * our interrupt) are handled before the dump is taken: wait until the
- * stream has been quiet for a moment, never past the deadline. */
-static void settle(struct sess_manager *m, double deadline)
-{
-    struct sess_note note;
-    struct zd_error err;
-    while (now_s() < deadline && sess_wait(m, 150, &note) == 0)
-        if (note.type == SESS_NOTE_MODULE_LOAD && note.need_ack)
-            sess_module_release(m, note.session, note.module_begin, note.module_end, &err);
-}
-
-/* CLOCK_MONOTONIC in nanoseconds: the XPTI table's clock. */
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return 0;
 }
 
 int cli_dump(int argc, char **argv)
@@ -255,59 +167,48 @@ int cli_dump(int argc, char **argv)
     struct sess_manager *m = NULL;
     struct zd_error err;
     struct dump_out *out;
-    struct watchdog wd;
+    char path[4096];
     double deadline;
     int rc = parse(argc, argv, &o);
     if (rc)
         return rc;
-    deadline = now_s() + o.timeout;
+    if (o.program)
+        return cli_dump_launch(&o);
+    if ((rc = output_name(o.json, o.pid, path, sizeof(path))) != 0)
+        return rc;
+    if (o.json && strcmp(o.json, "-"))
+        o.json = path;
+    deadline = dump_now_s() + o.timeout;
 
     if (zd_open(&zd, &err) != 0) {
         fprintf(stderr, "zestub dump: %s\n", err.msg);
         return 1;
     }
-    out = dump_out_open(o.json, o.pid, trigger_name(o.on), zd);
+    out = dump_out_open(o.json, o.pid, dump_trigger_name(o.on), zd);
     if (!out) {
         fprintf(stderr, "zestub dump: cannot write %s: %s\n", o.json, strerror(errno));
         zd_close(zd);
         return 1;
     }
-    wd.deadline = deadline;
-    wd.out = out;
-    if (pthread_create(&wd.tid, NULL, watchdog_main, &wd) == 0)
-        pthread_detach(wd.tid);
-
-    rc = attach_with_retry(zd, &o, deadline, &m);
+    dump_watchdog_start(deadline, out);
+    rc = dump_attach(zd, o.pid, deadline, &m);
     if (rc) {
         dump_out_close(out, NULL, rc, false);
         zd_close(zd);
         return rc;
     }
     dump_out_devices(out, m);
-    rc = wait_trigger(m, &o, deadline);
+    rc = dump_wait_trigger(m, o.on, deadline);
     if (rc == 0 || rc == 3) {
         /* On timeout too: show where the threads are, it is what a user
          * with a hung job wants to see. */
-        int stopped = sess_stop_all(m, &err);
-        /* Every thread we dump was stopped by now, so a task that was
-         * running on its behalf began before this instant. */
-        uint64_t stop_ns = now_ns();
-        char note[512];
-        settle(m, deadline + 1.0);
         if (rc == 3)
             fprintf(stderr, "zestub dump: no %s within %.0f s; dumping the current state\n",
-                    trigger_name(o.on), o.timeout);
-        /* Opened now, not at attach: the application creates its table when
-         * its runtime starts tracing, which may be after Level Zero. */
-        struct sess_xpti *x = sess_xpti_open(o.pid, note, sizeof(note));
-        dump_out_xpti(out, x, note);
-        dump_out_faults(out, m);
-        dump_out_collect(out, m, o.regs, x, stop_ns);
-        sess_xpti_close(x);
-        (void)stopped;
-        sess_resume_all(m, &err);
+                    dump_trigger_name(o.on), o.timeout);
+        dump_take(out, m, &o, o.pid, deadline);
     } else if (rc == 4) {
-        fprintf(stderr, "zestub dump: the application exited before a %s\n", trigger_name(o.on));
+        fprintf(stderr, "zestub dump: the application exited before a %s\n",
+                dump_trigger_name(o.on));
     }
     dump_out_close(out, m, rc, true);
     sess_detach_all(m);

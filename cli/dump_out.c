@@ -27,6 +27,9 @@ struct dump_out {
     unsigned ncats;
     /* The application's XPTI table, NULL without one (not owned). */
     struct sess_xpti *xpti;
+    /* Launch mode (dump_out_launch): the program's end, written last. */
+    bool launched, has_program;
+    char program[512];
 };
 
 struct dump_out *dump_out_open(const char *json_path, uint32_t pid, const char *trigger,
@@ -342,10 +345,14 @@ static void finish(struct dump_out *o, struct sess_manager *m, int status, bool 
         if (o->phase < PH_THREADS)
             fputs(",\"page_faults\":[],\"threads\":[", o->f);
         zd_get_stats(o->zd, &st);
+        if (o->has_program)
+            fprintf(o->f, "],\"program\":%s,\"stats\":{", o->program);
+        else
+            fputs("],\"stats\":{", o->f);
         if (m)
             sess_get_stats(m, &ss);
         fprintf(o->f,
-                "],\"stats\":{\"stopped_threads\":%u,\"zet_calls\":{\"read_event\":%" PRIu64
+                "\"stopped_threads\":%u,\"zet_calls\":{\"read_event\":%" PRIu64
                 ",\"acknowledge\":%" PRIu64 ",\"interrupt\":%" PRIu64 ",\"resume\":%" PRIu64
                 ",\"read_memory\":%" PRIu64 ",\"write_memory\":%" PRIu64
                 ",\"read_registers\":%" PRIu64 ",\"write_registers\":%" PRIu64
@@ -357,6 +364,8 @@ static void finish(struct dump_out *o, struct sess_manager *m, int status, bool 
     } else {
         fprintf(o->f, "%u stopped thread%s%s\n", o->nthreads, o->nthreads == 1 ? "" : "s",
                 complete ? "" : " (incomplete: timed out)");
+        if (o->has_program)
+            fprintf(o->f, "%s\n", o->program);
     }
     o->phase = PH_DONE;
     fflush(o->f);
@@ -365,7 +374,9 @@ static void finish(struct dump_out *o, struct sess_manager *m, int status, bool 
 void dump_out_close(struct dump_out *o, struct sess_manager *m, int status, bool complete)
 {
     pthread_mutex_lock(&o->lock);
-    finish(o, m, status, complete && status == 0);
+    /* In launch mode the status is the program's when nothing was dumped:
+     * the caller says whether the document is complete. */
+    finish(o, m, status, o->launched ? complete : complete && status == 0);
     pthread_mutex_unlock(&o->lock);
     if (o->own)
         fclose(o->f);
@@ -415,4 +426,46 @@ void dump_out_collect(struct dump_out *out, struct sess_manager *m, enum dump_re
             dump_out_thread(out, m, &rec, regs);
         }
     }
+}
+
+void dump_out_launch(struct dump_out *o, long rank, const char *host)
+{
+    pthread_mutex_lock(&o->lock);
+    o->launched = true;
+    if (o->json) {
+        if (rank >= 0)
+            fprintf(o->f, ",\"rank\":%ld,\"host\":", rank);
+        else
+            fputs(",\"rank\":null,\"host\":", o->f);
+        cli_json_str(o->f, host);
+    } else if (rank >= 0) {
+        fprintf(o->f, "rank %ld on %s\n", rank, host);
+    }
+    fflush(o->f);
+    pthread_mutex_unlock(&o->lock);
+}
+
+void dump_out_program(struct dump_out *o, const char *path, int exit_code, int signal, bool dumped)
+{
+    FILE *f;
+    pthread_mutex_lock(&o->lock);
+    f = fmemopen(o->program, sizeof(o->program), "w");
+    if (f && o->json) {
+        fputs("{\"path\":", f);
+        cli_json_str(f, path);
+        fprintf(f, ",\"exit_code\":%d,\"signal\":", exit_code);
+        if (signal)
+            fprintf(f, "%d", signal);
+        else
+            fputs("null", f);
+        fprintf(f, ",\"dumped\":%s}", dumped ? "true" : "false");
+    } else if (f) {
+        fprintf(f, "program %s: exit code %d%s", path, exit_code,
+                dumped ? "" : " (no fault: nothing dumped)");
+    }
+    if (f) {
+        fclose(f);
+        o->has_program = true;
+    }
+    pthread_mutex_unlock(&o->lock);
 }

@@ -50,6 +50,12 @@ void dump_out_thread(struct dump_out *o, struct sess_manager *m, const struct du
  * submission when x has it, registers as asked). */
 void dump_out_collect(struct dump_out *o, struct sess_manager *m, enum dump_regs regs,
                       struct sess_xpti *x, uint64_t stop_ns);
+/* Launch mode (zestub dump -- PROGRAM): the job rank (-1: none) and host,
+ * right after the header. */
+void dump_out_launch(struct dump_out *o, long rank, const char *host);
+/* Launch mode: how the program ended, written when the document closes.
+ * exit_code in the shell's convention, signal 0 when it exited. */
+void dump_out_program(struct dump_out *o, const char *path, int exit_code, int signal, bool dumped);
 /* Finishes the document with the exit status; frees o. */
 void dump_out_close(struct dump_out *o, struct sess_manager *m, int status, bool complete);
 /* From the watchdog: finish whatever section is open, mark the document

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/launch.h"
 #include "gdbstub/server.h"
 #include "target/intelgt.h"
 #include "gdbstub/transport.h"
@@ -34,15 +35,19 @@ static void on_signal(int sig)
 void cli_serve_usage(FILE *f)
 {
     fprintf(f, "usage: zestub [OPTIONS] COMM --attach PID\n"
+               "       zestub [OPTIONS] COMM -- PROGRAM [ARGS...]\n"
                "       zestub [OPTIONS] --multi COMM\n"
                "COMM is [HOST]:PORT (host 127.0.0.1 unless given), unix:PATH, or - for\n"
                "stdin/stdout. Then, in GDB: target remote :PORT (or extended-remote and\n"
-               "attach PID).\n"
+               "attach PID). With PROGRAM, zestub starts it with program debugging on,\n"
+               "attaches before its first module is created (that load is reported like\n"
+               "any other) and exits with the program's exit status.\n"
                "Options:\n"
                "  --attach PID         attach to every GPU device of PID before serving\n"
                "  --multi              serve target extended-remote; GDB attaches itself\n"
-               "  --once               serve one client, then exit (needs --attach or\n"
-               "                       --multi)\n"
+               "  --once               serve one client, then exit (needs --attach,\n"
+               "                       --multi or a PROGRAM; implied by a PROGRAM\n"
+               "                       without --multi)\n"
                "  --log-level LEVEL    error, warning (default), info (connections, attach,\n"
                "                       interrupts, module loads) or debug (every resume and\n"
                "                       device event), on stderr\n"
@@ -75,6 +80,7 @@ struct serve_args {
     struct rsp_server_config cfg;
     const char *comm, *pidarg;
     bool attach, allow_any_user, allow_remote;
+    char **program; /* launch mode: what follows "--" (or COMM) */
 };
 
 /* The value of `--NAME VALUE` or `--NAME=VALUE` (name_len counts the dashes),
@@ -132,6 +138,12 @@ static int parse_serve_args(int argc, char **argv, struct serve_args *o)
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             cli_serve_usage(stdout);
             return 0;
+        } else if (!strcmp(a, "--")) {
+            /* COMM -- PROGRAM: the rest is the program's own command line. */
+            o->program = argv + i + 1;
+            if (!o->program[0])
+                return usage_error("-- needs a PROGRAM after it", NULL);
+            break;
         } else if (a[0] == '-' && a[1] != '\0') {
             return usage_error("unknown option", a);
         } else if (!o->comm)
@@ -141,6 +153,12 @@ static int parse_serve_args(int argc, char **argv, struct serve_args *o)
         else
             return usage_error("unexpected argument", a);
     }
+    if (o->program && o->attach)
+        return usage_error("--attach PID or a PROGRAM to start, not both", NULL);
+    /* As gdbserver with a program: one client; when it leaves, the program
+     * runs on detached and zestub waits for it (--multi keeps serving). */
+    if (o->program && !o->cfg.multi)
+        o->cfg.once = true;
     if (!o->comm || (o->attach && !o->pidarg) || (!o->attach && o->pidarg)) {
         cli_serve_usage(stderr);
         return 2;
@@ -148,7 +166,7 @@ static int parse_serve_args(int argc, char **argv, struct serve_args *o)
     /* gdbserver's usage also wants something to serve: without --attach
      * or --multi no client could ever attach, so --once would listen
      * forever. */
-    if (o->cfg.once && !o->attach && !o->cfg.multi)
+    if (o->cfg.once && !o->attach && !o->cfg.multi && !o->program)
         return usage_error("--once needs --attach PID or --multi: a --once server "
                            "that cannot attach would never serve anything",
                            NULL);
@@ -224,6 +242,52 @@ static int open_listener(struct rsp_listener *l, const char *comm, char *err, si
     return 1;
 }
 
+/* Launch mode: starts the program held, attaches, lets it go on. The exit
+ * status on failure, 0 once attached; *gone when the program ended before
+ * there was anything to attach to. */
+static int launch_and_attach(struct rsp_server *srv, const struct serve_args *o, struct launch *l,
+                             bool *gone, char *err, size_t errlen)
+{
+    char how[128];
+    /* Over stdio the program must not read or write the RSP stream. */
+    if (launch_start(l, o->program, !strcmp(o->comm, "-"), err, errlen) != 0) {
+        fprintf(stderr, "zestub: %s\n", err);
+        return 1;
+    }
+    launch_forward_signals(l, wake_pipe[1]);
+    fprintf(stderr, "Process %s created; pid = %ld\n", o->program[0], (long)l->child);
+    if (launch_wait_held(l) == 0) {
+        launch_describe_exit(l, how, sizeof(how));
+        fprintf(stderr, "zestub: %s %s before it created a Level Zero module: nothing to debug\n",
+                o->program[0], how);
+        *gone = true;
+        return launch_exit_code(l);
+    }
+    if (rsp_server_attach(srv, (uint32_t)l->target, err, errlen) != 0) {
+        fprintf(stderr, "zestub: cannot attach to process %ld:\n%s\n", (long)l->target, err);
+        launch_release(l);
+        return 1;
+    }
+    /* Released only now: its first module load reaches the client as any
+     * other does, and the program waits in zeModuleCreate for its vAck. */
+    launch_release(l);
+    fprintf(stderr, "Attached; pid = %ld\n", (long)l->target);
+    return 0;
+}
+
+/* Launch mode, after serving: the program runs on detached; zestub ends
+ * with its status (or with the server's failure). */
+static int program_status(struct launch *l, int rc)
+{
+    char how[128];
+    if (l->child <= 0)
+        return rc;
+    launch_wait_exit(l);
+    launch_describe_exit(l, how, sizeof(how));
+    fprintf(stderr, "zestub: the program %s\n", how);
+    return rc ? rc : launch_exit_code(l);
+}
+
 static int serve(struct rsp_server *srv, struct rsp_listener *l, char *err, size_t errlen)
 {
     enum rsp_end why = RSP_END_DISCONNECT;
@@ -243,6 +307,8 @@ int cli_serve(int argc, char **argv)
     struct rsp_target tgt = {NULL, NULL};
     struct rsp_server *srv = NULL;
     struct rsp_listener l;
+    struct launch prog = {.child = -1, .fd = -1};
+    bool gone = false;
     char err[RSP_ERR_LEN * 4];
     int rc = parse_serve_args(argc, argv, &o);
     if (rc >= 0)
@@ -265,11 +331,14 @@ int cli_serve(int argc, char **argv)
     if (rsp_server_new(&tgt, &o.cfg, &srv, err, sizeof(err)) != 0) {
         fprintf(stderr, "zestub: %s\n", err);
         rc = 1;
+    } else if (o.program) {
+        if ((rc = launch_and_attach(srv, &o, &prog, &gone, err, sizeof(err))) == 0)
+            rc = serve(srv, &l, err, sizeof(err));
     } else if (!o.attach || (rc = attach_to_pid(srv, o.pidarg, err, sizeof(err))) == 0) {
         rc = serve(srv, &l, err, sizeof(err));
     }
     rsp_listener_close(&l);
     rsp_server_free(srv);
     tgt_target_free(&tgt);
-    return rc;
+    return gone ? rc : program_status(&prog, rc);
 }

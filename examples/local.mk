@@ -18,3 +18,14 @@ examples_sycl_like_SOURCES = examples/sycl_like.c examples/sycl_rt.c examples/sy
 	examples/l0_common.c examples/l0_common.h
 examples_sycl_like_CFLAGS = $(examples_common_cflags)
 examples_sycl_like_LDADD = libxptifw.la $(ZE_LIBS) $(PTHREAD_LIBS)
+
+# mpi_pagefault: an MPI job where ranks 1 and 3 page-fault (zestub dump
+# under mpirun, then zestub merge). Built only when MPI is installed.
+if HAVE_MPI
+noinst_PROGRAMS += examples/mpi_pagefault
+examples_mpi_pagefault_SOURCES = examples/mpi_pagefault.c examples/l0_common.c \
+	examples/l0_common.h
+examples_mpi_pagefault_CFLAGS = $(examples_common_cflags) $(MPI_CFLAGS)
+examples_mpi_pagefault_LDADD = $(MPI_LIBS) $(ZE_LIBS)
+endif
+EXTRA_DIST += examples/mpi_pagefault.c

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* zestub dump's phases, shared by the attach form (dump.c) and launch mode
+ * (dump_launch.c). */
+#ifndef ZESTUB_CLI_DUMP_H
+#define ZESTUB_CLI_DUMP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli/dump_out.h"
+
+enum trigger { ON_PAGE_FAULT, ON_STOP, ON_NOW };
+
+/* Exit statuses (doc/dump-format.md). */
+enum {
+    DUMP_EXIT_OK = 0,
+    DUMP_EXIT_START = 1,
+    DUMP_EXIT_USAGE = 2,
+    DUMP_EXIT_TIMEOUT = 3,
+    DUMP_EXIT_GONE = 4,
+    DUMP_EXIT_DUMPED = 5, /* launch mode: the program faulted, dump written */
+};
+
+struct dump_opts {
+    uint32_t pid;
+    enum trigger on;
+    double timeout;
+    bool timeout_given;
+    const char *json; /* NULL: human format; may hold %r %p %h */
+    enum dump_regs regs;
+    char **program; /* launch mode: argv after "--", NULL otherwise */
+};
+
+const char *dump_trigger_name(enum trigger t);
+double dump_now_s(void);
+/* Ends the process with status 3 when the run is still going at
+ * deadline + 2 s (a device that stopped answering), closing out first. */
+void dump_watchdog_start(double deadline, struct dump_out *out);
+int dump_attach(struct zd *zd, uint32_t pid, double deadline, struct sess_manager **m);
+/* Waits for the trigger; releases module loads meanwhile. 0 triggered,
+ * 3 timeout, 4 application gone. */
+int dump_wait_trigger(struct sess_manager *m, enum trigger on, double deadline);
+/* Stops every device, writes every stopped thread, resumes them. */
+void dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_opts *o,
+               uint32_t pid, double deadline);
+/* Launch mode: zestub dump [OPTIONS] -- PROGRAM [ARGS...]. */
+int cli_dump_launch(const struct dump_opts *o);
+
+#endif

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/* zestub dump [OPTIONS] -- PROGRAM [ARGS...]: start the program held
+ * (launch.c), attach before its first module, wait for the trigger, dump,
+ * detach so the program runs on alone, and end with a status that says
+ * what happened (doc/dump-format.md, "Launch mode"). Under a job launcher
+ * every rank runs one of these; --json takes %r %p %h patterns. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "cli/dump.h"
+#include "cli/dump_out.h"
+#include "cli/launch.h"
+#include "cli/outpattern.h"
+#include "sessions/sess.h"
+
+/* How long the dump itself may take once the trigger came (the watchdog
+ * closes the document 2 s later if a device stops answering). */
+#define DUMP_PHASE_S 30.0
+
+struct run {
+    const struct dump_opts *o;
+    struct launch l;
+    struct zd *zd;
+    struct sess_manager *m;
+    struct dump_out *out;
+    double deadline;
+    bool dumped;
+};
+
+/* Human text goes to stderr: the program's stdout stays the program's. */
+static int open_output(struct run *r)
+{
+    char path[4096], err[256];
+    if (!r->o->json) {
+        r->out = dump_out_open_stream(stderr, false, (uint32_t)r->l.child,
+                                      dump_trigger_name(r->o->on), r->zd);
+        return r->out ? 0 : -1;
+    }
+    if (strcmp(r->o->json, "-") == 0) {
+        r->out =
+            dump_out_open(r->o->json, (uint32_t)r->l.child, dump_trigger_name(r->o->on), r->zd);
+        return r->out ? 0 : -1;
+    }
+    if (out_expand(r->o->json, out_rank(NULL), (long)r->l.child, path, sizeof(path), err,
+                   sizeof(err)) != 0) {
+        fprintf(stderr, "zestub dump: --json %s\n", err);
+        return -1;
+    }
+    r->out = dump_out_open(path, (uint32_t)r->l.child, dump_trigger_name(r->o->on), r->zd);
+    if (!r->out)
+        fprintf(stderr, "zestub dump: cannot write %s: %s\n", path, strerror(errno));
+    return r->out ? 0 : -1;
+}
+
+/* Waits for the trigger while watching the program: 0 triggered, 3
+ * timeout (only with --timeout), 4 the program ended first. */
+static int wait_for_trigger(struct run *r)
+{
+    for (;;) {
+        double now = dump_now_s(), slice = now + 0.25;
+        int rc = dump_wait_trigger(r->m, r->o->on, slice < r->deadline ? slice : r->deadline);
+        if (rc != 3)
+            return rc;
+        if (dump_now_s() >= r->deadline)
+            return 3;
+        /* The process we attached to may be one the program started. */
+        if (launch_poll_exit(&r->l))
+            return 4;
+    }
+}
+
+/* Attached and released: wait, dump if it comes, let the program go on. */
+static int observe(struct run *r)
+{
+    int rc;
+    dump_out_devices(r->out, r->m);
+    rc = wait_for_trigger(r);
+    if (rc == 0 || rc == 3) {
+        double end = dump_now_s() + DUMP_PHASE_S;
+        if (rc == 3)
+            fprintf(stderr, "zestub dump: no %s within %.0f s; dumping the current state\n",
+                    dump_trigger_name(r->o->on), r->o->timeout);
+        dump_watchdog_start(end, r->out);
+        dump_take(r->out, r->m, r->o, (uint32_t)r->l.target, end);
+        r->dumped = true;
+    }
+    /* Detached, the program runs on at full speed; the manager stays for
+     * the statistics of the document. */
+    for (unsigned k = 0; k < sess_count(r->m); k++)
+        if (sess_alive(r->m, k))
+            sess_detach(r->m, k);
+    return rc;
+}
+
+static int finish(struct run *r, int rc)
+{
+    int code, sig = 0, status;
+    char how[128];
+    launch_wait_exit(&r->l);
+    code = launch_exit_code(&r->l);
+    if (r->l.exited && WIFSIGNALED(r->l.status))
+        sig = WTERMSIG(r->l.status);
+    launch_describe_exit(&r->l, how, sizeof(how));
+    if (rc == 1)
+        status = DUMP_EXIT_START;
+    else if (rc == 3)
+        status = DUMP_EXIT_TIMEOUT;
+    else if (r->dumped)
+        status = DUMP_EXIT_DUMPED;
+    else
+        status = code;
+    fprintf(stderr, "zestub dump: %s %s%s\n", r->o->program[0], how,
+            r->dumped ? "; it faulted, the dump was written"
+            : rc == 1 ? ""
+                      : " without a fault: nothing dumped");
+    dump_out_program(r->out, r->o->program[0], code, sig, r->dumped);
+    dump_out_close(r->out, r->m, status, rc != 3);
+    if (r->m)
+        sess_detach_all(r->m);
+    zd_close(r->zd);
+    return status;
+}
+
+int cli_dump_launch(const struct dump_opts *o)
+{
+    struct run r = {.o = o};
+    char err[1024], host[256], check[4096];
+    struct zd_error zerr;
+    int rc;
+    /* A bad pattern is a usage error, found before anything starts. */
+    if (o->json && strcmp(o->json, "-") &&
+        out_expand(o->json, 0, 0, check, sizeof(check), err, sizeof(err)) != 0) {
+        fprintf(stderr, "zestub dump: --json %s\n", err);
+        return DUMP_EXIT_USAGE;
+    }
+    r.deadline = dump_now_s() + (o->timeout_given ? o->timeout : 1e9);
+    if (zd_open(&r.zd, &zerr) != 0) {
+        fprintf(stderr, "zestub dump: %s\n", zerr.msg);
+        return DUMP_EXIT_START;
+    }
+    if (launch_start(&r.l, o->program, false, err, sizeof(err)) != 0) {
+        fprintf(stderr, "zestub dump: %s\n", err);
+        zd_close(r.zd);
+        return DUMP_EXIT_START;
+    }
+    launch_forward_signals(&r.l, -1);
+    if (open_output(&r) != 0) {
+        /* Nowhere to write: the program must not run unobserved. */
+        kill(r.l.child, SIGKILL);
+        launch_wait_exit(&r.l);
+        zd_close(r.zd);
+        return DUMP_EXIT_START;
+    }
+    out_host(host, sizeof(host));
+    dump_out_launch(r.out, out_rank(NULL), host);
+    if (launch_wait_held(&r.l) == 0)
+        return finish(&r, 4); /* exited before its first module */
+    rc = dump_attach(r.zd, (uint32_t)r.l.target, r.deadline, &r.m);
+    launch_release(&r.l);
+    if (rc != 0) {
+        fprintf(stderr, "zestub dump: %s runs on without zestub\n", o->program[0]);
+        return finish(&r, DUMP_EXIT_START);
+    }
+    return finish(&r, observe(&r));
+}

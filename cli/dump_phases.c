@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/* zestub dump's phases (attach, wait for the trigger, take the dump) and
+ * its watchdog, shared by the attach form (dump.c) and launch mode
+ * (dump_launch.c). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/dump.h"
+#include "cli/dump_out.h"
+#include "regsets/regs.h"
+#include "sessions/sess.h"
+#include "sessions/sess_xpti.h"
+
+const char *dump_trigger_name(enum trigger t)
+{
+    return t == ON_PAGE_FAULT ? "page-fault" : t == ON_STOP ? "stop" : "now";
+}
+
+double dump_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- watchdog ----------------------------------------------------------- */
+
+/* One per process: the dump it guards is the process's only one. */
+static struct watchdog {
+    pthread_t tid;
+    double deadline;
+    struct dump_out *out;
+} watchdog;
+
+static void *watchdog_main(void *arg)
+{
+    struct watchdog *w = arg;
+    /* The main loop honours the deadline itself; this only fires when a
+     * device call hangs past it. */
+    double grace = w->deadline + 2.0;
+    while (dump_now_s() < grace) {
+        struct timespec ts = {0, 100000000};
+        nanosleep(&ts, NULL);
+    }
+    fprintf(stderr, "zestub dump: the device stopped answering; writing what was collected\n");
+    dump_out_abort(w->out, 3);
+    _exit(3);
+}
+
+void dump_watchdog_start(double deadline, struct dump_out *out)
+{
+    watchdog.deadline = deadline;
+    watchdog.out = out;
+    if (pthread_create(&watchdog.tid, NULL, watchdog_main, &watchdog) == 0)
+        pthread_detach(watchdog.tid);
+}
+
+/* ---- phases --------------------------------------------------------------- */
+
+int dump_attach(struct zd *zd, uint32_t pid, double deadline, struct sess_manager **m)
+{
+    struct sess_options so;
+    struct zd_error err;
+    sess_options_from_env(&so);
+    for (;;) {
+        int rc = sess_attach(zd, pid, &so, m, &err);
+        if (rc == 0) {
+            if (err.msg[0])
+                fprintf(stderr, "zestub dump: some devices were not attached:\n%s\n", err.msg);
+            return 0;
+        }
+        /* "Too early": the application has not initialised Level Zero yet. */
+        if (rc == ZD_E_TOO_EARLY && dump_now_s() < deadline) {
+            struct timespec ts = {0, 100000000};
+            nanosleep(&ts, NULL);
+            continue;
+        }
+        fprintf(stderr, "zestub dump: cannot attach to process %u:\n%s\n", pid, err.msg);
+        return rc == ZD_E_TOO_EARLY ? 3 : 1;
+    }
+}
+
+int dump_wait_trigger(struct sess_manager *m, enum trigger on, double deadline)
+{
+    unsigned n = sess_count(m);
+    if (on == ON_NOW)
+        return 0;
+    for (;;) {
+        struct sess_note note;
+        double left = deadline - dump_now_s();
+        struct zd_error err;
+        unsigned alive = 0;
+        if (left <= 0)
+            return 3;
+        if (sess_wait(m, (uint64_t)(left * 1000) + 1, &note) != 0)
+            continue;
+        switch (note.type) {
+        case SESS_NOTE_MODULE_LOAD:
+            /* Symbols are loaded by sessions/ already: let the app go on. */
+            if (note.need_ack)
+                sess_module_release(m, note.session, note.module_begin, note.module_end, &err);
+            break;
+        case SESS_NOTE_PAGE_FAULT:
+            if (on == ON_PAGE_FAULT)
+                return 0;
+            break;
+        case SESS_NOTE_STOPPED:
+            if (on == ON_STOP)
+                return 0;
+            if (note.thread != UINT32_MAX &&
+                sess_thread_reason(m, note.session, note.thread) == REGS_STOP_PAGE_FAULT)
+                return 0;
+            break;
+        case SESS_NOTE_DETACHED:
+            for (unsigned k = 0; k < n; k++)
+                alive += sess_alive(m, k);
+            if (!alive)
+                return 4;
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* Events already on their way (modules replayed at attach, stops caused by
+ * our interrupt) are handled before the dump is taken: wait until the
+ * stream has been quiet for a moment, never past the deadline. */
+static void settle(struct sess_manager *m, double deadline)
+{
+    struct sess_note note;
+    struct zd_error err;
+    while (dump_now_s() < deadline && sess_wait(m, 150, &note) == 0)
+        if (note.type == SESS_NOTE_MODULE_LOAD && note.need_ack)
+            sess_module_release(m, note.session, note.module_begin, note.module_end, &err);
+}
+
+/* CLOCK_MONOTONIC in nanoseconds: the XPTI table's clock. */
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_opts *o,
+               uint32_t pid, double deadline)
+{
+    struct zd_error err;
+    char note[512];
+    /* Every thread we dump is stopped once this returns, so a task that
+     * was running on its behalf began before stop_ns. */
+    (void)sess_stop_all(m, &err);
+    uint64_t stop_ns = now_ns();
+    settle(m, deadline + 1.0);
+    /* Opened now, not at attach: the application creates its table when
+     * its runtime starts tracing, which may be after Level Zero. */
+    struct sess_xpti *x = sess_xpti_open(pid, note, sizeof(note));
+    dump_out_xpti(out, x, note);
+    dump_out_faults(out, m);
+    dump_out_collect(out, m, o->regs, x, stop_ns);
+    sess_xpti_close(x);
+    sess_resume_all(m, &err);
+}

@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: MIT */
+/* Recursive descent over the JSON grammar (RFC 8259); nesting is bounded
+ * so a hostile file cannot exhaust the stack. */
+#include "cli/json_parse.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEPTH 64
+
+struct parser {
+    const char *p;
+    const char *start;
+    char *err;
+    size_t errlen;
+    bool failed;
+};
+
+static void fail(struct parser *ps, const char *what)
+{
+    unsigned line = 1;
+    if (ps->failed)
+        return;
+    for (const char *q = ps->start; q < ps->p; q++)
+        line += *q == '\n';
+    snprintf(ps->err, ps->errlen, "line %u: %s", line, what);
+    ps->failed = true;
+}
+
+static void skip_ws(struct parser *ps)
+{
+    while (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r')
+        ps->p++;
+}
+
+static struct jv *value(struct parser *ps, int depth);
+
+/* Appends c (a code point) as UTF-8. */
+static void put_utf8(char *out, size_t *n, unsigned c)
+{
+    if (c < 0x80) {
+        out[(*n)++] = (char)c;
+    } else if (c < 0x800) {
+        out[(*n)++] = (char)(0xc0 | (c >> 6));
+        out[(*n)++] = (char)(0x80 | (c & 0x3f));
+    } else {
+        out[(*n)++] = (char)(0xe0 | (c >> 12));
+        out[(*n)++] = (char)(0x80 | ((c >> 6) & 0x3f));
+        out[(*n)++] = (char)(0x80 | (c & 0x3f));
+    }
+}
+
+static char *string(struct parser *ps)
+{
+    const char *q = ++ps->p;
+    size_t n = 0;
+    char *out;
+    while (*q && *q != '"')
+        q += *q == '\\' && q[1] ? 2 : 1;
+    if (*q != '"') {
+        fail(ps, "unterminated string");
+        return NULL;
+    }
+    out = malloc((size_t)(q - ps->p) * 3 + 1);
+    while (out && ps->p < q) {
+        char c = *ps->p++;
+        unsigned u;
+        if (c != '\\') {
+            out[n++] = c;
+            continue;
+        }
+        c = *ps->p++;
+        switch (c) {
+        case 'n':
+            out[n++] = '\n';
+            break;
+        case 't':
+            out[n++] = '\t';
+            break;
+        case 'r':
+            out[n++] = '\r';
+            break;
+        case 'b':
+            out[n++] = '\b';
+            break;
+        case 'f':
+            out[n++] = '\f';
+            break;
+        case 'u':
+            if (sscanf(ps->p, "%4x", &u) != 1) {
+                fail(ps, "bad \\u escape");
+                free(out);
+                return NULL;
+            }
+            ps->p += 4;
+            put_utf8(out, &n, u);
+            break;
+        default:
+            out[n++] = c;
+            break;
+        }
+    }
+    if (out)
+        out[n] = '\0';
+    ps->p = q + 1;
+    return out;
+}
+
+static struct jv *new_value(enum jv_type t)
+{
+    struct jv *v = calloc(1, sizeof(*v));
+    if (v)
+        v->type = t;
+    return v;
+}
+
+static bool push(struct jv *v, char *key, struct jv *item)
+{
+    struct jv **items = realloc(v->item, (v->n + 1) * sizeof(*items));
+    char **keys = v->type == JV_OBJECT ? realloc(v->key, (v->n + 1) * sizeof(*keys)) : NULL;
+    if (items)
+        v->item = items;
+    if (keys)
+        v->key = keys;
+    if (!items || (v->type == JV_OBJECT && !keys))
+        return false;
+    if (keys)
+        v->key[v->n] = key;
+    v->item[v->n++] = item;
+    return true;
+}
+
+/* An array (obj false) or object body after its opening bracket. */
+static struct jv *container(struct parser *ps, bool obj, int depth)
+{
+    struct jv *v = new_value(obj ? JV_OBJECT : JV_ARRAY);
+    char close = obj ? '}' : ']';
+    ps->p++;
+    skip_ws(ps);
+    if (*ps->p == close) {
+        ps->p++;
+        return v;
+    }
+    while (v && !ps->failed) {
+        char *key = NULL;
+        struct jv *item;
+        skip_ws(ps);
+        if (obj) {
+            if (*ps->p != '"' || !(key = string(ps)))
+                break;
+            skip_ws(ps);
+            if (*ps->p++ != ':') {
+                free(key);
+                break;
+            }
+        }
+        item = value(ps, depth + 1);
+        if (!item || !push(v, key, item)) {
+            free(key);
+            jv_free(item);
+            break;
+        }
+        skip_ws(ps);
+        if (*ps->p == ',') {
+            ps->p++;
+            continue;
+        }
+        if (*ps->p++ == close)
+            return v;
+        break;
+    }
+    fail(ps, obj ? "bad object" : "bad array");
+    jv_free(v);
+    return NULL;
+}
+
+static struct jv *number(struct parser *ps)
+{
+    char *end;
+    double d = strtod(ps->p, &end);
+    struct jv *v;
+    if (end == ps->p) {
+        fail(ps, "unexpected character");
+        return NULL;
+    }
+    v = new_value(JV_NUMBER);
+    if (v) {
+        v->num = d;
+        v->str = strndup(ps->p, (size_t)(end - ps->p));
+    }
+    ps->p = end;
+    return v;
+}
+
+static struct jv *value(struct parser *ps, int depth)
+{
+    struct jv *v;
+    skip_ws(ps);
+    if (depth > MAX_DEPTH) {
+        fail(ps, "nested too deeply");
+        return NULL;
+    }
+    switch (*ps->p) {
+    case '{':
+        return container(ps, true, depth);
+    case '[':
+        return container(ps, false, depth);
+    case '"':
+        v = new_value(JV_STRING);
+        if (v && !(v->str = string(ps))) {
+            free(v);
+            return NULL;
+        }
+        return v;
+    }
+    if (!strncmp(ps->p, "true", 4) || !strncmp(ps->p, "false", 5)) {
+        v = new_value(JV_BOOL);
+        if (v)
+            v->b = *ps->p == 't';
+        ps->p += *ps->p == 't' ? 4 : 5;
+        return v;
+    }
+    if (!strncmp(ps->p, "null", 4)) {
+        ps->p += 4;
+        return new_value(JV_NULL);
+    }
+    return number(ps);
+}
+
+struct jv *jv_parse(const char *text, char *err, size_t errlen)
+{
+    struct parser ps = {text, text, err, errlen, false};
+    struct jv *v = value(&ps, 0);
+    skip_ws(&ps);
+    if (v && *ps.p) {
+        fail(&ps, "text after the document");
+        jv_free(v);
+        return NULL;
+    }
+    if (!v)
+        fail(&ps, "not a JSON document");
+    return v;
+}
+
+void jv_free(struct jv *v)
+{
+    if (!v)
+        return;
+    for (size_t i = 0; i < v->n; i++) {
+        jv_free(v->item[i]);
+        if (v->key)
+            free(v->key[i]);
+    }
+    free(v->item);
+    free(v->key);
+    free(v->str);
+    free(v);
+}
+
+const struct jv *jv_get(const struct jv *v, const char *key)
+{
+    if (!v || v->type != JV_OBJECT)
+        return NULL;
+    for (size_t i = 0; i < v->n; i++)
+        if (!strcmp(v->key[i], key))
+            return v->item[i];
+    return NULL;
+}
+
+const char *jv_str(const struct jv *v, const char *key, const char *dflt)
+{
+    const struct jv *m = jv_get(v, key);
+    return m && m->type == JV_STRING ? m->str : dflt;
+}
+
+long long jv_int(const struct jv *v, const char *key, long long dflt)
+{
+    const struct jv *m = jv_get(v, key);
+    return m && m->type == JV_NUMBER ? (long long)m->num : dflt;
+}
+
+bool jv_is(const struct jv *v, const char *key, enum jv_type t)
+{
+    const struct jv *m = jv_get(v, key);
+    return m && m->type == t;
+}

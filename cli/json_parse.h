@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* A small JSON reader for zestub merge: the whole document becomes a tree
+ * of values. Numbers keep their text too (64-bit ids do not fit a double). */
+#ifndef ZESTUB_CLI_JSON_PARSE_H
+#define ZESTUB_CLI_JSON_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum jv_type { JV_NULL, JV_BOOL, JV_NUMBER, JV_STRING, JV_ARRAY, JV_OBJECT };
+
+struct jv {
+    enum jv_type type;
+    bool b;
+    double num;
+    char *str;        /* string value, or a number's text */
+    struct jv **item; /* array items or object values */
+    char **key;       /* object keys */
+    size_t n;
+};
+
+/* Parses text; NULL on error with err set ("line N: what"). */
+struct jv *jv_parse(const char *text, char *err, size_t errlen);
+void jv_free(struct jv *v);
+/* Member of an object, NULL when v is not an object or has none. */
+const struct jv *jv_get(const struct jv *v, const char *key);
+/* Typed reads with a fallback when the member is missing or of another
+ * type. */
+const char *jv_str(const struct jv *v, const char *key, const char *dflt);
+long long jv_int(const struct jv *v, const char *key, long long dflt);
+bool jv_is(const struct jv *v, const char *key, enum jv_type t);
+
+#endif

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* zestub merge: one report for a whole job from its per-rank dumps
+ * (doc/merge-format.md). merge.c reads and groups, merge_out.c writes. */
+#ifndef ZESTUB_CLI_MERGE_H
+#define ZESTUB_CLI_MERGE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli/json_parse.h"
+
+/* One input file: one rank of the job. */
+struct merge_rank {
+    const char *path;
+    struct jv *doc; /* NULL when the file could not be read */
+    char error[256];
+    long rank;
+    bool faulted;  /* page faults listed, or a thread stopped for one */
+    bool dumped;   /* threads were dumped (whatever the trigger) */
+    bool complete; /* the document says it was not cut short */
+};
+
+/* Threads that are "the same problem": one kernel, one source line, one
+ * stop reason, one kind of fault address. */
+struct merge_class {
+    const char *kernel, *file, *function, *reason;
+    long line;
+    char fault_class[160];
+    long *ranks; /* sorted, unique */
+    size_t nranks;
+    unsigned threads;
+    /* The first thread met (lowest rank, then file order). */
+    const struct merge_rank *rep_rank;
+    const struct jv *rep_thread, *rep_fault;
+    /* Each rank's fault addresses in this class, for naming the
+     * allocation rank by rank ("rank:address"). */
+    char **addresses;
+    size_t naddresses;
+};
+
+struct merge {
+    struct merge_rank *ranks;
+    size_t nranks;
+    struct merge_class *classes;
+    size_t nclasses;
+};
+
+/* "0-3,7" from sorted unique values. */
+void merge_ranges(FILE *f, const long *v, size_t n);
+void merge_print_human(FILE *f, const struct merge *m);
+void merge_print_json(FILE *f, const struct merge *m);
+/* The page fault record that lists thread t of its rank's document. */
+const struct jv *merge_fault_of(const struct jv *doc, const struct jv *t);
+
+#endif

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""zestub merge on hand-made per-rank dumps (no device needed): rank ranges
+(0-3,7), equivalence classes split by kernel, line, stop reason and fault
+address class (freed vs live allocation, from the XPTI fields), ranks
+without a "rank" field, unreadable and foreign files, the exit statuses,
+and the --json document of doc/merge-format.md."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+zestub = os.path.join(os.environ.get("top_builddir", "."), "zestub")
+tmp = tempfile.mkdtemp()
+PLAN = 21
+print("1..%d" % PLAN)
+n = 0
+failed = 0
+
+
+def ok(cond, desc, detail=None):
+    global n, failed
+    n += 1
+    failed += not cond
+    print("%s %d - %s" % ("ok" if cond else "not ok", n, desc))
+    if not cond and detail is not None:
+        for line in str(detail)[:2000].splitlines():
+            print("#   " + line)
+
+
+def thread(tid, reason="page-fault", kernel="k", line=8, session=0):
+    return {"session": session, "device": 0, "thread": tid, "state": "stopped",
+            "reason": reason, "pc": "0x1000", "kernel": kernel, "kernel_address": "0x1000",
+            "module": None, "function": kernel, "file": "k.cl", "line": line, "column": 1,
+            "submitted_at": None, "registers": {"cr0": "0x0"}}
+
+
+def alloc(state, file="app.c", line=12):
+    return {"base": "0x5000", "size": 64, "offset": 0, "in_guard": False, "state": state,
+            "allocated_at": {"file": file, "line": line, "column": 1, "function": "main",
+                             "uid": "0x1"},
+            "freed_at": None}
+
+
+def doc(rank, threads=(), faults=(), table=False, dumped=None, complete=True):
+    d = {"schema": "zestub-dump", "version": 1, "pid": 100 + (rank or 0),
+         "trigger": "page-fault", "rank": rank, "host": "h",
+         "devices": [], "xpti": {"table": table, "note": None if table else "no table"},
+         "page_faults": list(faults), "threads": list(threads),
+         "program": {"path": "app", "exit_code": 0, "signal": None,
+                     "dumped": bool(threads) if dumped is None else dumped},
+         "stats": {}, "status": 5 if threads else 0, "complete": complete}
+    return d
+
+
+def fault(addr, tids, allocation=None, session=0):
+    return {"session": session, "address": addr, "reason": "mapping", "threads": list(tids),
+            "allocation": allocation}
+
+
+def write(name, d):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write(d if isinstance(d, str) else json.dumps(d))
+    return path
+
+
+def merge(paths, js=True):
+    p = subprocess.run([zestub, "merge"] + (["--json"] if js else []) + paths,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out = p.stdout.decode()
+    return p.returncode, (json.loads(out) if js and out.strip() else out), p.stderr.decode()
+
+
+# 1. ranks 0-3 and 7 fault the same way, 4-6 are clean: one class, "0-3,7".
+paths = []
+for r in range(8):
+    if r in (0, 1, 2, 3, 7):
+        d = doc(r, [thread("0.0.0.0"), thread("0.1.0.0")],
+                [fault("0x%x" % (0x9000 + r), ["0.0.0.0", "0.1.0.0"])])
+    else:
+        d = doc(r)
+    paths.append(write("r%d.json" % r, d))
+rc, m, err = merge(paths)
+ok(rc == 5, "some rank faulted: status 5", err)
+ok(m.get("schema") == "zestub-merge" and m.get("version") == 1, "schema zestub-merge, version 1")
+ok(m["faulted"] == {"ranges": "0-3,7", "list": [0, 1, 2, 3, 7]}, "faulted ranks compress to 0-3,7",
+   m["faulted"])
+ok(m["not_faulted"]["ranges"] == "4-6", "clean ranks 4-6", m["not_faulted"])
+ok(len(m["classes"]) == 1 and m["classes"][0]["threads"] == 10 and
+   m["classes"][0]["ranks"]["ranges"] == "0-3,7", "one class: 10 threads on ranks 0-3,7",
+   m["classes"])
+c = m["classes"][0]
+ok(c["representative"]["rank"] == 0 and c["representative"]["thread"]["thread"] == "0.0.0.0",
+   "the representative is the lowest rank's first thread", c["representative"])
+ok(len(c["fault_addresses"]) == 5 and c["fault_addresses"][0] == {"rank": 0, "address": "0x9000"},
+   "each rank's fault address is listed", c["fault_addresses"])
+ok(c["fault_class"] == "unknown (no XPTI table)" and c["allocation"] is None,
+   "without an XPTI table the fault class says so", c)
+rc, human, _ = merge(paths, js=False)
+ok("faulted: 0-3,7" in human and "did not fault: 4-6" in human and
+   "class 1: 10 threads on ranks 0-3,7" in human, "human output: ranks and the class", human)
+
+# 2. classes split by line, reason and fault class; XPTI allocations.
+a = write("a.json", doc(0, [thread("0.0.0.0"), thread("0.0.1.0", line=9),
+                            thread("0.0.2.0", reason="interrupt")],
+                        [fault("0x10", ["0.0.0.0", "0.0.1.0"], alloc("freed"))], table=True))
+b = write("b.json", doc(1, [thread("0.0.0.0"), thread("0.0.1.0")],
+                        [fault("0x20", ["0.0.0.0"], alloc("freed")),
+                         fault("0x30", ["0.0.1.0"], alloc("live"))], table=True))
+rc, m, err = merge([a, b])
+keys = sorted((c["line"], c["reason"], c["fault_class"], c["ranks"]["ranges"], c["threads"])
+              for c in m["classes"])
+want = sorted([(8, "page-fault", "freed allocation from app.c:12", "0-1", 2),
+               (9, "page-fault", "freed allocation from app.c:12", "0", 1),
+               (8, "interrupt", "none", "0", 1),
+               (8, "page-fault", "live allocation from app.c:12", "1", 1)])
+ok(keys == want, "classes split by line, stop reason and fault address class", keys)
+freed = [c for c in m["classes"] if c["line"] == 8 and c["fault_class"].startswith("freed")]
+ok(freed and freed[0]["allocation"]["state"] == "freed" and
+   freed[0]["allocation"]["allocated_at"]["file"] == "app.c",
+   "a class carries its representative's allocation", freed)
+ok(m["classes"][0]["threads"] == 2, "the largest class comes first", m["classes"][0])
+rc, human, _ = merge([a, b], js=False)
+ok("allocated at app.c:12 in main" in human and "fault address: freed allocation" in human,
+   "human output names the allocation site", human)
+
+# 3. no rank field: the place on the command line stands in.
+x = write("x.json", doc(None, [thread("0.0.0.0")], [fault("0x1", ["0.0.0.0"])]))
+y = write("y.json", doc(None))
+rc, m, err = merge([y, x])
+ok(m["faulted"]["list"] == [1] and m["not_faulted"]["list"] == [0],
+   "without a rank field, files are ranks in command-line order", m)
+
+# 4. no fault anywhere: status 0.
+rc, m, err = merge([y])
+ok(rc == 0 and m["classes"] == [] and m["faulted"]["list"] == [], "no fault: status 0, no class",
+   m)
+
+# 5. unreadable and foreign files: reported, status 1, the rest still merged.
+junk = write("junk.json", "{not json")
+foreign = write("foreign.json", {"schema": "other"})
+rc, m, err = merge([x, junk, foreign, os.path.join(tmp, "missing.json")])
+errs = [f for f in m["files"] if "error" in f]
+ok(rc == 1 and len(errs) == 3, "three bad files: status 1, each listed with its error", m["files"])
+ok("line 1" in err and "not a zestub dump" in err and "No such file" in err,
+   "stderr says why for each", err)
+ok(m["faulted"]["list"] == [0], "the readable file is still merged", m["faulted"])
+
+# 6. an incomplete dump is flagged; usage errors.
+inc = write("inc.json", doc(2, [thread("0.0.0.0")], [fault("0x1", ["0.0.0.0"])], complete=False))
+rc, human, _ = merge([inc], js=False)
+ok("rank 2: incomplete dump" in human, "an incomplete dump is flagged", human)
+p = subprocess.run([zestub, "merge"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+ok(p.returncode == 2, "no file: usage error (2)")
+p = subprocess.run([zestub, "merge", "--bogus", x], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+ok(p.returncode == 2 and b"unknown option" in p.stderr, "unknown option: usage error (2)")
+
+if n != PLAN:
+    print("# plan said %d checks, ran %d" % (PLAN, n))
+    failed += 1
+shutil.rmtree(tmp, ignore_errors=True)
+sys.exit(1 if failed else 0)

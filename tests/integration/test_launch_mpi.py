@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""A 4-rank Open MPI job on this machine, every rank wrapped in
+`zestub dump --json 'dump-%r.json' -- examples/mpi_pagefault`, each rank on
+its own gtsim device (devices=4, rank N uses device N): ranks 1 and 3
+page-fault on one kernel line, 0 and 2 finish. The per-rank records and
+`zestub merge` must name exactly ranks 1,3 as faulted, the kernel, the line
+and each faulting rank's freed allocation (its address, as the rank printed
+it). Skipped when mpirun or the MPI example is missing (quickstart installs
+openmpi-bin and libopenmpi-dev)."""
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+import harness as h  # noqa: E402
+
+app = os.path.join(h.top, "examples", "mpi_pagefault")
+mpirun = shutil.which("mpirun")
+if not mpirun or not os.path.exists(app):
+    print("1..0 # SKIP %s" % ("mpirun is not installed (apt-get install openmpi-bin "
+                              "libopenmpi-dev)" if not mpirun else
+                              "examples/mpi_pagefault was not built (no MPI at configure time)"))
+    sys.exit(0)
+
+t = h.Tap()
+zestub = os.path.join(h.top, "zestub")
+tmp = tempfile.mkdtemp()
+env = h.gtsim_env("platform=xehpc,devices=4,subslices=2,eus=2,threads=4")
+env.pop("ZET_ENABLE_PROGRAM_DEBUGGING", None)
+argv = [mpirun, "-n", "4", "--oversubscribe"]
+if os.geteuid() == 0:
+    argv.append("--allow-run-as-root")
+argv += [zestub, "dump", "--json", os.path.join(tmp, "dump-%r.json"), "--", app]
+
+with h.guarded(t, "mpirun job"):
+    try:
+        p = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=240)
+        out, rc = p.stdout.decode(errors="replace"), p.returncode
+    except subprocess.TimeoutExpired as e:
+        out, rc = (e.stdout or b"").decode(errors="replace") + "\n<timeout>", None
+    # Ranks 1 and 3 end with status 5 (dumped), which mpirun reports.
+    t.ok(rc is not None and rc != 0 and "mpi_pagefault: 4 ranks done" in out,
+         "the job ran to its end; mpirun reports the ranks that were dumped", out[-3000:])
+    freed = dict(re.findall(r"rank (\d+): launching oob\(p=(0x[0-9a-f]+) freed\)", out))
+    t.eq(sorted(freed), ["1", "3"], "ranks 1 and 3 freed their allocation before the launch")
+    files = sorted(os.path.basename(f) for f in glob.glob(os.path.join(tmp, "dump-*.json")))
+    t.eq(files, ["dump-%d.json" % r for r in range(4)],
+         "one record per rank, named by the launcher's rank (%r)")
+    docs = {}
+    for r in range(4):
+        path = os.path.join(tmp, "dump-%d.json" % r)
+        if os.path.exists(path):
+            docs[r] = json.load(open(path))
+    t.ok(all(docs[r].get("rank") == r for r in docs), "each record carries its rank",
+         {r: docs[r].get("rank") for r in docs})
+    t.ok(all(docs[r]["program"]["dumped"] == (r in (1, 3)) for r in docs),
+         "ranks 1 and 3 were dumped; 0 and 2 left a clean-exit record",
+         {r: docs[r].get("program") for r in docs})
+    t.ok(all(docs[r]["status"] == (5 if r in (1, 3) else 0) for r in docs),
+         "statuses: 5 for the faulting ranks, 0 for the others",
+         {r: docs[r].get("status") for r in docs})
+    t.ok(all(any(th["device"] == r for th in docs[r]["threads"]) for r in (1, 3) if r in docs),
+         "each faulting rank's threads are on its own device (device index = rank)",
+         {r: sorted({th["device"] for th in docs[r]["threads"]}) for r in docs})
+
+    m = subprocess.run([zestub, "merge", "--json"] +
+                       [os.path.join(tmp, "dump-%d.json" % r) for r in range(4)],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    t.eq(m.returncode, 5, "zestub merge: status 5 (some rank faulted)")
+    merged = json.loads(m.stdout.decode())
+    t.eq(merged["faulted"], {"ranges": "1,3", "list": [1, 3]}, "merged: faulted ranks 1,3")
+    t.eq(merged["not_faulted"], {"ranges": "0,2", "list": [0, 2]}, "merged: clean ranks 0,2")
+    pf = [c for c in merged["classes"] if c["reason"] == "page-fault"]
+    t.eq(len(pf), 1, "one page-fault class")
+    if pf:
+        c = pf[0]
+        t.ok(c["kernel"] == "oob" and c["file"].endswith("oob.cl") and c["line"] == 8,
+             "the class names the kernel and the line (oob, oob.cl:8)", c)
+        t.eq(c["ranks"]["ranges"], "1,3", "the class's ranks are exactly 1,3")
+        got = {str(a["rank"]): a["address"] for a in c["fault_addresses"]}
+        t.eq(got, freed, "the class names each rank's freed allocation (fault address = freed "
+             "pointer)")
+        rep = c["representative"]
+        t.ok(rep["rank"] == 1 and rep["thread"]["reason"] == "page-fault" and
+             "cr0" in rep["thread"].get("registers", {}),
+             "a representative thread with its registers", rep)
+    human = subprocess.run([zestub, "merge"] + [os.path.join(tmp, "dump-%d.json" % r)
+                                                for r in range(4)],
+                           stdout=subprocess.PIPE).stdout.decode()
+    t.ok("faulted: 1,3" in human and "did not fault: 0,2" in human and
+         re.search(r"page-fault in oob at \S*oob\.cl:8", human) is not None,
+         "the human report says the same", human[:1500])
+
+shutil.rmtree(tmp, ignore_errors=True)
+sys.exit(t.done())
