@@ -9,10 +9,10 @@ xpti_bench_subscriber_la_LIBADD = libxptifw.la
 noinst_PROGRAMS += bench/xpti/bench_xpti
 bench_xpti_bench_xpti_SOURCES = \
 	bench/xpti/bench.h bench/xpti/main.c bench/xpti/options.c bench/xpti/runner.c \
-	bench/xpti/data.c bench/xpti/performance.c bench/xpti/semantic.c
+	bench/xpti/data.c bench/xpti/performance.c bench/xpti/semantic.c bench/xpti/memory.c
 bench_xpti_bench_xpti_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DXPTI_BENCH_SUBSCRIBER='"$(abs_top_builddir)/.libs/xpti_bench_subscriber.so"'
-bench_xpti_bench_xpti_LDADD = libxptifw.la $(PTHREAD_LIBS)
+bench_xpti_bench_xpti_LDADD = libxptifw.la libxtab.la $(PTHREAD_LIBS)
 
 EXTRA_DIST += bench/README.md
 
@@ -21,5 +21,7 @@ EXTRA_DIST += bench/README.md
 BENCH_XPTI_ARGS = --trace-points 10000 --type performance --test-id 1,2 \
 	--num-threads 0,1,2 --tp-frequency 10
 .PHONY: bench-xpti
-bench-xpti: bench/xpti/bench_xpti xpti_bench_subscriber.la
+bench-xpti: bench/xpti/bench_xpti xpti_bench_subscriber.la libzestub_xpti.la
 	bench/xpti/bench_xpti $(BENCH_XPTI_ARGS)
+	bench/xpti/bench_xpti --type memory --subscriber .libs/libzestub_xpti.so \
+	  --submissions 10000000 --sites 1000
