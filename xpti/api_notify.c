@@ -65,6 +65,20 @@ notify_all(const struct cb_list *cbs, uint16_t trace_type, struct xpti_event *pa
     return XPTI_RESULT_SUCCESS;
 }
 
+/* A task_end: the callbacks first (they may still read the event), then the
+ * event joins its key's ended instances, which the registry recycles beyond
+ * a few per key. Out of line so the other types pay one compare for it. */
+static __attribute__((noinline)) xpti_result_t
+notify_task_end(struct xpti_fw *fw, const struct cb_list *cbs, struct xpti_event *parent,
+                struct xpti_event *object, uint64_t instance, const void *user_data)
+{
+    if (cbs)
+        notify_all(cbs, XPTI_TP_TASK_END, parent, object, instance, user_data);
+    if (object)
+        tpreg_task_ended(&fw->tracepoints, object);
+    return XPTI_RESULT_SUCCESS;
+}
+
 static inline xpti_result_t dispatch(struct xpti_fw *fw, xpti_stream_id_t stream,
                                      uint16_t trace_type, struct xpti_event *parent,
                                      struct xpti_event *object, uint64_t instance,
@@ -75,6 +89,8 @@ static inline xpti_result_t dispatch(struct xpti_fw *fw, xpti_stream_id_t stream
     if (!object && (!user_data || !object_optional(trace_type)))
         return XPTI_RESULT_INVALIDARG;
     const struct cb_list *cbs = cbs_active(&fw->callbacks, stream, trace_type);
+    if (__builtin_expect(trace_type == XPTI_TP_TASK_END, 0))
+        return notify_task_end(fw, cbs, parent, object, instance, user_data);
     if (!cbs)
         return XPTI_RESULT_SUCCESS;
     /* A published list is never empty (callbacks.c publishes NULL instead). */

@@ -298,6 +298,8 @@ struct tp_inst *tpreg_create(struct tpreg *r, const struct xpti_payload *p, uint
         init_payload(inst, p);
         init_event(inst, event_type, activity);
         atomic_store_explicit(&inst->md, NULL, memory_order_relaxed);
+        inst->ended = false;
+        inst->ended_prev = inst->ended_next = NULL;
         if (chash_insert(&r->uids, &inst->node, inst->uid.uid64) != 0) {
             tp_pool_give(&r->pool, inst);
             inst = NULL;
@@ -340,14 +342,36 @@ struct tp_inst *tpreg_validate(struct tpreg *r, const void *p, size_t offset)
     return atomic_load_explicit(&inst->live, memory_order_acquire) ? inst : NULL;
 }
 
+/* Called with r->lock held. */
+static void release_locked(struct tpreg *r, struct tp_inst *inst)
+{
+    if (!atomic_load_explicit(&inst->live, memory_order_relaxed))
+        return;
+    atomic_store_explicit(&inst->live, false, memory_order_release);
+    chash_remove(&r->uids, &inst->node);
+    md_free(atomic_exchange_explicit(&inst->md, NULL, memory_order_relaxed));
+    tp_ended_unlink(inst->key, inst);
+    tp_pool_give(&r->pool, inst);
+}
+
 void tpreg_release(struct tpreg *r, struct tp_inst *inst)
 {
     pthread_mutex_lock(&r->lock);
+    release_locked(r, inst);
+    pthread_mutex_unlock(&r->lock);
+}
+
+void tpreg_task_ended(struct tpreg *r, const struct xpti_event *event)
+{
+    struct tp_inst *inst = tpreg_validate(r, event, offsetof(struct tp_inst, event));
+    if (!inst)
+        return; /* not ours, or already released */
+    pthread_mutex_lock(&r->lock);
+    /* Re-checked under the lock: another thread may have released it. */
     if (atomic_load_explicit(&inst->live, memory_order_relaxed)) {
-        atomic_store_explicit(&inst->live, false, memory_order_release);
-        chash_remove(&r->uids, &inst->node);
-        md_free(atomic_exchange_explicit(&inst->md, NULL, memory_order_relaxed));
-        tp_pool_give(&r->pool, inst);
+        struct tp_inst *oldest = tp_ended_add(inst->key, inst);
+        if (oldest)
+            release_locked(r, oldest);
     }
     pthread_mutex_unlock(&r->lock);
 }
