@@ -74,7 +74,9 @@ static struct cb_slot *slot_of(struct callbacks *c, uint8_t stream, uint16_t typ
             return NULL;
         atomic_store_explicit(&s->page[type >> 8], p, memory_order_release);
     }
-    return &p->slot[type & 0xff];
+    struct cb_slot *slot = &p->slot[type & 0xff];
+    slot->never_direct = type == XPTI_TP_TASK_END;
+    return slot;
 }
 
 /* Rebuild the slot's snapshot from its registrations and publish it. */
@@ -92,6 +94,7 @@ static bool publish(struct callbacks *c, struct cb_slot *slot)
         for (size_t i = 0; i < slot->nregs; i++)
             if (slot->regs[i].active)
                 l->fn[l->n++] = slot->regs[i].fn;
+        l->direct = n == 1 && !slot->never_direct;
     }
     struct cb_list *old =
         (struct cb_list *)atomic_exchange_explicit(&slot->active, l, memory_order_acq_rel);
@@ -145,7 +148,7 @@ xpti_result_t cbs_register(struct callbacks *c, uint8_t stream, uint16_t type, x
         goto out;
     }
     if (slot->nregs == slot->cap) {
-        size_t cap = slot->cap ? 2 * slot->cap : 4;
+        uint32_t cap = slot->cap ? 2 * slot->cap : 4;
         struct cb_reg *regs = realloc(slot->regs, cap * sizeof(*regs));
         if (!regs)
             goto out;

@@ -18,6 +18,10 @@
 struct cb_list {
     struct cb_list *retired_next;
     size_t n;
+    /* The notifier may call fn[0] and be done: one callback, and a type after
+     * whose callbacks the framework has nothing to do (not task_end, which
+     * recycles ended instances). Precomputed so the hot path tests one word. */
+    bool direct;
     xpti_callback_fn fn[];
 };
 
@@ -29,8 +33,11 @@ struct cb_reg {
 struct cb_slot {
     _Atomic(const struct cb_list *) active; /* NULL: none */
     struct cb_reg *regs;                    /* writer only */
-    size_t nregs, cap;
+    /* 32-bit counts keep the slot at 32 bytes, a shift on the hot path. */
+    uint32_t nregs, cap;
+    bool never_direct; /* writer only: the type needs the framework after its callbacks */
 };
+_Static_assert(sizeof(struct cb_slot) == 32, "a slot is found with a shift");
 
 /* Trace types are 16-bit: the high byte picks a page, the low byte a slot. */
 struct cb_page {

@@ -143,16 +143,22 @@ int tpreg_init(struct tpreg *r, struct strtab *strings, bool strict, tp_dress_fn
     return 0;
 }
 
-static void free_keys_and_instances(struct tpreg *r)
+/* keep_memory: the instance slabs stay (xptiReset), emptied. */
+static void free_keys_and_instances(struct tpreg *r, bool keep_memory)
 {
     size_t n = atomic_load_explicit(&r->pool.nslabs, memory_order_relaxed);
     for (size_t s = 0; s < n; s++)
         for (size_t i = 0; i < r->pool.slab[s].n; i++) {
             struct tp_inst *inst = &r->pool.slab[s].base[i];
-            if (atomic_load_explicit(&inst->live, memory_order_relaxed))
+            if (atomic_load_explicit(&inst->live, memory_order_relaxed)) {
                 md_free(atomic_load_explicit(&inst->md, memory_order_relaxed));
+                atomic_store_explicit(&inst->live, false, memory_order_relaxed);
+            }
         }
-    tp_pool_free_all(&r->pool);
+    if (keep_memory)
+        tp_pool_empty(&r->pool);
+    else
+        tp_pool_free_all(&r->pool);
     while (r->all_keys) {
         struct tp_key *k = r->all_keys;
         r->all_keys = k->all_next;
@@ -162,7 +168,7 @@ static void free_keys_and_instances(struct tpreg *r)
 
 void tpreg_destroy(struct tpreg *r)
 {
-    free_keys_and_instances(r);
+    free_keys_and_instances(r, false);
     chash_destroy(&r->keys);
     chash_destroy(&r->uids);
     pthread_mutex_destroy(&r->lock);
@@ -170,7 +176,7 @@ void tpreg_destroy(struct tpreg *r)
 
 int tpreg_clear(struct tpreg *r)
 {
-    free_keys_and_instances(r);
+    free_keys_and_instances(r, true);
     if (chash_clear(&r->keys, 10) || chash_clear(&r->uids, 10))
         return -1;
     return 0;

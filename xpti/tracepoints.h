@@ -49,10 +49,13 @@ struct tp_inst {
     struct tpreg *owner;
     struct tp_key *key;
     atomic_bool live;
+    bool ended;                    /* under tpreg.lock: in key->ended_* */
     _Atomic(struct md_store *) md; /* NULL until the first metadata item */
-    struct tp_inst *next_free;
-    struct tp_inst *ended_prev, *ended_next; /* under tpreg.lock, in key->ended_* */
-    bool ended;                              /* under tpreg.lock: in that list */
+    union {                        /* a free slot is never live, so never ended */
+        struct tp_inst *next_free;
+        struct tp_inst *ended_next;
+    };
+    struct tp_inst *ended_prev; /* under tpreg.lock */
 };
 
 /* The instance's metadata, NULL (which the md_* readers take as empty) when
@@ -72,7 +75,9 @@ struct tp_slab {
 struct tp_pool {
     struct tp_slab slab[TP_POOL_SLABS];
     _Atomic size_t nslabs; /* slabs below this are published */
-    size_t used_in_last;
+    size_t cur;            /* the slab handing out fresh slots; later ones are
+                              kept, empty, from before an xptiReset */
+    size_t used_in_cur;
     struct tp_inst *free;
 };
 
@@ -140,5 +145,8 @@ void tp_pool_give(struct tp_pool *pool, struct tp_inst *inst);
 /* Lock-free: is p the start of an instance slot of this pool? */
 bool tp_pool_owns(const struct tp_pool *pool, uintptr_t p);
 void tp_pool_free_all(struct tp_pool *pool);
+/* Every slot unused again (none may be live), the memory kept: after an
+ * xptiReset new instances land in memory already faulted in. */
+void tp_pool_empty(struct tp_pool *pool);
 
 #endif
