@@ -145,7 +145,9 @@ int bench_memory(const struct bench_options *o)
            "table", "ns/subm.", "sites", "tasks held", "alloc recs", "dropped", "checksum");
     uint64_t done = 0;
     int rc = 0;
-    for (uint64_t mark = FIRST_CHECKPOINT; mark <= o->submissions && rc == 0; mark *= 10) {
+    /* A smaller --submissions (a smoke run) is its only checkpoint. */
+    uint64_t first = o->submissions < FIRST_CHECKPOINT ? o->submissions : FIRST_CHECKPOINT;
+    for (uint64_t mark = first; mark && mark <= o->submissions && rc == 0; mark *= 10) {
         double t0 = now_ns();
         uint64_t from = done;
         for (; done < mark && rc == 0; done++)
