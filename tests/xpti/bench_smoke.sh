@@ -2,8 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Smoke run of the XPTI benchmark with tiny counts: it must parse its options,
 # pass its semantic checks, print both performance tables and a memory row
-# (with libzestub_xpti.so). Timings are not
-# judged here (see bench/README.md).
+# (with libzestub_xpti.so). Timings are not judged here (see bench/README.md).
 bench="$top_builddir/bench/xpti/bench_xpti"
 sub="$top_builddir/.libs/xpti_bench_subscriber.so"
 echo "1..7"
