@@ -14,7 +14,7 @@ bench_xpti_bench_xpti_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DXPTI_BENCH_SUBSCRIBER='"$(abs_top_builddir)/.libs/xpti_bench_subscriber.so"'
 bench_xpti_bench_xpti_LDADD = libxptifw.la libxtab.la $(PTHREAD_LIBS)
 
-EXTRA_DIST += bench/README.md
+EXTRA_DIST += bench/README.md bench/xpti/compare.sh
 
 # The figures the README quotes: serial and 1-2 threads, 10000 tracepoints,
 # each visited 10 times.
