@@ -372,9 +372,11 @@ void tpreg_task_ended(struct tpreg *r, const struct xpti_event *event)
     struct tp_inst *inst = tpreg_validate(r, event, offsetof(struct tp_inst, event));
     if (!inst)
         return; /* not ours, or already released */
+    uint64_t uid = inst->uid.uid64;
     pthread_mutex_lock(&r->lock);
-    /* Re-checked under the lock: another thread may have released it. */
-    if (atomic_load_explicit(&inst->live, memory_order_relaxed)) {
+    /* Re-checked under the lock: another thread may have released it, and
+     * its slot may even hold a newer instance by now. */
+    if (atomic_load_explicit(&inst->live, memory_order_relaxed) && inst->uid.uid64 == uid) {
         struct tp_inst *oldest = tp_ended_add(inst->key, inst);
         if (oldest)
             release_locked(r, oldest);
