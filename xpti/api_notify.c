@@ -81,6 +81,11 @@ static inline xpti_result_t dispatch(struct xpti_fw *fw, xpti_stream_id_t stream
         return XPTI_RESULT_FALSE;
     if (!object && (!user_data || !object_optional(trace_type)))
         return XPTI_RESULT_INVALIDARG;
+    xpti_callback_fn fn = cbs_direct(&fw->callbacks, stream, trace_type);
+    if (fn) {
+        fn(trace_type, parent, object, instance, user_data);
+        return XPTI_RESULT_SUCCESS;
+    }
     const struct cb_list *cbs = cbs_active(&fw->callbacks, stream, trace_type);
     if (!cbs)
         return XPTI_RESULT_SUCCESS;

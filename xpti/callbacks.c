@@ -79,8 +79,9 @@ static struct cb_slot *slot_of(struct callbacks *c, uint8_t stream, uint16_t typ
     return slot;
 }
 
-/* Rebuild the slot's snapshot from its registrations and publish it. */
-static bool publish(struct callbacks *c, struct cb_slot *slot)
+/* Rebuild the slot's snapshot from its registrations and publish it (and,
+ * for a type below 256, the stream's direct entry). */
+static bool publish(struct callbacks *c, struct cb_stream *s, struct cb_slot *slot)
 {
     size_t n = 0;
     for (size_t i = 0; i < slot->nregs; i++)
@@ -98,6 +99,9 @@ static bool publish(struct callbacks *c, struct cb_slot *slot)
     }
     struct cb_list *old =
         (struct cb_list *)atomic_exchange_explicit(&slot->active, l, memory_order_acq_rel);
+    if (slot >= s->page0.slot && slot < s->page0.slot + 256)
+        atomic_store_explicit(&s->direct[slot - s->page0.slot], l && l->direct ? l->fn[0] : NULL,
+                              memory_order_release);
     if (old) {
         old->retired_next = c->retired;
         c->retired = old;
@@ -116,12 +120,12 @@ static struct cb_reg *find_reg(struct cb_slot *slot, xpti_callback_fn fn)
 static xpti_result_t set_active(struct callbacks *c, uint8_t stream, struct cb_slot *slot,
                                 struct cb_reg *reg, bool active)
 {
+    struct cb_stream *s = atomic_load_explicit(&c->stream[stream], memory_order_relaxed);
     reg->active = active;
-    if (!publish(c, slot)) {
+    if (!publish(c, s, slot)) {
         reg->active = !active;
         return XPTI_RESULT_FAIL;
     }
-    struct cb_stream *s = atomic_load_explicit(&c->stream[stream], memory_order_relaxed);
     if (active)
         atomic_fetch_add_explicit(&s->active_count, 1, memory_order_relaxed);
     else
