@@ -26,13 +26,18 @@ void dump_xpti_section(FILE *f, bool json, struct sess_xpti *x, const char *note
             fprintf(f,
                     ",\"sites\":%" PRIu64 ",\"tasks\":%" PRIu64 ",\"allocations\":%" PRIu64
                     ",\"sites_dropped\":%" PRIu64 ",\"allocs_dropped\":%" PRIu64
-                    ",\"running_tasks_recycled\":%" PRIu64 ",\"bad_records\":%" PRIu64,
+                    ",\"running_tasks_recycled\":%" PRIu64 ",\"tasks_dropped\":%" PRIu64
+                    ",\"bad_records\":%" PRIu64,
                     st.sites, st.tasks, st.allocs, st.sites_dropped, st.allocs_dropped,
-                    st.running_tasks_recycled, st.bad_records);
+                    st.running_tasks_recycled, st.tasks_dropped, st.bad_records);
         fputc('}', f);
     } else if (x) {
-        fprintf(f, "XPTI table: %" PRIu64 " sites, %" PRIu64 " tasks, %" PRIu64 " allocations\n",
+        fprintf(f, "XPTI table: %" PRIu64 " sites, %" PRIu64 " tasks, %" PRIu64 " allocations",
                 st.sites, st.tasks, st.allocs);
+        /* The ring keeps the newest tasks and each site's latest. */
+        if (st.tasks_dropped)
+            fprintf(f, " (older tasks dropped: %" PRIu64 ")", st.tasks_dropped);
+        fputc('\n', f);
     } else {
         fprintf(f, "note: %s\n", note);
     }

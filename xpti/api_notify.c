@@ -54,14 +54,21 @@ static bool object_optional(uint16_t type)
     }
 }
 
-/* Two or more callbacks: out of line, so that the common single-callback
- * path below needs no callee-saved registers and no loop. */
+/* Two or more callbacks, or a task_end: out of line, so that the common
+ * single-callback path below needs no callee-saved registers and no loop.
+ * After a task_end's callbacks (they may still read the event) the event
+ * joins its key's ended instances, which the registry recycles beyond a few
+ * per key. With nobody listening to task_end there is no such notification
+ * worth the hot path's time, and instances stay until released. */
 static __attribute__((noinline)) xpti_result_t
 notify_all(const struct cb_list *cbs, uint16_t trace_type, struct xpti_event *parent,
            struct xpti_event *object, uint64_t instance, const void *user_data)
 {
     for (size_t i = 0; i < cbs->n; i++)
         cbs->fn[i](trace_type, parent, object, instance, user_data);
+    /* The framework exists: this is a notification it dispatched. */
+    if (trace_type == XPTI_TP_TASK_END && object)
+        tpreg_task_ended(&xpti_fw_peek()->tracepoints, object);
     return XPTI_RESULT_SUCCESS;
 }
 
@@ -74,11 +81,16 @@ static inline xpti_result_t dispatch(struct xpti_fw *fw, xpti_stream_id_t stream
         return XPTI_RESULT_FALSE;
     if (!object && (!user_data || !object_optional(trace_type)))
         return XPTI_RESULT_INVALIDARG;
+    xpti_callback_fn fn = cbs_direct(&fw->callbacks, stream, trace_type);
+    if (fn) {
+        fn(trace_type, parent, object, instance, user_data);
+        return XPTI_RESULT_SUCCESS;
+    }
     const struct cb_list *cbs = cbs_active(&fw->callbacks, stream, trace_type);
     if (!cbs)
         return XPTI_RESULT_SUCCESS;
     /* A published list is never empty (callbacks.c publishes NULL instead). */
-    if (cbs->n != 1)
+    if (!cbs->direct)
         return notify_all(cbs, trace_type, parent, object, instance, user_data);
     cbs->fn[0](trace_type, parent, object, instance, user_data);
     return XPTI_RESULT_SUCCESS;

@@ -74,11 +74,14 @@ static struct cb_slot *slot_of(struct callbacks *c, uint8_t stream, uint16_t typ
             return NULL;
         atomic_store_explicit(&s->page[type >> 8], p, memory_order_release);
     }
-    return &p->slot[type & 0xff];
+    struct cb_slot *slot = &p->slot[type & 0xff];
+    slot->never_direct = type == XPTI_TP_TASK_END;
+    return slot;
 }
 
-/* Rebuild the slot's snapshot from its registrations and publish it. */
-static bool publish(struct callbacks *c, struct cb_slot *slot)
+/* Rebuild the slot's snapshot from its registrations and publish it (and,
+ * for a type below 256, the stream's direct entry). */
+static bool publish(struct callbacks *c, struct cb_stream *s, struct cb_slot *slot)
 {
     size_t n = 0;
     for (size_t i = 0; i < slot->nregs; i++)
@@ -92,9 +95,13 @@ static bool publish(struct callbacks *c, struct cb_slot *slot)
         for (size_t i = 0; i < slot->nregs; i++)
             if (slot->regs[i].active)
                 l->fn[l->n++] = slot->regs[i].fn;
+        l->direct = n == 1 && !slot->never_direct;
     }
     struct cb_list *old =
         (struct cb_list *)atomic_exchange_explicit(&slot->active, l, memory_order_acq_rel);
+    if (slot >= s->page0.slot && slot < s->page0.slot + 256)
+        atomic_store_explicit(&s->direct[slot - s->page0.slot], l && l->direct ? l->fn[0] : NULL,
+                              memory_order_release);
     if (old) {
         old->retired_next = c->retired;
         c->retired = old;
@@ -113,12 +120,12 @@ static struct cb_reg *find_reg(struct cb_slot *slot, xpti_callback_fn fn)
 static xpti_result_t set_active(struct callbacks *c, uint8_t stream, struct cb_slot *slot,
                                 struct cb_reg *reg, bool active)
 {
+    struct cb_stream *s = atomic_load_explicit(&c->stream[stream], memory_order_relaxed);
     reg->active = active;
-    if (!publish(c, slot)) {
+    if (!publish(c, s, slot)) {
         reg->active = !active;
         return XPTI_RESULT_FAIL;
     }
-    struct cb_stream *s = atomic_load_explicit(&c->stream[stream], memory_order_relaxed);
     if (active)
         atomic_fetch_add_explicit(&s->active_count, 1, memory_order_relaxed);
     else
@@ -145,7 +152,7 @@ xpti_result_t cbs_register(struct callbacks *c, uint8_t stream, uint16_t type, x
         goto out;
     }
     if (slot->nregs == slot->cap) {
-        size_t cap = slot->cap ? 2 * slot->cap : 4;
+        uint32_t cap = slot->cap ? 2 * slot->cap : 4;
         struct cb_reg *regs = realloc(slot->regs, cap * sizeof(*regs));
         if (!regs)
             goto out;

@@ -18,6 +18,10 @@
 struct cb_list {
     struct cb_list *retired_next;
     size_t n;
+    /* The notifier may call fn[0] and be done: one callback, and a type after
+     * whose callbacks the framework has nothing to do (not task_end, which
+     * recycles ended instances). Precomputed so the hot path tests one word. */
+    bool direct;
     xpti_callback_fn fn[];
 };
 
@@ -29,8 +33,11 @@ struct cb_reg {
 struct cb_slot {
     _Atomic(const struct cb_list *) active; /* NULL: none */
     struct cb_reg *regs;                    /* writer only */
-    size_t nregs, cap;
+    /* 32-bit counts keep the slot at 32 bytes, a shift on the hot path. */
+    uint32_t nregs, cap;
+    bool never_direct; /* writer only: the type needs the framework after its callbacks */
 };
+_Static_assert(sizeof(struct cb_slot) == 32, "a slot is found with a shift");
 
 /* Trace types are 16-bit: the high byte picks a page, the low byte a slot. */
 struct cb_page {
@@ -38,6 +45,10 @@ struct cb_page {
 };
 
 struct cb_stream {
+    /* For types below 256: the one callback to call when the slot's list is
+     * direct, else NULL (none, several, or task_end). The notification path
+     * reads this first: two dependent loads fewer than slot, list, function. */
+    _Atomic(xpti_callback_fn) direct[256];
     /* Types below 256 (all the standard ones) live here, one dependent load
      * less on the notification path than a page reached through page[0]. */
     struct cb_page page0;
@@ -64,7 +75,17 @@ xpti_result_t cbs_unregister(struct callbacks *c, uint8_t stream, uint16_t type,
 bool cbs_disable_stream(struct callbacks *c, uint8_t stream);
 bool cbs_stream_active(const struct callbacks *c, uint8_t stream);
 
-/* The hot path: the active callbacks of (stream, type), or NULL. */
+/* The hot path's first try: the single callback of (stream, type) when
+ * nothing else is to be done around it, else NULL (then cbs_active). */
+static inline xpti_callback_fn cbs_direct(const struct callbacks *c, uint8_t stream, uint16_t type)
+{
+    const struct cb_stream *s = atomic_load_explicit(&c->stream[stream], memory_order_acquire);
+    if (!s || (type >> 8))
+        return NULL;
+    return atomic_load_explicit(&s->direct[type], memory_order_acquire);
+}
+
+/* The active callbacks of (stream, type), or NULL. */
 static inline const struct cb_list *cbs_active(const struct callbacks *c, uint8_t stream,
                                                uint16_t type)
 {

@@ -47,8 +47,20 @@ void chash_destroy(struct chash *h)
 
 int chash_clear(struct chash *h, unsigned initial_bits)
 {
-    chash_destroy(h);
-    return chash_init(h, initial_bits);
+    struct chash_table *t = atomic_load_explicit(&h->table, memory_order_relaxed);
+    if (!t || t->bits < initial_bits) {
+        chash_destroy(h);
+        return chash_init(h, initial_bits);
+    }
+    /* Keep the grown table, emptied: refilling it then needs no doubling
+     * and lands in memory already faulted in (xptiReset, then the same
+     * workload again). */
+    free_retired(h);
+    size_t n = (size_t)1 << t->bits;
+    for (size_t i = 0; i < n; i++)
+        atomic_store_explicit(&t->bucket[i], NULL, memory_order_relaxed);
+    h->count = 0;
+    return 0;
 }
 
 /* Relink every node into a table twice the size. Readers still on the old

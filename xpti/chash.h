@@ -36,7 +36,9 @@ typedef bool (*chash_match_fn)(const struct chash_node *n, const void *key);
 
 int chash_init(struct chash *h, unsigned initial_bits);
 void chash_destroy(struct chash *h);
-/* Forget every node (their memory belongs to the caller) and reset the size. */
+/* Forget every node (their memory belongs to the caller). The current table
+ * is kept, emptied, when it has at least initial_bits (its size is what the
+ * last workload needed); older tables are freed. */
 int chash_clear(struct chash *h, unsigned initial_bits);
 
 struct chash_table {

@@ -13,7 +13,7 @@ libxptifw_la_SOURCES = \
 	xpti/objtab.h xpti/objtab.c \
 	xpti/nametab.h xpti/nametab.c \
 	xpti/metadata.h xpti/metadata.c \
-	xpti/tracepoints.h xpti/tracepoints.c xpti/tp_pool.c \
+	xpti/tracepoints.h xpti/tracepoints.c xpti/tp_pool.c xpti/tp_ended.c \
 	xpti/cxx_interfaces.h xpti/cxx_interfaces.c \
 	xpti/callbacks.h xpti/callbacks.c \
 	xpti/subscribers.h xpti/subscribers.c \

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Instance memory: slabs of doubling size, recycled through a free list and
- * returned to the system only by tp_pool_free_all. Keeping it mapped is what
- * lets lock-free readers and pointer validation run without hazard pointers. */
+/* Instance memory: slabs of doubling size, recycled through a free list,
+ * kept through an xptiReset (tp_pool_empty) and returned to the system only
+ * by tp_pool_free_all. Keeping it mapped is what lets lock-free readers and
+ * pointer validation run without hazard pointers. */
 #include <stdlib.h>
 
 #include "xpti/tracepoints.h"
@@ -17,7 +18,12 @@ struct tp_inst *tp_pool_take(struct tp_pool *pool)
         return inst;
     }
     size_t n = atomic_load_explicit(&pool->nslabs, memory_order_relaxed);
-    if (n == 0 || pool->used_in_last == pool->slab[n - 1].n) {
+    /* Slabs kept through a reset are used up before a new one is made. */
+    while (n > 0 && pool->used_in_cur == pool->slab[pool->cur].n && pool->cur + 1 < n) {
+        pool->cur++;
+        pool->used_in_cur = 0;
+    }
+    if (n == 0 || pool->used_in_cur == pool->slab[pool->cur].n) {
         if (n == TP_POOL_SLABS)
             return NULL;
         size_t size = n == 0 ? FIRST_SLAB : 2 * pool->slab[n - 1].n;
@@ -27,11 +33,12 @@ struct tp_inst *tp_pool_take(struct tp_pool *pool)
         if (!base)
             return NULL;
         pool->slab[n] = (struct tp_slab){.base = base, .n = size};
-        pool->used_in_last = 0;
+        pool->cur = n;
+        pool->used_in_cur = 0;
         /* Release: validators that see the count see the slab. */
-        atomic_store_explicit(&pool->nslabs, ++n, memory_order_release);
+        atomic_store_explicit(&pool->nslabs, n + 1, memory_order_release);
     }
-    return &pool->slab[n - 1].base[pool->used_in_last++];
+    return &pool->slab[pool->cur].base[pool->used_in_cur++];
 }
 
 void tp_pool_give(struct tp_pool *pool, struct tp_inst *inst)
@@ -58,6 +65,12 @@ void tp_pool_free_all(struct tp_pool *pool)
     for (size_t i = 0; i < n; i++)
         free(pool->slab[i].base);
     atomic_store_explicit(&pool->nslabs, 0, memory_order_relaxed);
-    pool->used_in_last = 0;
+    tp_pool_empty(pool);
+}
+
+void tp_pool_empty(struct tp_pool *pool)
+{
+    pool->cur = 0;
+    pool->used_in_cur = 0;
     pool->free = NULL;
 }

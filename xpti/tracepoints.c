@@ -143,16 +143,22 @@ int tpreg_init(struct tpreg *r, struct strtab *strings, bool strict, tp_dress_fn
     return 0;
 }
 
-static void free_keys_and_instances(struct tpreg *r)
+/* keep_memory: the instance slabs stay (xptiReset), emptied. */
+static void free_keys_and_instances(struct tpreg *r, bool keep_memory)
 {
     size_t n = atomic_load_explicit(&r->pool.nslabs, memory_order_relaxed);
     for (size_t s = 0; s < n; s++)
         for (size_t i = 0; i < r->pool.slab[s].n; i++) {
             struct tp_inst *inst = &r->pool.slab[s].base[i];
-            if (atomic_load_explicit(&inst->live, memory_order_relaxed))
+            if (atomic_load_explicit(&inst->live, memory_order_relaxed)) {
                 md_free(atomic_load_explicit(&inst->md, memory_order_relaxed));
+                atomic_store_explicit(&inst->live, false, memory_order_relaxed);
+            }
         }
-    tp_pool_free_all(&r->pool);
+    if (keep_memory)
+        tp_pool_empty(&r->pool);
+    else
+        tp_pool_free_all(&r->pool);
     while (r->all_keys) {
         struct tp_key *k = r->all_keys;
         r->all_keys = k->all_next;
@@ -162,7 +168,7 @@ static void free_keys_and_instances(struct tpreg *r)
 
 void tpreg_destroy(struct tpreg *r)
 {
-    free_keys_and_instances(r);
+    free_keys_and_instances(r, false);
     chash_destroy(&r->keys);
     chash_destroy(&r->uids);
     pthread_mutex_destroy(&r->lock);
@@ -170,7 +176,7 @@ void tpreg_destroy(struct tpreg *r)
 
 int tpreg_clear(struct tpreg *r)
 {
-    free_keys_and_instances(r);
+    free_keys_and_instances(r, true);
     if (chash_clear(&r->keys, 10) || chash_clear(&r->uids, 10))
         return -1;
     return 0;
@@ -298,6 +304,8 @@ struct tp_inst *tpreg_create(struct tpreg *r, const struct xpti_payload *p, uint
         init_payload(inst, p);
         init_event(inst, event_type, activity);
         atomic_store_explicit(&inst->md, NULL, memory_order_relaxed);
+        inst->ended = false;
+        inst->ended_prev = inst->ended_next = NULL;
         if (chash_insert(&r->uids, &inst->node, inst->uid.uid64) != 0) {
             tp_pool_give(&r->pool, inst);
             inst = NULL;
@@ -340,14 +348,38 @@ struct tp_inst *tpreg_validate(struct tpreg *r, const void *p, size_t offset)
     return atomic_load_explicit(&inst->live, memory_order_acquire) ? inst : NULL;
 }
 
+/* Called with r->lock held. */
+static void release_locked(struct tpreg *r, struct tp_inst *inst)
+{
+    if (!atomic_load_explicit(&inst->live, memory_order_relaxed))
+        return;
+    atomic_store_explicit(&inst->live, false, memory_order_release);
+    chash_remove(&r->uids, &inst->node);
+    md_free(atomic_exchange_explicit(&inst->md, NULL, memory_order_relaxed));
+    tp_ended_unlink(inst->key, inst);
+    tp_pool_give(&r->pool, inst);
+}
+
 void tpreg_release(struct tpreg *r, struct tp_inst *inst)
 {
     pthread_mutex_lock(&r->lock);
-    if (atomic_load_explicit(&inst->live, memory_order_relaxed)) {
-        atomic_store_explicit(&inst->live, false, memory_order_release);
-        chash_remove(&r->uids, &inst->node);
-        md_free(atomic_exchange_explicit(&inst->md, NULL, memory_order_relaxed));
-        tp_pool_give(&r->pool, inst);
+    release_locked(r, inst);
+    pthread_mutex_unlock(&r->lock);
+}
+
+void tpreg_task_ended(struct tpreg *r, const struct xpti_event *event)
+{
+    struct tp_inst *inst = tpreg_validate(r, event, offsetof(struct tp_inst, event));
+    if (!inst)
+        return; /* not ours, or already released */
+    uint64_t uid = inst->uid.uid64;
+    pthread_mutex_lock(&r->lock);
+    /* Re-checked under the lock: another thread may have released it, and
+     * its slot may even hold a newer instance by now. */
+    if (atomic_load_explicit(&inst->live, memory_order_relaxed) && inst->uid.uid64 == uid) {
+        struct tp_inst *oldest = tp_ended_add(inst->key, inst);
+        if (oldest)
+            release_locked(r, oldest);
     }
     pthread_mutex_unlock(&r->lock);
 }

@@ -27,6 +27,10 @@ struct tp_key {
     uint32_t name_id, file_id; /* the hash (or strict) ids inside p1 */
     uint64_t instances;        /* under tpreg.lock: the instance numbers handed out */
     struct tp_key *all_next;   /* every key, for tpreg_clear */
+    /* Under tpreg.lock: this key's live instances whose task has ended,
+     * oldest first (tp_ended.c). */
+    struct tp_inst *ended_oldest, *ended_newest;
+    uint32_t ended_count;
 };
 
 struct tpreg;
@@ -45,8 +49,13 @@ struct tp_inst {
     struct tpreg *owner;
     struct tp_key *key;
     atomic_bool live;
+    bool ended;                    /* under tpreg.lock: in key->ended_* */
     _Atomic(struct md_store *) md; /* NULL until the first metadata item */
-    struct tp_inst *next_free;
+    union {                        /* a free slot is never live, so never ended */
+        struct tp_inst *next_free;
+        struct tp_inst *ended_next;
+    };
+    struct tp_inst *ended_prev; /* under tpreg.lock */
 };
 
 /* The instance's metadata, NULL (which the md_* readers take as empty) when
@@ -66,7 +75,9 @@ struct tp_slab {
 struct tp_pool {
     struct tp_slab slab[TP_POOL_SLABS];
     _Atomic size_t nslabs; /* slabs below this are published */
-    size_t used_in_last;
+    size_t cur;            /* the slab handing out fresh slots; later ones are
+                              kept, empty, from before an xptiReset */
+    size_t used_in_cur;
     struct tp_inst *free;
 };
 
@@ -107,9 +118,26 @@ struct tp_inst *tpreg_find(struct tpreg *r, uint64_t uid);
  * pointers handed back by callers without dereferencing foreign memory. */
 struct tp_inst *tpreg_validate(struct tpreg *r, const void *p, size_t offset);
 void tpreg_release(struct tpreg *r, struct tp_inst *inst);
+/* A task_end notification about `event` was delivered. If the framework made
+ * it, it joins its key's ended instances; the oldest of those beyond
+ * TP_ENDED_KEEP is released, so a program that makes an instance per
+ * submission and never releases it (the SYCL runtime) holds memory bounded
+ * by its sites, not its submissions. */
+void tpreg_task_ended(struct tpreg *r, const struct xpti_event *event);
 /* xptiAddMetadata's rules: INVALIDARG for a NULL/empty key, DUPLICATE when
  * the key existed (the value is replaced anyway), SUCCESS otherwise. */
 xpti_result_t tp_add_metadata(struct tp_inst *inst, const char *key, xpti_object_id_t value);
+
+/* Ended instances kept per key before the oldest is recycled: what a
+ * reader that still holds an ended event (the runtime printing it, a
+ * subscriber reading it later) has as its grace, counted in submissions of
+ * the same site. */
+#define TP_ENDED_KEEP 64
+
+/* The key's list of ended instances (tp_ended.c); under the registry lock.
+ * tp_ended_add returns the instance to release, or NULL. */
+struct tp_inst *tp_ended_add(struct tp_key *k, struct tp_inst *inst);
+void tp_ended_unlink(struct tp_key *k, struct tp_inst *inst);
 
 /* The instance pool (tp_pool.c); take/give under the registry lock. */
 struct tp_inst *tp_pool_take(struct tp_pool *pool);
@@ -117,5 +145,8 @@ void tp_pool_give(struct tp_pool *pool, struct tp_inst *inst);
 /* Lock-free: is p the start of an instance slot of this pool? */
 bool tp_pool_owns(const struct tp_pool *pool, uintptr_t p);
 void tp_pool_free_all(struct tp_pool *pool);
+/* Every slot unused again (none may be live), the memory kept: after an
+ * xptiReset new instances land in memory already faulted in. */
+void tp_pool_empty(struct tp_pool *pool);
 
 #endif

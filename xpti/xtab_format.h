@@ -42,6 +42,17 @@ struct xtab_counters {
     uint64_t running_tasks_recycled; /* running tasks overwritten: ring full of them */
     uint64_t task_ends_unmatched;
     uint64_t releases_unmatched;
+    uint64_t tasks_dropped; /* ended tasks overwritten by newer ones: older tasks dropped */
+};
+
+/* Header flags: the policies this writer follows when an area is full (a
+ * reader that sees a flag can say what a full area lost). */
+enum {
+    /* The task ring overwrites the oldest ended task but skips a site's
+     * newest task (and running ones), so every site keeps its latest. */
+    XTAB_FLAG_TASKS_KEEP_SITE_NEWEST = 1u << 0,
+    /* Live allocations are never overwritten; freed ones are recycled. */
+    XTAB_FLAG_ALLOCS_KEEP_LIVE = 1u << 1,
 };
 
 /* Written once before the table is published (the memfd is sealed and the
@@ -51,8 +62,8 @@ struct xtab_header {
     uint32_t version;
     uint32_t header_size;
     uint64_t total_size;
-    uint32_t pid; /* the writer; a forked child inherits the fd, not the table */
-    uint32_t flags;
+    uint32_t pid;      /* the writer; a forked child inherits the fd, not the table */
+    uint32_t flags;    /* XTAB_FLAG_* */
     uint64_t start_ns; /* CLOCK_MONOTONIC at creation, the timestamps' clock */
     struct xtab_area sites, tasks, allocs;
     uint64_t strings_offset;

@@ -18,6 +18,7 @@ struct xtab_geom {
     uint64_t start_ns;
     struct xtab_area sites, tasks, allocs;
     uint64_t strings_offset, strings_size;
+    uint32_t flags;
 };
 
 struct xtab {

@@ -111,7 +111,8 @@ int xtab_validate(const unsigned char *base, size_t size, struct xtab_geom *g, c
                             .tasks = h.tasks,
                             .allocs = h.allocs,
                             .strings_offset = h.strings_offset,
-                            .strings_size = h.strings_size};
+                            .strings_size = h.strings_size,
+                            .flags = h.flags};
     return check_geometry(g, why, whylen);
 }
 
@@ -258,5 +259,7 @@ void xtab_stats(struct xtab *t, struct xtab_stats *s)
         .task_ends_unmatched = COUNTER(t, task_ends_unmatched),
         .releases_unmatched = COUNTER(t, releases_unmatched),
         .bad_records = t->bad_records,
+        .flags = t->g.flags,
+        .tasks_dropped = COUNTER(t, tasks_dropped),
     };
 }

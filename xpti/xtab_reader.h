@@ -85,7 +85,9 @@ struct xtab_stats {
     uint64_t sites, tasks, allocs, strings_used; /* as the writer counts them */
     uint64_t sites_dropped, strings_dropped, allocs_dropped;
     uint64_t running_tasks_recycled, task_ends_unmatched, releases_unmatched;
-    uint64_t bad_records; /* records this reader rejected so far */
+    uint64_t bad_records;   /* records this reader rejected so far */
+    uint32_t flags;         /* the writer's XTAB_FLAG_* policies */
+    uint64_t tasks_dropped; /* ended tasks the ring overwrote (older tasks dropped) */
 };
 
 void xtab_stats(struct xtab *t, struct xtab_stats *out);

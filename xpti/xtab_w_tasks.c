@@ -7,9 +7,10 @@
 
 #include "xpti/xtab_writer.h"
 
-/* How many slots holding a running task a new task skips before it
- * overwrites one: keeps long-running tasks visible without letting a ring
- * full of leaked, never-ended tasks stall the application. */
+/* How many slots holding a running task, or a site's newest task, a new
+ * task skips before it overwrites one: keeps long-running tasks and every
+ * site's latest visible without letting a ring full of leaked, never-ended
+ * tasks stall the application. */
 #define XTAB_SKIP_RUNNING 16u
 
 static _Thread_local uint32_t tid_cache;
@@ -54,6 +55,37 @@ static void publish(struct xtab_task_rec *r, uint64_t seq)
     __atomic_store_n(&r->seq, seq + 2, __ATOMIC_RELEASE);
 }
 
+/* Is the record in r the newest task of its site? Then a full ring keeps it,
+ * so every site shows its latest task however many others came since. */
+static bool site_newest(struct xtab_w *w, const struct xtab_task_rec *r)
+{
+    uint32_t site = __atomic_load_n(&r->site, __ATOMIC_RELAXED);
+    return site < w->h->sites.capacity &&
+           __atomic_load_n(&w->site_newest[site], __ATOMIC_RELAXED) ==
+               __atomic_load_n(&r->ticket, __ATOMIC_RELAXED) + 1;
+}
+
+/* Raises the site's newest ticket to `ticket` unless a later one is there. */
+static void note_site_newest(struct xtab_w *w, uint32_t site, uint64_t ticket)
+{
+    if (site >= w->h->sites.capacity)
+        return;
+    uint64_t *newest = &w->site_newest[site];
+    uint64_t cur = __atomic_load_n(newest, __ATOMIC_RELAXED);
+    while (cur < ticket + 1 && !__atomic_compare_exchange_n(newest, &cur, ticket + 1, true,
+                                                            __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+}
+
+/* A slot a new task should pass over: it holds a running task or its site's
+ * newest one. */
+static bool worth_keeping(struct xtab_w *w, const struct xtab_task_rec *r, uint64_t seq)
+{
+    if (seq == 0)
+        return false;
+    return __atomic_load_n(&r->end_ns, __ATOMIC_RELAXED) == 0 || site_newest(w, r);
+}
+
 void xtab_w_task_begin(struct xtab_w *w, uint64_t uid, uint64_t instance, uint32_t site,
                        uint64_t queue, uint64_t now_ns)
 {
@@ -62,13 +94,15 @@ void xtab_w_task_begin(struct xtab_w *w, uint64_t uid, uint64_t instance, uint32
         uint64_t ticket = __atomic_fetch_add(&h->counters.task_ticket, 1, __ATOMIC_RELAXED);
         struct xtab_task_rec *r = slot(w, ticket);
         uint64_t seq = __atomic_load_n(&r->seq, __ATOMIC_RELAXED);
-        bool running = seq != 0 && __atomic_load_n(&r->end_ns, __ATOMIC_RELAXED) == 0;
-        if (running && tries < XTAB_SKIP_RUNNING)
+        if (tries < XTAB_SKIP_RUNNING && worth_keeping(w, r, seq))
             continue;
         if (!claim(r, &seq))
             continue;
-        if (seq != 0 && __atomic_load_n(&r->end_ns, __ATOMIC_RELAXED) == 0)
-            __atomic_fetch_add(&h->counters.running_tasks_recycled, 1, __ATOMIC_RELAXED);
+        if (seq != 0)
+            __atomic_fetch_add(__atomic_load_n(&r->end_ns, __ATOMIC_RELAXED) == 0
+                                   ? &h->counters.running_tasks_recycled
+                                   : &h->counters.tasks_dropped,
+                               1, __ATOMIC_RELAXED);
         struct xtab_task_rec rec = {.ticket = ticket,
                                     .uid = uid,
                                     .instance = instance,
@@ -78,6 +112,7 @@ void xtab_w_task_begin(struct xtab_w *w, uint64_t uid, uint64_t instance, uint32
                                     .tid = thread_id()};
         xtab_words_store((uint64_t *)r + 1, (const uint64_t *)&rec + 1, sizeof(rec) - 8);
         publish(r, seq);
+        note_site_newest(w, site, ticket);
         recent[recent_next % RECENT].uid = uid;
         recent[recent_next % RECENT].instance = instance;
         recent[recent_next % RECENT].ticket = ticket;

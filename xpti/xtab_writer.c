@@ -60,7 +60,8 @@ static int private_state(struct xtab_w *w, const struct xtab_caps *c)
     w->alloc_keys = calloc((size_t)w->alloc_index_mask + 1, sizeof(*w->alloc_keys));
     w->alloc_slots = calloc((size_t)w->alloc_index_mask + 1, sizeof(*w->alloc_slots));
     w->freed = calloc(c->allocs, sizeof(*w->freed));
-    if (!w->site_index || !w->alloc_keys || !w->alloc_slots || !w->freed)
+    w->site_newest = calloc(c->sites, sizeof(*w->site_newest));
+    if (!w->site_index || !w->alloc_keys || !w->alloc_slots || !w->freed || !w->site_newest)
         return -ENOMEM;
     return pthread_mutex_init(&w->lock, NULL) ? -ENOMEM : 0;
 }
@@ -77,6 +78,7 @@ int xtab_w_init(struct xtab_w *w, void *mem, size_t size, const struct xtab_caps
         free(w->alloc_keys);
         free(w->alloc_slots);
         free(w->freed);
+        free(w->site_newest);
         *w = (struct xtab_w){.fd = -1};
         return -ENOMEM;
     }
@@ -87,6 +89,7 @@ int xtab_w_init(struct xtab_w *w, void *mem, size_t size, const struct xtab_caps
     h->total_size = need;
     h->pid = (uint32_t)getpid();
     h->start_ns = now_ns();
+    h->flags = XTAB_FLAG_TASKS_KEEP_SITE_NEWEST | XTAB_FLAG_ALLOCS_KEEP_LIVE;
     h->sites = (struct xtab_area){s, sizeof(struct xtab_site_rec), c->sites};
     h->tasks = (struct xtab_area){t, sizeof(struct xtab_task_rec), c->tasks};
     h->allocs = (struct xtab_area){a, sizeof(struct xtab_alloc_rec), c->allocs};
@@ -109,6 +112,8 @@ void xtab_w_destroy(struct xtab_w *w)
     free(w->alloc_keys);
     free(w->alloc_slots);
     free(w->freed);
+    free(w->site_newest);
+    w->site_newest = NULL;
     w->site_index = NULL;
     w->alloc_keys = NULL;
     w->alloc_slots = NULL;

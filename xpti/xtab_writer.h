@@ -42,7 +42,8 @@ struct xtab_w {
     uint64_t *alloc_keys; /* open addressing on base address -> slot, live only */
     uint32_t *alloc_slots;
     uint32_t alloc_index_mask;
-    uint32_t *freed; /* FIFO of freed slots, oldest first: the recycling order */
+    uint64_t *site_newest; /* per site: ticket + 1 of its newest task, 0 = none */
+    uint32_t *freed;       /* FIFO of freed slots, oldest first: the recycling order */
     uint32_t freed_head, freed_count;
     int fd; /* the memfd, or -1 */
 };

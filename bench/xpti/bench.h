@@ -20,6 +20,9 @@ struct bench_options {
     double tp_frequency;                   /* percent */
     bool report, verbose;
     const char *subscriber;
+    bool memory;               /* --type memory */
+    unsigned long submissions; /* --submissions: the last checkpoint */
+    size_t sites;              /* --sites */
 };
 
 /* The inputs every row uses: N random names, file "foo.cpp", line = index,
@@ -50,5 +53,8 @@ void bench_fresh_framework(struct bench_data *d);
 void bench_data_structures(const struct bench_options *o, struct bench_data *d);
 void bench_instrumentation(const struct bench_options *o, struct bench_data *d);
 int bench_semantic(const struct bench_options *o, struct bench_data *d);
+/* --type memory: resident memory and table fill after 10^5, 10^6, ...
+ * submissions (run with the zestub subscriber). */
+int bench_memory(const struct bench_options *o);
 
 #endif

@@ -9,17 +9,19 @@ xpti_bench_subscriber_la_LIBADD = libxptifw.la
 noinst_PROGRAMS += bench/xpti/bench_xpti
 bench_xpti_bench_xpti_SOURCES = \
 	bench/xpti/bench.h bench/xpti/main.c bench/xpti/options.c bench/xpti/runner.c \
-	bench/xpti/data.c bench/xpti/performance.c bench/xpti/semantic.c
+	bench/xpti/data.c bench/xpti/performance.c bench/xpti/semantic.c bench/xpti/memory.c
 bench_xpti_bench_xpti_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DXPTI_BENCH_SUBSCRIBER='"$(abs_top_builddir)/.libs/xpti_bench_subscriber.so"'
-bench_xpti_bench_xpti_LDADD = libxptifw.la $(PTHREAD_LIBS)
+bench_xpti_bench_xpti_LDADD = libxptifw.la libxtab.la $(PTHREAD_LIBS)
 
-EXTRA_DIST += bench/README.md
+EXTRA_DIST += bench/README.md bench/xpti/compare.sh
 
 # The figures the README quotes: serial and 1-2 threads, 10000 tracepoints,
 # each visited 10 times.
 BENCH_XPTI_ARGS = --trace-points 10000 --type performance --test-id 1,2 \
 	--num-threads 0,1,2 --tp-frequency 10
 .PHONY: bench-xpti
-bench-xpti: bench/xpti/bench_xpti xpti_bench_subscriber.la
+bench-xpti: bench/xpti/bench_xpti xpti_bench_subscriber.la libzestub_xpti.la
 	bench/xpti/bench_xpti $(BENCH_XPTI_ARGS)
+	bench/xpti/bench_xpti --type memory --subscriber .libs/libzestub_xpti.so \
+	  --submissions 10000000 --sites 1000

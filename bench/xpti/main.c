@@ -28,6 +28,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_xpti: tracing did not enable with %s\n", sub);
         return 2;
     }
+    if (o.memory)
+        return bench_memory(&o);
     if (bench_data_init(&d, o.trace_points, o.tp_frequency) != 0) {
         fprintf(stderr, "bench_xpti: out of memory\n");
         return 2;

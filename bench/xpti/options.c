@@ -38,6 +38,8 @@ static void usage(void)
     fprintf(stderr, "usage: bench_xpti --trace-points N --type semantic|performance "
                     "--test-id LIST --num-threads LIST [--overhead PCT] [--tp-frequency PCT] "
                     "[--report] [--verbose] [--subscriber PATH]\n"
+                    "       bench_xpti --type memory --subscriber libzestub_xpti.so "
+                    "[--submissions N] [--sites N]\n"
                     "LIST: 1,2,3 or first:last:step (combinable with commas)\n");
 }
 
@@ -52,12 +54,18 @@ int bench_parse_options(int argc, char **argv, struct bench_options *o)
                                           {"report", no_argument, NULL, 'r'},
                                           {"verbose", no_argument, NULL, 'v'},
                                           {"subscriber", required_argument, NULL, 's'},
+                                          {"submissions", required_argument, NULL, 'S'},
+                                          {"sites", required_argument, NULL, 'C'},
                                           {NULL, 0, NULL, 0}};
     bool have_type = false;
     long points = -1;
-    *o = (struct bench_options){
-        .overhead = 1.0, .tp_frequency = 10.0, .ntest_ids = -1, .nthreads = -1};
-    for (int c; (c = getopt_long(argc, argv, "t:y:i:n:o:f:rvs:", longs, NULL)) != -1;) {
+    *o = (struct bench_options){.overhead = 1.0,
+                                .tp_frequency = 10.0,
+                                .ntest_ids = -1,
+                                .nthreads = -1,
+                                .submissions = 10000000,
+                                .sites = 1000};
+    for (int c; (c = getopt_long(argc, argv, "t:y:i:n:o:f:rvs:S:C:", longs, NULL)) != -1;) {
         switch (c) {
         case 't':
             points = strtol(optarg, NULL, 10);
@@ -65,7 +73,8 @@ int bench_parse_options(int argc, char **argv, struct bench_options *o)
         case 'y':
             have_type = true;
             o->performance = strcmp(optarg, "performance") == 0;
-            if (!o->performance && strcmp(optarg, "semantic") != 0)
+            o->memory = strcmp(optarg, "memory") == 0;
+            if (!o->performance && !o->memory && strcmp(optarg, "semantic") != 0)
                 have_type = false;
             break;
         case 'i':
@@ -89,11 +98,19 @@ int bench_parse_options(int argc, char **argv, struct bench_options *o)
         case 's':
             o->subscriber = optarg;
             break;
+        case 'S':
+            o->submissions = strtoul(optarg, NULL, 10);
+            break;
+        case 'C':
+            o->sites = (size_t)clamp(strtod(optarg, NULL), 1, 4096);
+            break;
         default:
             usage();
             return -1;
         }
     }
+    if (o->memory && have_type)
+        return 0; /* its own counts; the other options do not apply */
     if (points < 0 || !have_type || o->ntest_ids <= 0 || o->nthreads <= 0) {
         usage();
         return -1;

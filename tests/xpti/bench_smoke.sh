@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Smoke run of the XPTI benchmark with tiny counts: it must parse its options,
-# pass its semantic checks and print both performance tables. Timings are not
-# judged here (see bench/README.md).
+# pass its semantic checks, print both performance tables and a memory row
+# (with libzestub_xpti.so). Timings are not judged here (see bench/README.md).
 bench="$top_builddir/bench/xpti/bench_xpti"
 sub="$top_builddir/.libs/xpti_bench_subscriber.so"
+echo "1..7"
 n=0
 fails=0
 check() {
@@ -22,5 +23,8 @@ check $? "both performance tables printed"
 "$bench" --type performance >/dev/null 2>&1
 [ $? = 2 ]
 check $? "missing required options are rejected"
-echo "1..$n"
+out=$("$bench" --type memory --subscriber "$top_builddir/.libs/libzestub_xpti.so" --submissions 3000 --sites 10 2>&1)
+check $? "memory run exits 0"
+echo "$out" | grep -Eq "^ +3000 .* +10/[0-9]+ .* [0-9a-f]{16}\$"
+check $? "memory row printed with the table's fill and the checksum"
 exit $fails

@@ -42,13 +42,16 @@ EXTRA_DIST += tests/xpti/bench_smoke.sh tests/xpti/README.md
 XTAB_CHECKS = \
 	tests/xpti/test_xtab \
 	tests/xpti/test_xtab_corrupt \
-	tests/xpti/test_xtab_e2e
+	tests/xpti/test_xtab_e2e \
+	tests/xpti/test_xtab_flat
 check_PROGRAMS += $(XTAB_CHECKS) tests/xpti/xtab_app
 tests_xpti_test_xtab_LDADD = libxtab.la libxtab_writer.la $(PTHREAD_LIBS)
 tests_xpti_test_xtab_corrupt_LDADD = libxtab.la libxtab_writer.la $(PTHREAD_LIBS)
 tests_xpti_test_xtab_e2e_SOURCES = tests/xpti/test_xtab_e2e.c tests/xpti/xtab_app.h
 tests_xpti_test_xtab_e2e_LDADD = libxtab.la
 tests_xpti_test_xtab_e2e_DEPENDENCIES = libxtab.la libzestub_xpti.la tests/xpti/xtab_app
+tests_xpti_test_xtab_flat_LDADD = libxptifw.la libxtab.la $(PTHREAD_LIBS)
+tests_xpti_test_xtab_flat_DEPENDENCIES = libxptifw.la libxtab.la libzestub_xpti.la
 tests_xpti_xtab_app_SOURCES = tests/xpti/xtab_app.c tests/xpti/xtab_app.h $(XPTI_SYCL_FLOW)
 tests_xpti_xtab_app_LDADD = $(XPTI_TEST_LDADD)
 TESTS += $(XTAB_CHECKS)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The lock-free paths under contention: 2..8 threads interning strings,
- * creating, finding and releasing tracepoints, and notifying while callbacks
- * are registered and unregistered. Run under -fsanitize=thread or helgrind
- * to check for races; the assertions here check the results. */
+ * creating, finding, ending and releasing tracepoints (ended ones recycled
+ * by the registry), and notifying while callbacks are registered and
+ * unregistered. Run under -fsanitize=thread or helgrind to check for races;
+ * the assertions here check the results. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -68,8 +69,14 @@ static void *make_events(void *arg)
         w->ok = w->ok && e && xptiFindEvent(e->unique_id) == e &&
                 xptiNotifySubscribers(stream, XPTI_TP_TASK_BEGIN, NULL, e, inst, NULL) ==
                     XPTI_RESULT_SUCCESS;
+        /* Half are released by hand, half end their task and are left to the
+         * registry, which recycles the oldest ended instances of the key
+         * while the other threads create, find and end theirs. */
         if (e && i % 2)
             xptiReleaseEvent(e);
+        else if (e)
+            w->ok = w->ok && xptiNotifySubscribers(stream, XPTI_TP_TASK_END, NULL, e, inst, NULL) ==
+                                 XPTI_RESULT_SUCCESS;
     }
     return NULL;
 }

@@ -166,6 +166,62 @@ static void test_many_instances(void)
     tap_ok(found, "every live id resolves and every released one does not");
 }
 
+/* What the task_end callback saw: the event's id and its kernel_name. */
+static uint64_t ended_seen, ended_with_metadata;
+
+static void on_task_end(uint16_t type, struct xpti_event *parent, struct xpti_event *ev,
+                        uint64_t instance, const void *user_data)
+{
+    xpti_object_id_t value;
+    ended_seen += ev && ev->instance_id == instance;
+    ended_with_metadata += xpti_metadata_get(ev, "kernel_name", &value) == XPTI_RESULT_SUCCESS;
+}
+
+/* The SYCL runtime's pattern: an instance per submission, never released.
+ * Once its task_end has been delivered, an instance joins its key's ended
+ * ones and the framework recycles all but the newest 64 of those. */
+static void test_ended_instances_recycled(void)
+{
+    enum { N = 200, KEEP = 64 };
+    static uint64_t uids[N];
+    xptiForceSetTraceEnabled(true);
+    xpti_stream_id_t stream = xptiRegisterStream("sycl");
+    xptiRegisterCallback(stream, XPTI_TP_TASK_END, on_task_end);
+    struct xpti_tracepoint_if *running = xptiCreateTracepoint("submit", "app.cpp", 7, 1, NULL);
+    bool numbered = true;
+    for (int i = 0; i < N; i++) {
+        struct xpti_event *ev =
+            xpti_tracepoint_event(xptiCreateTracepoint("submit", "app.cpp", 7, 1, NULL));
+        numbered = numbered && ev && ev->instance_id == (uint64_t)i + 2;
+        uids[i] = ev ? ev->unique_id : 0;
+        xptiAddMetadata(ev, "kernel_name", xptiRegisterObject("k", 1, XPTI_MD_STRING));
+        xptiNotifySubscribers(stream, XPTI_TP_TASK_BEGIN, NULL, ev, ev->instance_id, NULL);
+        xptiNotifySubscribers(stream, XPTI_TP_TASK_END, NULL, ev, ev->instance_id, NULL);
+    }
+    tap_ok(numbered && ended_seen == N && ended_with_metadata == N,
+           "instances keep counting; task_end callbacks see the event and its metadata");
+    bool recycled = true, kept = true;
+    for (int i = 0; i < N; i++) {
+        const struct xpti_event *e = xptiFindEvent(uids[i]);
+        if (i < N - KEEP)
+            recycled = recycled && e == NULL;
+        else
+            kept = kept && e && e->unique_id == uids[i];
+    }
+    tap_ok(recycled, "ended instances beyond the newest %d of their key are recycled", KEEP);
+    tap_ok(kept, "the newest %d ended instances are kept", KEEP);
+    struct xpti_event *still = xpti_tracepoint_event(running);
+    tap_ok(still && still->instance_id == 1 && xptiFindEvent(still->unique_id) == still,
+           "an instance whose task never ended is kept");
+    struct xpti_event *next =
+        xpti_tracepoint_event(xptiCreateTracepoint("submit", "app.cpp", 7, 1, NULL));
+    struct xpti_uid128 k = xpti_make_key("submit", "app.cpp", 7, 1);
+    tap_ok(next && next->instance_id == N + 2 &&
+               next->unique_id == xpti_uid64_derive(k.p1, k.p2, N + 2, 0),
+           "the next instance is numbered %d, its id derived as before", N + 2);
+    xptiForceSetTraceEnabled(false);
+}
+
 static void test_scope(void)
 {
     tap_ok(xptiSetTracepointScopeData(NULL) == XPTI_RESULT_INVALIDARG,
@@ -199,6 +255,8 @@ int main(void)
     test_make_event();
     xptiReset();
     test_many_instances();
+    xptiReset();
+    test_ended_instances_recycled();
     xptiReset();
     test_scope();
     return tap_done();
