@@ -28,7 +28,7 @@ if not mpirun or not os.path.exists(app):
                               "examples/mpi_pagefault was not built (no MPI at configure time)"))
     sys.exit(0)
 
-t = h.Tap()
+t = h.Tap(16)  # the plan: every check this test makes
 zestub = os.path.join(h.top, "zestub")
 tmp = tempfile.mkdtemp()
 env = h.gtsim_env("platform=xehpc,devices=4,subslices=2,eus=2,threads=4")
