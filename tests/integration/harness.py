@@ -100,21 +100,29 @@ class _Captured:
 
 
 class Zestub(_Captured):
-    """zestub on 127.0.0.1:<free port>; stderr goes to a file."""
+    """zestub [--once] COMM ARGS (COMM a free port of 127.0.0.1 unless
+    given); stderr goes to a file. Waits until it listens: self.port is
+    the TCP port (None for a Unix socket, or when it did not start)."""
 
-    def __init__(self, env, *args):
+    def __init__(self, env, *args, once=True, comm=":0"):
         super().__init__()
-        self.proc = subprocess.Popen([os.path.join(top, "zestub"), "--once", ":0"] + list(args),
-                                     env=env, stdout=subprocess.DEVNULL, stderr=self.err)
+        argv = [os.path.join(top, "zestub")] + (["--once"] if once else []) + [comm]
+        self.proc = subprocess.Popen(argv + list(args), env=env, stdout=subprocess.DEVNULL,
+                                     stderr=self.err)
         _procs.append(self.proc)
         self.port = None
+        self.listening = False
         deadline = time.time() + 20
-        while self.port is None and time.time() < deadline and self.proc.poll() is None:
-            m = re.search(r"Listening on port (\d+)", self.stderr())
+        while not self.listening and time.time() < deadline and self.proc.poll() is None:
+            m = re.search(r"Listening on (port (\d+)|\S+)", self.stderr())
             if m:
-                self.port = int(m.group(1))
+                self.listening = True
+                self.port = int(m.group(2)) if m.group(2) else None
             else:
                 time.sleep(0.05)
+
+    def client(self, timeout=30):
+        return Client.tcp(self.port, timeout=timeout)
 
     def wait(self, timeout=20):
         try:

@@ -14,17 +14,13 @@ stopped and no event left unacknowledged behind the dead party.
 Points: after attach (every thread stopped), during a single step, during
 a range step, while a module load waits for vAck, in the middle of a
 packet, during a large x read, non-stop with one thread stopped."""
-import os
 import re
 import signal
-import subprocess
 import sys
-import tempfile
 import time
 
 sys.dont_write_bytecode = True
 import harness as h  # noqa: E402
-from harness import Client  # noqa: E402
 
 POINTS = ("after attach", "single step", "range step", "load waits for vAck", "mid-packet",
           "large x read", "non-stop, one thread stopped")
@@ -34,33 +30,6 @@ IN_FLIGHT = ("single step", "range step", "large x read")
 CHECKS_PER_CELL = 3
 t = h.Tap(len(POINTS) * len(VICTIMS) * CHECKS_PER_CELL)  # the plan: every check this test makes
 env = h.small_device(100)
-
-
-class Server:
-    """zestub --multi on 127.0.0.1:<free port> (no --once: it outlives
-    its clients)."""
-
-    def __init__(self):
-        self.err = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen([os.path.join(h.top, "zestub"), "--multi", ":0"], env=env,
-                                     stdout=subprocess.DEVNULL, stderr=self.err)
-        h._procs.append(self.proc)
-        self.port = None
-        deadline = time.time() + 20
-        while self.port is None and time.time() < deadline and self.proc.poll() is None:
-            m = re.search(r"Listening on port (\d+)", self.stderr())
-            if m:
-                self.port = int(m.group(1))
-            else:
-                time.sleep(0.05)
-
-    def stderr(self):
-        self.err.flush()
-        self.err.seek(0)
-        return self.err.read().decode(errors="replace")
-
-    def client(self):
-        return Client.tcp(self.port, timeout=30)
 
 
 def first_thread(stop):
@@ -161,7 +130,7 @@ def after_app_death(srv, app, c, point, tag):
 
 def cell(point, victim):
     tag = "%s, kill the %s" % (point, victim)
-    srv = Server()
+    srv = h.Zestub(env, "--multi", once=False)
     app, c, reached, what = reach(point, srv)
     t.ok(reached, "%s: the session reaches the point" % tag, what)
     if victim == "client":

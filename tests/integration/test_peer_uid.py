@@ -9,7 +9,6 @@ peer of a Unix socket too; an address other machines can reach needs
 --allow-remote. No application is needed: the checks happen before any
 packet is read."""
 import os
-import re
 import shutil
 import socket
 import subprocess
@@ -71,37 +70,17 @@ def as_self(target):
     return r.stdout.decode(errors="replace").strip()
 
 
-class Server:
-    """zestub --multi COMM ARGS, its stderr kept in a file."""
-
-    def __init__(self, comm, *args):
-        self.err = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen([ZESTUB, "--multi", comm] + list(args),
-                                     stdout=subprocess.DEVNULL, stderr=self.err, env=ENV)
-        h._procs.append(self.proc)
-        self.port = None
-        deadline = time.time() + 20
-        while time.time() < deadline and self.proc.poll() is None:
-            if re.search(r"Listening on (port \d+|\S+)", self.stderr()):
-                m = re.search(r"Listening on port (\d+)", self.stderr())
-                self.port = int(m.group(1)) if m else None
-                break
-            time.sleep(0.05)
-
-    def stderr(self):
-        self.err.flush()
-        self.err.seek(0)
-        return self.err.read().decode(errors="replace")
-
-    def stop(self):
-        self.proc.terminate()
-        return h.wait_exit(self.proc, 10)
+def server(comm, *args):
+    """zestub --multi on COMM; stop() ends it with SIGTERM."""
+    srv = h.Zestub(ENV, "--multi", *args, once=False, comm=comm)
+    srv.stop = lambda: (srv.proc.terminate(), h.wait_exit(srv.proc, 10))[1]
+    return srv
 
 
 why_not = can_switch_users()
 
 with h.guarded(t, "TCP on 127.0.0.1"):
-    srv = Server("127.0.0.1:0")
+    srv = server("127.0.0.1:0")
     t.ok(srv.port is not None, "zestub listens", srv.stderr())
     got = as_self(srv.port)
     t.ok(got.startswith("GOT +$") and "PacketSize" in got, "our own uid is served", got)
@@ -119,7 +98,7 @@ with h.guarded(t, "TCP on 127.0.0.1"):
     t.eq(srv.stop(), 0, "zestub ends on SIGTERM with status 0")
 
 with h.guarded(t, "--once survives a refused client"):
-    srv = Server("127.0.0.1:0", "--once")
+    srv = h.Zestub(ENV, "--multi", comm="127.0.0.1:0")
     if why_not:
         t.skip("a refused client does not end a --once server", why_not)
     else:
@@ -130,7 +109,7 @@ with h.guarded(t, "--once survives a refused client"):
     t.eq(h.wait_exit(srv.proc, 10), 0, "--once ends after its one served client")
 
 with h.guarded(t, "--allow-any-user"):
-    srv = Server("127.0.0.1:0", "--allow-any-user")
+    srv = server("127.0.0.1:0", "--allow-any-user")
     t.ok("every local user may connect" in srv.stderr(), "--allow-any-user warns", srv.stderr())
     if why_not:
         t.skip("--allow-any-user: another uid is served", why_not)
@@ -143,7 +122,7 @@ with h.guarded(t, "Unix socket"):
     d = tempfile.mkdtemp(prefix="zestub-peer-")
     os.chmod(d, 0o755)
     path = os.path.join(d, "s")
-    srv = Server("unix:" + path)
+    srv = server("unix:" + path)
     mode = os.stat(path).st_mode & 0o777 if os.path.exists(path) else None
     t.eq(mode, 0o600, "the Unix socket is created 0600")
     t.ok(as_self("unix:" + path).startswith("GOT +$"), "unix: our own uid is served")
@@ -169,7 +148,7 @@ with h.guarded(t, "--allow-remote"):
     t.eq(r.returncode, 2, "0.0.0.0 without --allow-remote is a usage error")
     t.ok("--allow-remote" in err and "authentication" in err,
          "the error says why and what to add", err)
-    srv = Server("0.0.0.0:0", "--allow-remote")
+    srv = server("0.0.0.0:0", "--allow-remote")
     t.ok("no authentication" in srv.stderr(), "--allow-remote warns that RSP has no "
          "authentication", srv.stderr())
     got = as_self(srv.port) if srv.port else ""

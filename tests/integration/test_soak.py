@@ -12,9 +12,7 @@ the long run by hand is 1000, recorded in tests/integration/README.md);
 the baseline is taken after a sixth of them (at least 20)."""
 import os
 import re
-import subprocess
 import sys
-import tempfile
 import time
 
 sys.dont_write_bytecode = True
@@ -60,16 +58,8 @@ def cycle(port):
     return None if status == 0 else "the application ended with %r" % status
 
 
-err = tempfile.TemporaryFile()
-srv = subprocess.Popen([os.path.join(h.top, "zestub"), "--multi", ":0"], env=env,
-                       stdout=subprocess.DEVNULL, stderr=err)
-h._procs.append(srv)
-port = None
-deadline = time.time() + 20
-while port is None and time.time() < deadline:
-    err.seek(0)
-    m = re.search(rb"Listening on port (\d+)", err.read())
-    port = int(m.group(1)) if m else time.sleep(0.05)
+zs = h.Zestub(env, "--multi", once=False)
+srv, port = zs.proc, zs.port
 
 failures = []
 base_fds = base_rss = 0
@@ -95,8 +85,7 @@ with h.guarded(t, "the soak"):
          % (CYCLES, rss, WARMUP, base_rss))
     srv.terminate()
     t.eq(h.wait_exit(srv, 10), 0, "zestub ends on SIGTERM with status 0")
-    err.seek(0)
-    log = err.read().decode(errors="replace")
+    log = zs.stderr()
     t.ok("ERROR" not in log and "AddressSanitizer" not in log and "runtime error" not in log,
          "no sanitizer or error report in zestub's stderr", log[-2000:])
 sys.exit(t.done())
