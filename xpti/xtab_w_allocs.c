@@ -9,7 +9,7 @@
 
 static struct xtab_alloc_rec *rec_at(struct xtab_w *w, uint32_t i)
 {
-    return (struct xtab_alloc_rec *)(w->base + w->h->allocs.offset) + i;
+    return (struct xtab_alloc_rec *)(w->base + w->g.allocs.offset) + i;
 }
 
 static uint32_t addr_hash(uint64_t a)
@@ -73,7 +73,7 @@ static void mark_freed(struct xtab_w *w, uint32_t slot, uint64_t uid, uint32_t s
     cur.state = XTAB_ALLOC_FREED;
     xtab_words_store(&r->alloc_site, &cur.alloc_site, 16);
     end_write(r, seq);
-    uint32_t cap = w->h->allocs.capacity;
+    uint32_t cap = w->g.allocs.capacity;
     w->freed[(w->freed_head + w->freed_count) % cap] = slot;
     w->freed_count++;
 }
@@ -82,7 +82,7 @@ static bool take_slot(struct xtab_w *w, uint32_t *slot)
 {
     struct xtab_header *h = w->h;
     uint64_t n = __atomic_load_n(&h->counters.allocs, __ATOMIC_RELAXED);
-    if (n < h->allocs.capacity) {
+    if (n < w->g.allocs.capacity) {
         *slot = (uint32_t)n;
         __atomic_store_n(&h->counters.allocs, n + 1, __ATOMIC_RELEASE);
         return true;
@@ -90,7 +90,7 @@ static bool take_slot(struct xtab_w *w, uint32_t *slot)
     if (!w->freed_count)
         return false;
     *slot = w->freed[w->freed_head];
-    w->freed_head = (w->freed_head + 1) % h->allocs.capacity;
+    w->freed_head = (w->freed_head + 1) % w->g.allocs.capacity;
     w->freed_count--;
     return true;
 }

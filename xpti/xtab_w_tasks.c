@@ -34,7 +34,7 @@ static uint32_t thread_id(void)
 
 static struct xtab_task_rec *slot(struct xtab_w *w, uint64_t ticket)
 {
-    return (struct xtab_task_rec *)(w->base + w->h->tasks.offset) + ticket % w->h->tasks.capacity;
+    return (struct xtab_task_rec *)(w->base + w->g.tasks.offset) + ticket % w->g.tasks.capacity;
 }
 
 /* Seqlock write side: even -> odd. Fails if another writer holds the slot. */
@@ -60,15 +60,14 @@ static void publish(struct xtab_task_rec *r, uint64_t seq)
 static bool site_newest(struct xtab_w *w, const struct xtab_task_rec *r)
 {
     uint32_t site = __atomic_load_n(&r->site, __ATOMIC_RELAXED);
-    return site < w->h->sites.capacity &&
-           __atomic_load_n(&w->site_newest[site], __ATOMIC_RELAXED) ==
-               __atomic_load_n(&r->ticket, __ATOMIC_RELAXED) + 1;
+    return site < w->g.sites.capacity && __atomic_load_n(&w->site_newest[site], __ATOMIC_RELAXED) ==
+                                             __atomic_load_n(&r->ticket, __ATOMIC_RELAXED) + 1;
 }
 
 /* Raises the site's newest ticket to `ticket` unless a later one is there. */
 static void note_site_newest(struct xtab_w *w, uint32_t site, uint64_t ticket)
 {
-    if (site >= w->h->sites.capacity)
+    if (site >= w->g.sites.capacity)
         return;
     uint64_t *newest = &w->site_newest[site];
     uint64_t cur = __atomic_load_n(newest, __ATOMIC_RELAXED);
@@ -153,7 +152,7 @@ void xtab_w_task_end(struct xtab_w *w, uint64_t uid, uint64_t instance, uint64_t
     /* Ended by another thread: search the ring, newest first. */
     struct xtab_header *h = w->h;
     uint64_t next = __atomic_load_n(&h->counters.task_ticket, __ATOMIC_RELAXED);
-    for (uint64_t k = 0; k < h->tasks.capacity && k < next; k++)
+    for (uint64_t k = 0; k < w->g.tasks.capacity && k < next; k++)
         if (end_ticket(w, next - 1 - k, uid, instance, now_ns))
             return;
     __atomic_fetch_add(&h->counters.task_ends_unmatched, 1, __ATOMIC_RELAXED);

@@ -95,6 +95,7 @@ int xtab_w_init(struct xtab_w *w, void *mem, size_t size, const struct xtab_caps
     h->allocs = (struct xtab_area){a, sizeof(struct xtab_alloc_rec), c->allocs};
     h->strings_offset = str;
     h->strings_size = c->strings;
+    w->g = (struct xtab_w_geom){h->sites, h->tasks, h->allocs, str, c->strings, need};
     /* A reader that sees the magic sees the geometry above. */
     __atomic_store_n(&h->magic, XTAB_MAGIC, __ATOMIC_RELEASE);
     return 0;
@@ -103,7 +104,7 @@ int xtab_w_init(struct xtab_w *w, void *mem, size_t size, const struct xtab_caps
 void xtab_w_destroy(struct xtab_w *w)
 {
     if (w->fd >= 0) {
-        munmap(w->base, (size_t)w->h->total_size);
+        munmap(w->base, (size_t)w->g.total_size);
         close(w->fd);
         w->fd = -1;
     }
@@ -132,7 +133,7 @@ static uint32_t key_hash(uint64_t a, uint64_t b)
 
 static struct xtab_site_rec *site_rec(struct xtab_w *w, uint32_t i)
 {
-    return (struct xtab_site_rec *)(w->base + w->h->sites.offset) + i;
+    return (struct xtab_site_rec *)(w->base + w->g.sites.offset) + i;
 }
 
 uint32_t xtab_w_site_find(struct xtab_w *w, uint64_t key1, uint64_t key2)
@@ -155,11 +156,12 @@ static struct xtab_str put_string(struct xtab_w *w, const char *s)
     struct xtab_header *h = w->h;
     size_t len = s ? strnlen(s, XTAB_STRING_MAX) : 0;
     uint64_t used = __atomic_load_n(&h->counters.strings_used, __ATOMIC_RELAXED);
-    if (used + len + 1 > h->strings_size) {
+    /* `used` lives in shared memory: a huge value must not wrap the check. */
+    if (used > w->g.strings_size || len + 1 > w->g.strings_size - used) {
         __atomic_fetch_add(&h->counters.strings_dropped, 1, __ATOMIC_RELAXED);
         return (struct xtab_str){XTAB_STR_LOST, 0};
     }
-    char *dst = (char *)w->base + h->strings_offset + used;
+    char *dst = (char *)w->base + w->g.strings_offset + used;
     memcpy(dst, s ? s : "", len);
     dst[len] = 0;
     __atomic_store_n(&h->counters.strings_used, used + len + 1, __ATOMIC_RELAXED);
@@ -170,7 +172,7 @@ static uint32_t append_site(struct xtab_w *w, const struct xtab_site_in *in)
 {
     struct xtab_header *h = w->h;
     uint64_t n = __atomic_load_n(&h->counters.sites, __ATOMIC_RELAXED);
-    if (n >= h->sites.capacity) {
+    if (n >= w->g.sites.capacity) {
         __atomic_fetch_add(&h->counters.sites_dropped, 1, __ATOMIC_RELAXED);
         return XTAB_NONE;
     }

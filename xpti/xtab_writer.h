@@ -33,9 +33,19 @@ struct xtab_site_in {
 /* The writer's private state (never in the shared table). `lock` guards
  * site and string appends and the allocation bookkeeping below; tasks take
  * no lock. */
+/* The table's layout as the writer made it. The shared header holds the
+ * same values for readers, but any process of the user can write to the
+ * table: the writer never reads its layout back from shared memory, so a
+ * changed offset or capacity cannot steer its writes or divide by zero. */
+struct xtab_w_geom {
+    struct xtab_area sites, tasks, allocs;
+    uint64_t strings_offset, strings_size, total_size;
+};
+
 struct xtab_w {
     unsigned char *base;
     struct xtab_header *h;
+    struct xtab_w_geom g;
     pthread_mutex_t lock;
     uint32_t *site_index; /* open addressing on the site key: site + 1, 0 = empty */
     uint32_t site_index_mask;

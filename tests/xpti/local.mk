@@ -42,11 +42,13 @@ EXTRA_DIST += tests/xpti/bench_smoke.sh tests/xpti/README.md
 XTAB_CHECKS = \
 	tests/xpti/test_xtab \
 	tests/xpti/test_xtab_corrupt \
+	tests/xpti/test_xtab_hostile \
 	tests/xpti/test_xtab_e2e \
 	tests/xpti/test_xtab_flat
 check_PROGRAMS += $(XTAB_CHECKS) tests/xpti/xtab_app
 tests_xpti_test_xtab_LDADD = libxtab.la libxtab_writer.la $(PTHREAD_LIBS)
 tests_xpti_test_xtab_corrupt_LDADD = libxtab.la libxtab_writer.la $(PTHREAD_LIBS)
+tests_xpti_test_xtab_hostile_LDADD = libxtab_writer.la $(PTHREAD_LIBS)
 tests_xpti_test_xtab_e2e_SOURCES = tests/xpti/test_xtab_e2e.c tests/xpti/xtab_app.h
 tests_xpti_test_xtab_e2e_LDADD = libxtab.la
 tests_xpti_test_xtab_e2e_DEPENDENCIES = libxtab.la libzestub_xpti.la tests/xpti/xtab_app
