@@ -116,12 +116,38 @@ int xtab_validate(const unsigned char *base, size_t size, struct xtab_geom *g, c
     return check_geometry(g, why, whylen);
 }
 
+/* The writer never counts past an area's capacity (xtab_format.h): a
+ * counter beyond it means someone overwrote the header, and every figure
+ * drawn from it (9.2e18 sites) would be a lie. The ticket counter of the
+ * task ring grows without bound by design and is not checked. */
+static int counters_sane(const unsigned char *base, const struct xtab_geom *g, char *why,
+                         size_t whylen)
+{
+    const struct xtab_counters *c = (const void *)(base + offsetof(struct xtab_header, counters));
+    uint64_t sites = __atomic_load_n(&c->sites, __ATOMIC_ACQUIRE);
+    uint64_t allocs = __atomic_load_n(&c->allocs, __ATOMIC_ACQUIRE);
+    uint64_t strings = __atomic_load_n(&c->strings_used, __ATOMIC_ACQUIRE);
+    if (sites > g->sites.capacity)
+        snprintf(why, whylen, "its site counter (%llu) exceeds the site capacity (%u)",
+                 (unsigned long long)sites, (unsigned)g->sites.capacity);
+    else if (allocs > g->allocs.capacity)
+        snprintf(why, whylen, "its allocation counter (%llu) exceeds the capacity (%u)",
+                 (unsigned long long)allocs, (unsigned)g->allocs.capacity);
+    else if (strings > g->strings_size)
+        snprintf(why, whylen, "its string counter (%llu) exceeds the string area (%llu bytes)",
+                 (unsigned long long)strings, (unsigned long long)g->strings_size);
+    else
+        return 0;
+    return -1;
+}
+
 struct xtab *xtab_wrap(const unsigned char *base, size_t size, void *map, void *copy, char *err,
                        size_t errlen)
 {
     char why[256];
     struct xtab_geom g;
-    if (xtab_validate(base, size, &g, why, sizeof(why))) {
+    if (xtab_validate(base, size, &g, why, sizeof(why)) ||
+        counters_sane(base, &g, why, sizeof(why))) {
         xtab_unusable(err, errlen, "%s", why);
         return NULL;
     }
@@ -214,6 +240,11 @@ int xtab_refresh(struct xtab *t, char *err, size_t errlen)
     if (!same_geometry(&g, &t->g)) {
         t->broken = true;
         xtab_unusable(err, errlen, "the header changed under the reader");
+        return -EPROTO;
+    }
+    if (counters_sane(t->base, &t->g, why, sizeof(why))) {
+        t->broken = true;
+        xtab_unusable(err, errlen, "%s", why);
         return -EPROTO;
     }
     return 0;
