@@ -17,49 +17,32 @@ const struct zd_regset *sess_regsets(struct sess_manager *m, unsigned session, s
     return session < m->nsessions ? m->sessions[session].regsets : NULL;
 }
 
-int sess_regset_slot(const struct session *s, uint32_t type)
+int sess_isabase(struct session *s, uint32_t thread, uint64_t *isabase, struct zd_error *err)
 {
-    for (size_t r = 0; r < s->nregsets; r++)
-        if (s->regsets[r].type == type)
-            return (int)r;
-    return -1;
-}
-
-/* Fills the cache for (thread, regset) if needed. Lock held on entry and
- * exit; dropped around the device access. */
-int sess_fill_cache(struct session *s, uint32_t thread, int slot, struct zd_error *err)
-{
-    struct sess_manager *m = s->m;
-    const struct zd_regset *rs = &s->regsets[slot];
-    size_t size = (size_t)rs->count * rs->byte_size;
-    uint8_t *buf;
+    int slot = sess_regset_slot(s, REGS_SBA);
+    const uint8_t *sba;
     int rc;
-
-    if (s->cache[(size_t)thread * s->nregsets + slot])
+    if (s->have_isabase) {
+        *isabase = s->isabase;
         return 0;
-    if (!sess_state_stopped(s->state[thread])) {
+    }
+    if (slot < 0 ||
+        (size_t)s->regsets[slot].count * s->regsets[slot].byte_size < (REGS_SBA_ISABASE + 1) * 8) {
+        err->code = ZD_E_INVALID;
+        snprintf(err->msg, sizeof(err->msg), "the device has no isabase register");
+        return ZD_E_INVALID;
+    }
+    if ((rc = sess_fill_cache(s, thread, slot, err)) != 0)
+        return rc;
+    sba = s->cache[(size_t)thread * s->nregsets + slot];
+    if (!sba) { /* the thread ran on meanwhile */
         err->code = ZD_E_UNAVAILABLE;
         snprintf(err->msg, sizeof(err->msg), "the thread is not stopped");
         return ZD_E_UNAVAILABLE;
     }
-    if (!(buf = malloc(size ? size : 1))) {
-        err->code = ZD_E_NOMEM;
-        return ZD_E_NOMEM;
-    }
-    pthread_mutex_unlock(&m->lock);
-    rc = zd_read_registers(s->zs, sess_thread_id(m, s->index, thread), rs->type, 0, rs->count, buf,
-                           err);
-    pthread_mutex_lock(&m->lock);
-    if (rc) {
-        free(buf);
-        return rc;
-    }
-    m->stats.register_reads++;
-    /* Another caller may have filled it meanwhile; keep one copy. */
-    if (s->cache[(size_t)thread * s->nregsets + slot])
-        free(buf);
-    else
-        s->cache[(size_t)thread * s->nregsets + slot] = buf;
+    memcpy(&s->isabase, sba + REGS_SBA_ISABASE * 8, 8);
+    s->have_isabase = true;
+    *isabase = s->isabase;
     return 0;
 }
 
@@ -79,6 +62,10 @@ int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, 
     }
     pthread_mutex_lock(&m->lock);
     rc = sess_fill_cache(s, thread, slot, err);
+    if (rc == 0 && !s->cache[(size_t)thread * s->nregsets + slot]) {
+        err->code = rc = ZD_E_UNAVAILABLE; /* it ran on meanwhile */
+        snprintf(err->msg, sizeof(err->msg), "the thread is not stopped");
+    }
     if (rc == 0) {
         *data = s->cache[(size_t)thread * s->nregsets + slot];
         *size = (size_t)s->regsets[slot].count * s->regsets[slot].byte_size;
@@ -87,20 +74,24 @@ int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, 
     return rc;
 }
 
+/* The PC is cr0's IP from isabase, which every thread of a device shares:
+ * one register read per thread and stop (its cr0, cached), not two. */
 int sess_thread_pc(struct sess_manager *m, unsigned session, uint32_t thread, uint64_t *pc,
                    struct zd_error *err)
 {
-    const uint8_t *cr, *sba;
-    size_t crsz, sbasz;
+    const uint8_t *cr;
+    size_t crsz;
     uint64_t isabase;
     int rc = sess_read_regset(m, session, thread, REGS_CR, &cr, &crsz, err);
-    if (rc == 0)
-        rc = sess_read_regset(m, session, thread, REGS_SBA, &sba, &sbasz, err);
     if (rc)
         return rc;
-    if (crsz < 12 || sbasz < (REGS_SBA_ISABASE + 1) * 8)
+    if (crsz < 12)
         return ZD_E_INVALID;
-    memcpy(&isabase, sba + REGS_SBA_ISABASE * 8, 8);
+    pthread_mutex_lock(&m->lock);
+    rc = sess_isabase(&m->sessions[session], thread, &isabase, err);
+    pthread_mutex_unlock(&m->lock);
+    if (rc)
+        return rc;
     *pc = regs_pc(cr, isabase);
     return 0;
 }
