@@ -198,7 +198,8 @@ int sess_write_registers(struct sess_manager *m, unsigned session, uint32_t thre
                          uint32_t start, uint32_t count, const void *data, struct zd_error *err);
 
 /* Register access through the per-stop cache: each register set of a
- * stopped thread is read from the device at most once per stop. */
+ * stopped thread is read from the device at most once per stop; SBA (the
+ * context's base addresses) once per device. */
 const struct zd_regset *sess_regsets(struct sess_manager *m, unsigned session, size_t *n);
 int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, uint32_t type,
                      const uint8_t **data, size_t *size, struct zd_error *err);

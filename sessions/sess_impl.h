@@ -63,9 +63,9 @@ struct session {
      * thread) the pump has taken: sess_stop_all waits for the one of its
      * interrupt. */
     uint64_t answers;
-    /* isabase from the first SBA read: one per device, not per thread. */
-    uint64_t isabase;
-    bool have_isabase;
+    /* The SBA registers from the first read of a thread's: the context's
+     * state base addresses (isabase...), one copy per device. */
+    uint8_t *sba;
     struct zd_regset regsets[MAX_REGSETS];
     size_t nregsets;
     /* Per-stop register cache: nthreads x nregsets buffers, NULL = not read
@@ -108,8 +108,8 @@ int sess_regset_slot(const struct session *s, uint32_t type);
 /* Fills the cache for (thread, regset) if needed; drops the lock around the
  * device access. */
 int sess_fill_cache(struct session *s, uint32_t thread, int slot, struct zd_error *err);
-/* The device's isabase (read once, through thread's SBA). Lock held;
- * dropped around the device access. */
+/* The device's isabase (SBA read once per device, through thread). Lock
+ * held; dropped around the device access. */
 int sess_isabase(struct session *s, uint32_t thread, uint64_t *isabase, struct zd_error *err);
 /* Resolves a SESS_T_UNREAD thread by reading its cr0: STOPPED or
  * UNAVAILABLE afterwards (or still UNREAD when the read failed otherwise).

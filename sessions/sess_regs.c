@@ -17,32 +17,52 @@ const struct zd_regset *sess_regsets(struct sess_manager *m, unsigned session, s
     return session < m->nsessions ? m->sessions[session].regsets : NULL;
 }
 
+/* SBA as read through thread, kept once per device: the state base
+ * addresses are the context's, not a thread's, so a second thread's SBA
+ * costs no read. Lock held; dropped around the device access. NULL with
+ * err set when thread's SBA cannot be read. */
+static const uint8_t *device_sba(struct session *s, uint32_t thread, struct zd_error *err)
+{
+    int slot = sess_regset_slot(s, REGS_SBA);
+    size_t size;
+    const uint8_t *sba;
+    if (slot < 0) {
+        err->code = ZD_E_INVALID;
+        snprintf(err->msg, sizeof(err->msg), "the device has no SBA registers");
+        return NULL;
+    }
+    size = (size_t)s->regsets[slot].count * s->regsets[slot].byte_size;
+    /* Only for a thread known stopped: an unread one is read (its cr0)
+     * first, an idle one has no SBA to show. */
+    sess_resolve(s, thread);
+    if (s->sba && sess_state_stopped(s->state[thread]))
+        return s->sba;
+    if (sess_fill_cache(s, thread, slot, err) != 0)
+        return NULL;
+    sba = s->cache[(size_t)thread * s->nregsets + slot];
+    if (!sba) { /* the thread ran on meanwhile */
+        err->code = ZD_E_UNAVAILABLE;
+        snprintf(err->msg, sizeof(err->msg), "the thread is not stopped");
+        return NULL;
+    }
+    if (!s->sba && (s->sba = malloc(size)) != NULL)
+        memcpy(s->sba, sba, size);
+    return sba;
+}
+
 int sess_isabase(struct session *s, uint32_t thread, uint64_t *isabase, struct zd_error *err)
 {
     int slot = sess_regset_slot(s, REGS_SBA);
     const uint8_t *sba;
-    int rc;
-    if (s->have_isabase) {
-        *isabase = s->isabase;
-        return 0;
-    }
     if (slot < 0 ||
         (size_t)s->regsets[slot].count * s->regsets[slot].byte_size < (REGS_SBA_ISABASE + 1) * 8) {
         err->code = ZD_E_INVALID;
         snprintf(err->msg, sizeof(err->msg), "the device has no isabase register");
         return ZD_E_INVALID;
     }
-    if ((rc = sess_fill_cache(s, thread, slot, err)) != 0)
-        return rc;
-    sba = s->cache[(size_t)thread * s->nregsets + slot];
-    if (!sba) { /* the thread ran on meanwhile */
-        err->code = ZD_E_UNAVAILABLE;
-        snprintf(err->msg, sizeof(err->msg), "the thread is not stopped");
-        return ZD_E_UNAVAILABLE;
-    }
-    memcpy(&s->isabase, sba + REGS_SBA_ISABASE * 8, 8);
-    s->have_isabase = true;
-    *isabase = s->isabase;
+    if (!(sba = device_sba(s, thread, err)))
+        return err->code;
+    memcpy(isabase, sba + REGS_SBA_ISABASE * 8, 8);
     return 0;
 }
 
@@ -50,7 +70,7 @@ int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, 
                      const uint8_t **data, size_t *size, struct zd_error *err)
 {
     struct session *s;
-    int slot, rc;
+    int slot, rc = 0;
     if (session >= m->nsessions || thread >= m->sessions[session].nthreads)
         return ZD_E_INVALID;
     s = &m->sessions[session];
@@ -61,15 +81,19 @@ int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, 
         return ZD_E_INVALID;
     }
     pthread_mutex_lock(&m->lock);
-    rc = sess_fill_cache(s, thread, slot, err);
-    if (rc == 0 && !s->cache[(size_t)thread * s->nregsets + slot]) {
-        err->code = rc = ZD_E_UNAVAILABLE; /* it ran on meanwhile */
-        snprintf(err->msg, sizeof(err->msg), "the thread is not stopped");
+    if (type == REGS_SBA) {
+        *data = device_sba(s, thread, err);
+        rc = *data ? 0 : err->code;
+    } else {
+        rc = sess_fill_cache(s, thread, slot, err);
+        *data = rc == 0 ? s->cache[(size_t)thread * s->nregsets + slot] : NULL;
+        if (rc == 0 && !*data) {
+            err->code = rc = ZD_E_UNAVAILABLE; /* it ran on meanwhile */
+            snprintf(err->msg, sizeof(err->msg), "the thread is not stopped");
+        }
     }
-    if (rc == 0) {
-        *data = s->cache[(size_t)thread * s->nregsets + slot];
+    if (rc == 0)
         *size = (size_t)s->regsets[slot].count * s->regsets[slot].byte_size;
-    }
     pthread_mutex_unlock(&m->lock);
     return rc;
 }

@@ -2,7 +2,7 @@
 /* sessions/ at scale, in driver calls (counts, not times): on a
  * 4,096-thread device with half its threads running a kernel and half
  * idle, a stop-all makes one interrupt and no register read; reading a
- * few threads costs one read each (plus isabase once per device); a
+ * few threads costs one read each (plus SBA once per device); a
  * resume-all touches only threads that were read; a full pass over every
  * thread reads each once and a second pass reads nothing. */
 #include <stdio.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "regsets/regs.h"
 #include "sessions/sess.h"
 #include "tests/conformance/conf_util.h"
 #include "tests/tap.h"
@@ -17,7 +18,7 @@
 #define DEADLINE_MS 20000
 #define GROUPS 2048 /* one hardware thread each: half the device */
 #define LOOKED_AT 10
-#define PLAN 15
+#define PLAN 16
 
 static void nap_ms(long ms)
 {
@@ -133,6 +134,12 @@ int main(int argc, char **argv)
     for (uint32_t t = 0; t < LOOKED_AT; t++)
         sess_thread_pc(m, 0, t, &pc, &err);
     tap_ok(reads(zd) == r0, "the same PCs again: no read");
+    for (uint32_t t = 0; t < LOOKED_AT; t++) {
+        const uint8_t *sba;
+        size_t size;
+        sess_read_regset(m, 0, t, REGS_SBA, &sba, &size, &err);
+    }
+    tap_ok(reads(zd) == r0, "their SBA registers: no read (one copy per device)");
 
     zd_get_stats(zd, &s0);
     tap_ok(sess_resume_all(m, &err) == 0, "resume all: %s", err.msg);
