@@ -135,6 +135,17 @@ static void interrupt_and_resume(ze_device_handle_t dev)
         r = zetDebugResume(s, t0);
         tap_ok(r == ZE_RESULT_ERROR_NOT_AVAILABLE,
                "resuming a running thread: NOT_AVAILABLE (got %s)", conf_result(r));
+        /* One running thread: its answer is the event naming it. */
+        r = zetDebugInterrupt(s, t0);
+        r = r == ZE_RESULT_SUCCESS ? conf_read_event(s, CONF_DEADLINE_MS, &ev) : r;
+        tap_ok(r == ZE_RESULT_SUCCESS && ev.type == ZET_DEBUG_EVENT_TYPE_THREAD_STOPPED &&
+                   conf_thread_eq(ev.info.thread.thread, t0),
+               "interrupt of one running thread -> one THREAD_STOPPED naming it (%s, %s)",
+               conf_result(r), conf_event_name(ev.type));
+        r = conf_read_event(s, 300, &ev);
+        tap_ok(r == ZE_RESULT_NOT_READY, "and nothing else (%s)", conf_result(r));
+        r = zetDebugResume(s, t0);
+        tap_ok(r == ZE_RESULT_SUCCESS, "resume it: %s", conf_result(r));
     }
     tap_ok(conf_app_expect(&app, "done ZE_RESULT_SUCCESS", CONF_DEADLINE_MS, NULL, 0),
            "after resume all the launch completes");
