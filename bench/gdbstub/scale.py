@@ -76,14 +76,16 @@ class Counter:
 class CountedWhere(Where):
     """zestub's environment: the counter preloaded."""
 
-    def __init__(self, where, so, path):
+    def __init__(self, where, so, path, latency_us=0):
         super().__init__(where.builddir, where.config, where.rundir)
-        self.so, self.path = so, path
+        self.so, self.path, self.latency_us = so, path, latency_us
 
     def env(self):
         env = super().env()
         env["LD_PRELOAD"] = self.so
         env["ZECOUNT_FILE"] = self.path
+        if self.latency_us:  # gtsim's cost model (gtsim/README.md); 2abc8ab ignores it
+            env["GTSIM_DEBUG_LATENCY_US"] = str(self.latency_us)
         return env
 
 
@@ -244,6 +246,8 @@ def main():
     p.add_argument("--e-max", type=int, default=8192,
                    help="Hg + e for every thread up to this many threads")
     p.add_argument("--timeout", type=float, default=300)
+    p.add_argument("--latency-us", type=int, default=0,
+                   help="gtsim's extra cost per register or memory access (after only)")
     p.add_argument("--settle", type=float, default=0.3,
                    help="seconds after vadd's launch before watching its dispatch")
     a = p.parse_args()
@@ -259,7 +263,7 @@ def main():
             for rep in range(a.reps):
                 for b in builds:  # interleaved: both see the same machine
                     where = Where(os.path.abspath(dirs[b]), config, tmp)
-                    counted = CountedWhere(where, so, counter.path)
+                    counted = CountedWhere(where, so, counter.path, a.latency_us)
                     print("# %d threads, %s, rep %d" % (n, b, rep + 1), file=sys.stderr)
                     results[b].append(one_cycle(a, where, counted, counter, n))
             report(n, results, builds)
