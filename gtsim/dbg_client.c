@@ -105,6 +105,29 @@ static void *reader_main(void *arg)
     return NULL;
 }
 
+/* GTSIM_DEBUG_LATENCY_US: extra microseconds per register or memory
+ * access, as a real driver's ioctl costs (README.md, "Cost model"). Read
+ * once; 0 when unset or not a number. */
+static long access_latency_us(void)
+{
+    static long us = -1;
+    if (us < 0) {
+        const char *v = getenv("GTSIM_DEBUG_LATENCY_US");
+        char *end = NULL;
+        long n = v ? strtol(v, &end, 10) : 0;
+        us = v && end && *end == 0 && n > 0 && n < 1000000 ? n : 0;
+    }
+    return us;
+}
+
+static void access_cost(uint32_t type)
+{
+    long us = access_latency_us();
+    struct timespec ts = {0, us * 1000};
+    if (us && type >= GTSIM_DBG_READ_MEM && type <= GTSIM_DBG_WRITE_REGS)
+        nanosleep(&ts, NULL);
+}
+
 /* Sends a request and waits for its reply. out/outlen receive reply data. */
 static ze_result_t request(struct client_session *s, uint32_t type, const void *a, size_t alen,
                            const void *b, size_t blen, void *out, size_t outlen)
@@ -119,6 +142,7 @@ static ze_result_t request(struct client_session *s, uint32_t type, const void *
     }
     s->have_reply = false;
     pthread_mutex_unlock(&s->lock);
+    access_cost(type);
     if (gtsim_dbg_send(s->fd, type, a, alen, b, blen) != 0) {
         pthread_mutex_unlock(&s->req_lock);
         return ZE_RESULT_ERROR_DEVICE_LOST;

@@ -43,9 +43,16 @@ struct srv_session {
     struct pending_ack *acks;
 };
 
+/* One item of the mailbox: a hardware stop, or the answer to an interrupt
+ * (posted under the hw lock right after the stops it caused, so it is sent
+ * after their events). */
 struct mail {
     struct gtsim_device *root;
     struct gtsim_hw_stop stop;
+    bool answer;              /* an interrupt's answer, not a stop */
+    uint32_t slice;           /* answer: a slice of the session that asked */
+    ze_device_thread_t asked; /* answer: the thread id of the request */
+    unsigned stopped;         /* answer: threads the interrupt stopped */
 };
 
 struct gtsim_dbg_server {
@@ -81,6 +88,10 @@ void gtsim_srv_module_event(struct gtsim_module *m, zet_debug_event_type_t type,
 /* dbg_srv_stops.c: the hardware's stop hook (ctx: the root device) and the
  * thread that turns what it posted into events. */
 void gtsim_srv_on_hw_stop(void *ctx, const struct gtsim_hw_stop *stop);
+/* Posts the answer to an interrupt of session s that stopped `stopped`
+ * threads; hw lock held, so it follows the stops it caused. */
+void gtsim_srv_post_interrupt_answer(struct srv_session *s, const ze_device_thread_t *asked,
+                                     unsigned stopped);
 void *gtsim_srv_dispatcher_main(void *arg);
 
 /* dbg_srv_threads.c */

@@ -16,12 +16,14 @@ static bool resume_one(struct gtsim_hw *hw, uint32_t idx)
     return gtsim_hw_resume_locked(hw, idx) == 0;
 }
 
+/* The real driver's answer (dbg_srv_stops.c): the threads it stops get
+ * no event of their own; one event with the requested thread id follows
+ * their stops, THREAD_STOPPED if any stopped, else THREAD_UNAVAILABLE. */
 static void do_interrupt(struct srv_session *s, const struct gtsim_dbg_thread_req *rq)
 {
     struct gtsim_hw *hw = s->root->hw;
     ze_result_t r = ZE_RESULT_SUCCESS;
-    unsigned hits;
-    bool unavailable = false;
+    unsigned hits = 0;
 
     if (!gtsim_srv_thread_in_range(s, &rq->thread)) {
         gtsim_srv_reply(s, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
@@ -31,28 +33,18 @@ static void do_interrupt(struct srv_session *s, const struct gtsim_dbg_thread_re
     if (gtsim_srv_is_single(&rq->thread)) {
         uint32_t idx;
         gtsim_srv_thread_index(s, &rq->thread, &idx);
-        switch (gtsim_hw_thread_state(hw, idx)) {
-        case GTSIM_T_STOPPED:
+        if (gtsim_hw_thread_state(hw, idx) == GTSIM_T_STOPPED)
             r = ZE_RESULT_ERROR_NOT_AVAILABLE;
-            break;
-        case GTSIM_T_IDLE:
-            unavailable = true;
-            break;
-        case GTSIM_T_RUNNING:
-            gtsim_hw_interrupt_locked(hw, idx);
-            break;
-        }
+        else
+            hits = interrupt_one(hw, idx);
     } else {
         hits = gtsim_srv_for_each_thread(s, &rq->thread, interrupt_one);
-        unavailable = hits == 0;
     }
+    /* Under the hw lock: the answer follows the stops it caused. */
+    if (r == ZE_RESULT_SUCCESS)
+        gtsim_srv_post_interrupt_answer(s, &rq->thread, hits);
     gtsim_hw_unlock(hw);
     gtsim_srv_reply(s, r, NULL, 0);
-    if (unavailable) {
-        zet_debug_event_t ev = {.type = ZET_DEBUG_EVENT_TYPE_THREAD_UNAVAILABLE};
-        ev.info.thread.thread = rq->thread;
-        gtsim_srv_send_event(s, &ev);
-    }
 }
 
 static void do_resume(struct srv_session *s, const struct gtsim_dbg_thread_req *rq)

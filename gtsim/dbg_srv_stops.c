@@ -1,32 +1,56 @@
 /* SPDX-License-Identifier: MIT */
 /* Hardware stops -> events: the stop hook runs under the hw lock, so it
- * only posts to the mailbox; the dispatcher thread sends the events. */
+ * only posts to the mailbox; the dispatcher thread sends the events.
+ *
+ * The interrupt answer is the real driver's (README.md, "Interrupts"): a
+ * thread an interrupt stopped gets no event of its own; the interrupt is
+ * answered by one event carrying the requested thread id, THREAD_STOPPED
+ * when it stopped at least one thread, THREAD_UNAVAILABLE when none.
+ * Breakpoints, steps, faults and illegal instructions keep one
+ * THREAD_STOPPED per thread. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "gtsim/dbg_srv_int.h"
 
-void gtsim_srv_on_hw_stop(void *ctx, const struct gtsim_hw_stop *stop)
+/* mail_lock held. False when out of memory. */
+static bool post(struct gtsim_dbg_server *srv, const struct mail *m)
 {
-    struct gtsim_dbg_server *srv = gtsim_srv_the_server;
-    pthread_mutex_lock(&srv->mail_lock);
     if (srv->nmail == srv->cap_mail) {
         size_t cap = srv->cap_mail ? srv->cap_mail * 2 : 256;
         struct mail *n = realloc(srv->mail, cap * sizeof(*n));
-        if (!n) {
-            /* Dropping a stop would leave a thread stopped unseen; the
-             * debugger's interrupt-all recovers it. Nothing better to do
-             * without memory. */
-            pthread_mutex_unlock(&srv->mail_lock);
-            return;
-        }
+        if (!n)
+            return false;
         srv->mail = n;
         srv->cap_mail = cap;
     }
-    srv->mail[srv->nmail].root = ctx;
-    srv->mail[srv->nmail].stop = *stop;
-    srv->nmail++;
+    srv->mail[srv->nmail++] = *m;
     pthread_cond_signal(&srv->mail_cv);
+    return true;
+}
+
+void gtsim_srv_on_hw_stop(void *ctx, const struct gtsim_hw_stop *stop)
+{
+    struct gtsim_dbg_server *srv = gtsim_srv_the_server;
+    struct mail m = {.root = ctx, .stop = *stop};
+    pthread_mutex_lock(&srv->mail_lock);
+    /* Dropping a stop would leave a thread stopped unseen; the debugger's
+     * interrupt-all recovers it. Nothing better to do without memory. */
+    (void)post(srv, &m);
+    pthread_mutex_unlock(&srv->mail_lock);
+}
+
+void gtsim_srv_post_interrupt_answer(struct srv_session *s, const ze_device_thread_t *asked,
+                                     unsigned stopped)
+{
+    struct gtsim_dbg_server *srv = s->srv;
+    struct mail m = {.root = s->root,
+                     .answer = true,
+                     .slice = s->slice_first,
+                     .asked = *asked,
+                     .stopped = stopped};
+    pthread_mutex_lock(&srv->mail_lock);
+    (void)post(srv, &m);
     pthread_mutex_unlock(&srv->mail_lock);
 }
 
@@ -38,6 +62,49 @@ static struct srv_session *owner_of(struct gtsim_dbg_server *srv, struct gtsim_d
             slice < s->slice_first + s->slice_count)
             return s;
     return NULL;
+}
+
+/* srv->lock held. */
+static void send_answer(struct gtsim_dbg_server *srv, const struct mail *m)
+{
+    struct srv_session *s = owner_of(srv, m->root, m->slice);
+    zet_debug_event_t ev = {0};
+    if (!s)
+        return; /* the session detached meanwhile */
+    ev.type =
+        m->stopped ? ZET_DEBUG_EVENT_TYPE_THREAD_STOPPED : ZET_DEBUG_EVENT_TYPE_THREAD_UNAVAILABLE;
+    ev.info.thread.thread = m->asked;
+    gtsim_srv_send_event(s, &ev);
+}
+
+/* srv->lock held. */
+static void send_stop(struct gtsim_dbg_server *srv, const struct mail *m)
+{
+    uint32_t sl, ss, eu, th;
+    struct srv_session *s;
+    zet_debug_event_t ev = {0};
+
+    if (m->stop.reason == GTSIM_STOP_INTERRUPT)
+        return; /* answered as a whole: send_answer */
+    gtsim_hw_thread_coords(m->root->hw, m->stop.thread, &sl, &ss, &eu, &th);
+    s = owner_of(srv, m->root, sl);
+    if (!s)
+        return; /* its session detached meanwhile; detach resumed it */
+    if (m->stop.reason == GTSIM_STOP_PAGE_FAULT && m->stop.fault_address != s->last_fault) {
+        s->last_fault = m->stop.fault_address;
+        ev.type = ZET_DEBUG_EVENT_TYPE_PAGE_FAULT;
+        ev.info.page_fault.address = m->stop.fault_address;
+        ev.info.page_fault.mask = ~(uint64_t)0xfff;
+        ev.info.page_fault.reason = ZET_DEBUG_PAGE_FAULT_REASON_MAPPING_ERROR;
+        gtsim_srv_send_event(s, &ev);
+        memset(&ev, 0, sizeof(ev));
+    }
+    ev.type = ZET_DEBUG_EVENT_TYPE_THREAD_STOPPED;
+    ev.info.thread.thread.slice = sl - s->slice_first;
+    ev.info.thread.thread.subslice = ss;
+    ev.info.thread.thread.eu = eu;
+    ev.info.thread.thread.thread = th;
+    gtsim_srv_send_event(s, &ev);
 }
 
 void *gtsim_srv_dispatcher_main(void *arg)
@@ -57,30 +124,10 @@ void *gtsim_srv_dispatcher_main(void *arg)
 
         pthread_mutex_lock(&srv->lock);
         for (size_t i = 0; i < n; i++) {
-            struct gtsim_device *root = batch[i].root;
-            uint32_t sl, ss, eu, th;
-            struct srv_session *s;
-            zet_debug_event_t ev = {0};
-            gtsim_hw_thread_coords(root->hw, batch[i].stop.thread, &sl, &ss, &eu, &th);
-            s = owner_of(srv, root, sl);
-            if (!s)
-                continue; /* its session detached meanwhile; detach resumed it */
-            if (batch[i].stop.reason == GTSIM_STOP_PAGE_FAULT &&
-                batch[i].stop.fault_address != s->last_fault) {
-                s->last_fault = batch[i].stop.fault_address;
-                ev.type = ZET_DEBUG_EVENT_TYPE_PAGE_FAULT;
-                ev.info.page_fault.address = batch[i].stop.fault_address;
-                ev.info.page_fault.mask = ~(uint64_t)0xfff;
-                ev.info.page_fault.reason = ZET_DEBUG_PAGE_FAULT_REASON_MAPPING_ERROR;
-                gtsim_srv_send_event(s, &ev);
-                memset(&ev, 0, sizeof(ev));
-            }
-            ev.type = ZET_DEBUG_EVENT_TYPE_THREAD_STOPPED;
-            ev.info.thread.thread.slice = sl - s->slice_first;
-            ev.info.thread.thread.subslice = ss;
-            ev.info.thread.thread.eu = eu;
-            ev.info.thread.thread.thread = th;
-            gtsim_srv_send_event(s, &ev);
+            if (batch[i].answer)
+                send_answer(srv, &batch[i]);
+            else
+                send_stop(srv, &batch[i]);
         }
         pthread_mutex_unlock(&srv->lock);
         free(batch);

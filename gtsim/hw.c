@@ -546,6 +546,11 @@ int gtsim_hw_resume_locked(struct gtsim_hw *hw, uint32_t index)
     if (index >= hw->nthreads || hw->threads[index].state != GTSIM_T_STOPPED)
         return -EAGAIN;
     t = &hw->threads[index];
+    /* gtsim's model: the halt of an interrupt ends with the resume, so a
+     * debugger need not write cr0 of every thread it interrupted
+     * (README.md, "Interrupts", says what is and is not known of hardware). */
+    set_cr0(hw, index, 1,
+            cr0(hw, index, 1) & ~(GTSIM_CR0_1_EXTERNAL_HALT | GTSIM_CR0_1_FORCE_EXCEPTION));
     t->step = (cr0(hw, index, 1) & GTSIM_CR0_1_BREAKPOINT) ? 1 : 0;
     t->state = GTSIM_T_RUNNING;
     enqueue(hw, index);

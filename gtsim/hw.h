@@ -117,7 +117,8 @@ enum gtsim_thread_state gtsim_hw_thread_state(struct gtsim_hw *hw, uint32_t inde
 uint8_t *gtsim_hw_thread_regs(struct gtsim_hw *hw, uint32_t index);
 /* Stop a running thread as an external halt would; -EAGAIN if not running. */
 int gtsim_hw_interrupt_locked(struct gtsim_hw *hw, uint32_t index);
-/* Resume a stopped thread; cr0.1 bit 31 set by the debugger arms a single
+/* Resume a stopped thread; its interrupt bits (cr0.1 bits 30 and 26) are
+ * cleared, and cr0.1 bit 31 set by the debugger arms a single
  * step. -EAGAIN if not stopped. */
 int gtsim_hw_resume_locked(struct gtsim_hw *hw, uint32_t index);
 /* Shared local memory of the work-group a thread runs (NULL when idle). */

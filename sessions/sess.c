@@ -217,6 +217,7 @@ void sess_detach_all(struct sess_manager *m)
         for (uint32_t t = 0; s->cache && t < s->nthreads; t++)
             sess_drop_cache(s, t);
         free(s->cache);
+        free(s->sba);
         free(s->state);
         free(s->owed);
         free(s->marks);

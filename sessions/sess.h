@@ -81,7 +81,16 @@ unsigned sess_count(struct sess_manager *m);
 const struct zd_device *sess_device(struct sess_manager *m, unsigned session);
 uint32_t sess_thread_count(struct sess_manager *m, unsigned session);
 struct zd_thread sess_thread_id(struct sess_manager *m, unsigned session, uint32_t thread);
+/* The thread's state. After a stop-all, a thread the interrupt may have
+ * stopped is not known to be stopped or idle until its registers are read
+ * (the driver's answer does not say, README.md "Stop-all"): this call reads
+ * its cr0 then (one register read, kept in the cache). */
 enum sess_thread_state sess_thread_state(struct sess_manager *m, unsigned session, uint32_t thread);
+/* What is known without asking the device: such a thread counts as
+ * stopped, and *unread (may be NULL) says it is one. For loops over every
+ * thread that must not cost a read each (thread lists, resumes). */
+enum sess_thread_state sess_thread_state_known(struct sess_manager *m, unsigned session,
+                                               uint32_t thread, bool *unread);
 bool sess_alive(struct sess_manager *m, unsigned session);
 /* The application ended on the session's device (the driver's DETACHED
  * event, or DEVICE_LOST when its threads were probed): the session is not
@@ -172,6 +181,10 @@ int sess_resume_thread(struct sess_manager *m, unsigned session, uint32_t thread
 int sess_interrupt_thread(struct sess_manager *m, unsigned session, uint32_t thread,
                           struct zd_error *err);
 int sess_interrupt_device(struct sess_manager *m, unsigned session, struct zd_error *err);
+/* After a device's interrupt was answered without saying which threads it
+ * stopped: reads every thread that may be one, and queues a STOPPED note
+ * for each that is (non-stop reports every stop). One read per thread. */
+void sess_report_unread(struct sess_manager *m, unsigned session);
 
 /* Memory in the context of a thread: the thread itself when stopped, else
  * the device's "all" thread (default space only; SLM needs a stopped
@@ -185,7 +198,8 @@ int sess_write_registers(struct sess_manager *m, unsigned session, uint32_t thre
                          uint32_t start, uint32_t count, const void *data, struct zd_error *err);
 
 /* Register access through the per-stop cache: each register set of a
- * stopped thread is read from the device at most once per stop. */
+ * stopped thread is read from the device at most once per stop; SBA (the
+ * context's base addresses) once per device. */
 const struct zd_regset *sess_regsets(struct sess_manager *m, unsigned session, size_t *n);
 int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, uint32_t type,
                      const uint8_t **data, size_t *size, struct zd_error *err);

@@ -12,6 +12,15 @@
 
 #define MAX_REGSETS 32
 
+/* A state byte of the thread table that never leaves sessions/: the
+ * thread was stopped by an interrupt of the whole device, or is idle; the
+ * driver's answer to the interrupt does not say which (README.md,
+ * "Stop-all"). The first read of its registers tells: readable means
+ * SESS_T_STOPPED, NOT_AVAILABLE means SESS_T_UNAVAILABLE. Until then the
+ * public sess_thread_state reads it, and sess_thread_state_known counts it
+ * as stopped. */
+#define SESS_T_UNREAD 4
+
 struct module_rec {
     struct zd_event ev; /* the load event, kept for its acknowledgement */
     bool acked;
@@ -50,6 +59,13 @@ struct session {
      * is in, everything the driver queued before it (modules replayed at
      * attach) has been recorded: see sess_settle. */
     uint64_t stop_events, interrupt_mark;
+    /* Answers to interrupts of the whole device (an event naming no single
+     * thread) the pump has taken: sess_stop_all waits for the one of its
+     * interrupt. */
+    uint64_t answers;
+    /* The SBA registers from the first read of a thread's: the context's
+     * state base addresses (isabase...), one copy per device. */
+    uint8_t *sba;
     struct zd_regset regsets[MAX_REGSETS];
     size_t nregsets;
     /* Per-stop register cache: nthreads x nregsets buffers, NULL = not read
@@ -92,6 +108,13 @@ int sess_regset_slot(const struct session *s, uint32_t type);
 /* Fills the cache for (thread, regset) if needed; drops the lock around the
  * device access. */
 int sess_fill_cache(struct session *s, uint32_t thread, int slot, struct zd_error *err);
+/* The device's isabase (SBA read once per device, through thread). Lock
+ * held; dropped around the device access. */
+int sess_isabase(struct session *s, uint32_t thread, uint64_t *isabase, struct zd_error *err);
+/* Resolves a SESS_T_UNREAD thread by reading its cr0: STOPPED or
+ * UNAVAILABLE afterwards (or still UNREAD when the read failed otherwise).
+ * Lock held; dropped around the device access. */
+void sess_resolve(struct session *s, uint32_t thread);
 /* Makes a stopped thread ready to run: exception bits cleared, the step
  * bit set for a step, suppress set when the instruction at its PC carries
  * the breakpoint bit. Writes cr0 when it changed and marks the thread

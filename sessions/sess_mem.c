@@ -82,6 +82,8 @@ int sess_write_registers(struct sess_manager *m, unsigned session, uint32_t thre
     if (rc == 0) {
         /* Keep the cached copy of this stop coherent with the device. */
         pthread_mutex_lock(&m->lock);
+        if (s->state[thread] == SESS_T_UNREAD)
+            s->state[thread] = SESS_T_STOPPED; /* it took the write */
         uint8_t *c = s->cache[(size_t)thread * s->nregsets + slot];
         if (c)
             memcpy(c + (size_t)start * s->regsets[slot].byte_size, data,

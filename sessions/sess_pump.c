@@ -70,8 +70,28 @@ static void push(struct pump_event *p, enum sess_note_type type, uint32_t thread
     sess_push_note(p->m, &p->note);
 }
 
-/* THREAD_STOPPED and THREAD_UNAVAILABLE: a thread's state changes, and
- * sess_settle learns that the device answered. */
+/* The answer to an interrupt of the whole device (the driver's one event
+ * with the requested id, compute-runtime's DebugSessionImp): STOPPED means
+ * it stopped at least one thread, but not which. Every thread that was not
+ * known stopped is then stopped or idle: unread until something reads it.
+ * UNAVAILABLE means it stopped none: threads thought running are idle.
+ * Per-thread stops of the same moment (breakpoints...) have their own
+ * events, before or after this one. */
+static void on_device_answer(struct session *s, bool stopped)
+{
+    for (uint32_t t = 0; t < s->nthreads; t++) {
+        uint8_t st = s->state[t];
+        if (stopped && (st == SESS_T_RUNNING || st == SESS_T_UNAVAILABLE))
+            s->state[t] = SESS_T_UNREAD;
+        else if (!stopped && st == SESS_T_RUNNING)
+            sess_set_state(s, t, SESS_T_UNAVAILABLE);
+    }
+    s->answers++;
+}
+
+/* THREAD_STOPPED and THREAD_UNAVAILABLE: a thread's state changes, or a
+ * device's interrupt was answered; sess_settle and sess_stop_all learn that
+ * the device answered. */
 static void on_thread(struct pump_event *p)
 {
     struct session *s = p->s;
@@ -80,10 +100,9 @@ static void on_thread(struct pump_event *p)
     uint32_t t;
 
     s->stop_events++;
-    pthread_cond_broadcast(&p->m->cv); /* sess_settle */
+    pthread_cond_broadcast(&p->m->cv); /* sess_settle, sess_stop_all */
     if (!sess_thread_valid(s, p->ev->thread)) {
-        /* A group or "all": which threads it means is found by probing
-         * (sess_stop_all); pass the news on. */
+        on_device_answer(s, stop);
         push(p, type, UINT32_MAX);
         return;
     }
@@ -91,9 +110,11 @@ static void on_thread(struct pump_event *p)
     if (stop && s->owed[t]) {
         s->owed[t] = 0; /* the event of a stop already counted */
     } else if (stop && !sess_state_stopped(s->state[t])) {
+        /* Also an unread thread: a stop of its own (or the answer to an
+         * interrupt of this one thread). */
         sess_set_state(s, t, SESS_T_STOPPED);
         push(p, type, t);
-    } else if (!stop && s->state[t] == SESS_T_RUNNING) {
+    } else if (!stop && (s->state[t] == SESS_T_RUNNING || s->state[t] == SESS_T_UNREAD)) {
         sess_set_state(s, t, SESS_T_UNAVAILABLE);
         push(p, type, t);
     }

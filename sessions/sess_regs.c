@@ -17,49 +17,52 @@ const struct zd_regset *sess_regsets(struct sess_manager *m, unsigned session, s
     return session < m->nsessions ? m->sessions[session].regsets : NULL;
 }
 
-int sess_regset_slot(const struct session *s, uint32_t type)
+/* SBA as read through thread, kept once per device: the state base
+ * addresses are the context's, not a thread's, so a second thread's SBA
+ * costs no read. Lock held; dropped around the device access. NULL with
+ * err set when thread's SBA cannot be read. */
+static const uint8_t *device_sba(struct session *s, uint32_t thread, struct zd_error *err)
 {
-    for (size_t r = 0; r < s->nregsets; r++)
-        if (s->regsets[r].type == type)
-            return (int)r;
-    return -1;
-}
-
-/* Fills the cache for (thread, regset) if needed. Lock held on entry and
- * exit; dropped around the device access. */
-int sess_fill_cache(struct session *s, uint32_t thread, int slot, struct zd_error *err)
-{
-    struct sess_manager *m = s->m;
-    const struct zd_regset *rs = &s->regsets[slot];
-    size_t size = (size_t)rs->count * rs->byte_size;
-    uint8_t *buf;
-    int rc;
-
-    if (s->cache[(size_t)thread * s->nregsets + slot])
-        return 0;
-    if (!sess_state_stopped(s->state[thread])) {
+    int slot = sess_regset_slot(s, REGS_SBA);
+    size_t size;
+    const uint8_t *sba;
+    if (slot < 0) {
+        err->code = ZD_E_INVALID;
+        snprintf(err->msg, sizeof(err->msg), "the device has no SBA registers");
+        return NULL;
+    }
+    size = (size_t)s->regsets[slot].count * s->regsets[slot].byte_size;
+    /* Only for a thread known stopped: an unread one is read (its cr0)
+     * first, an idle one has no SBA to show. */
+    sess_resolve(s, thread);
+    if (s->sba && sess_state_stopped(s->state[thread]))
+        return s->sba;
+    if (sess_fill_cache(s, thread, slot, err) != 0)
+        return NULL;
+    sba = s->cache[(size_t)thread * s->nregsets + slot];
+    if (!sba) { /* the thread ran on meanwhile */
         err->code = ZD_E_UNAVAILABLE;
         snprintf(err->msg, sizeof(err->msg), "the thread is not stopped");
-        return ZD_E_UNAVAILABLE;
+        return NULL;
     }
-    if (!(buf = malloc(size ? size : 1))) {
-        err->code = ZD_E_NOMEM;
-        return ZD_E_NOMEM;
+    if (!s->sba && (s->sba = malloc(size)) != NULL)
+        memcpy(s->sba, sba, size);
+    return sba;
+}
+
+int sess_isabase(struct session *s, uint32_t thread, uint64_t *isabase, struct zd_error *err)
+{
+    int slot = sess_regset_slot(s, REGS_SBA);
+    const uint8_t *sba;
+    if (slot < 0 ||
+        (size_t)s->regsets[slot].count * s->regsets[slot].byte_size < (REGS_SBA_ISABASE + 1) * 8) {
+        err->code = ZD_E_INVALID;
+        snprintf(err->msg, sizeof(err->msg), "the device has no isabase register");
+        return ZD_E_INVALID;
     }
-    pthread_mutex_unlock(&m->lock);
-    rc = zd_read_registers(s->zs, sess_thread_id(m, s->index, thread), rs->type, 0, rs->count, buf,
-                           err);
-    pthread_mutex_lock(&m->lock);
-    if (rc) {
-        free(buf);
-        return rc;
-    }
-    m->stats.register_reads++;
-    /* Another caller may have filled it meanwhile; keep one copy. */
-    if (s->cache[(size_t)thread * s->nregsets + slot])
-        free(buf);
-    else
-        s->cache[(size_t)thread * s->nregsets + slot] = buf;
+    if (!(sba = device_sba(s, thread, err)))
+        return err->code;
+    memcpy(isabase, sba + REGS_SBA_ISABASE * 8, 8);
     return 0;
 }
 
@@ -67,7 +70,7 @@ int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, 
                      const uint8_t **data, size_t *size, struct zd_error *err)
 {
     struct session *s;
-    int slot, rc;
+    int slot, rc = 0;
     if (session >= m->nsessions || thread >= m->sessions[session].nthreads)
         return ZD_E_INVALID;
     s = &m->sessions[session];
@@ -78,29 +81,41 @@ int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, 
         return ZD_E_INVALID;
     }
     pthread_mutex_lock(&m->lock);
-    rc = sess_fill_cache(s, thread, slot, err);
-    if (rc == 0) {
-        *data = s->cache[(size_t)thread * s->nregsets + slot];
-        *size = (size_t)s->regsets[slot].count * s->regsets[slot].byte_size;
+    if (type == REGS_SBA) {
+        *data = device_sba(s, thread, err);
+        rc = *data ? 0 : err->code;
+    } else {
+        rc = sess_fill_cache(s, thread, slot, err);
+        *data = rc == 0 ? s->cache[(size_t)thread * s->nregsets + slot] : NULL;
+        if (rc == 0 && !*data) {
+            err->code = rc = ZD_E_UNAVAILABLE; /* it ran on meanwhile */
+            snprintf(err->msg, sizeof(err->msg), "the thread is not stopped");
+        }
     }
+    if (rc == 0)
+        *size = (size_t)s->regsets[slot].count * s->regsets[slot].byte_size;
     pthread_mutex_unlock(&m->lock);
     return rc;
 }
 
+/* The PC is cr0's IP from isabase, which every thread of a device shares:
+ * one register read per thread and stop (its cr0, cached), not two. */
 int sess_thread_pc(struct sess_manager *m, unsigned session, uint32_t thread, uint64_t *pc,
                    struct zd_error *err)
 {
-    const uint8_t *cr, *sba;
-    size_t crsz, sbasz;
+    const uint8_t *cr;
+    size_t crsz;
     uint64_t isabase;
     int rc = sess_read_regset(m, session, thread, REGS_CR, &cr, &crsz, err);
-    if (rc == 0)
-        rc = sess_read_regset(m, session, thread, REGS_SBA, &sba, &sbasz, err);
     if (rc)
         return rc;
-    if (crsz < 12 || sbasz < (REGS_SBA_ISABASE + 1) * 8)
+    if (crsz < 12)
         return ZD_E_INVALID;
-    memcpy(&isabase, sba + REGS_SBA_ISABASE * 8, 8);
+    pthread_mutex_lock(&m->lock);
+    rc = sess_isabase(&m->sessions[session], thread, &isabase, err);
+    pthread_mutex_unlock(&m->lock);
+    if (rc)
+        return rc;
     *pc = regs_pc(cr, isabase);
     return 0;
 }

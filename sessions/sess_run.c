@@ -13,56 +13,87 @@
 
 /* ---- run control ------------------------------------------------------------- */
 
+/* How long a device may take to answer an interrupt before its threads
+ * are probed one by one instead (a driver that never answers). */
+#define ANSWER_TIMEOUT_MS 2000
+
+/* Sends the interrupt of session s if anything may run there. Lock held;
+ * dropped around the device call. True when it was sent. */
+static bool interrupt_device(struct sess_manager *m, struct session *s, uint64_t *mark)
+{
+    bool maybe_running = false;
+    struct zd_error e;
+    int rc;
+    /* An unavailable or unread thread (idle at the last look, as far as we
+     * know) may have been given work since: only a device whose threads
+     * are all known stopped can skip the interrupt. */
+    for (uint32_t t = 0; t < s->nthreads && !maybe_running; t++)
+        maybe_running = !sess_state_stopped(s->state[t]);
+    if (!maybe_running || !s->alive)
+        return false;
+    s->interrupt_mark = s->stop_events;
+    *mark = s->answers;
+    pthread_mutex_unlock(&m->lock);
+    rc = zd_interrupt(s->zs, zd_thread_all(), &e);
+    pthread_mutex_lock(&m->lock);
+    if (rc != 0 && e.code == ZD_E_LOST)
+        sess_mark_exited(m, s);
+    return rc == 0;
+}
+
+/* No answer came: every thread not known stopped is probed once by reading
+ * its cr0 (kept in the cache), as before drivers answered. Lock held. */
+static void probe_running(struct sess_manager *m, struct session *s)
+{
+    int slot = sess_regset_slot(s, REGS_CR);
+    struct zd_error e;
+    for (uint32_t t = 0; t < s->nthreads && s->alive && slot >= 0; t++) {
+        if (s->state[t] != SESS_T_RUNNING)
+            continue;
+        s->state[t] = SESS_T_STOPPED;
+        s->owed[t] = 1;
+        if (sess_fill_cache(s, t, slot, &e) != 0) {
+            s->owed[t] = 0;
+            m->stats.probes_failed++;
+            sess_set_state(s, t, SESS_T_UNAVAILABLE);
+            if (e.code == ZD_E_LOST)
+                sess_mark_exited(m, s); /* its DETACHED may follow */
+        }
+    }
+}
+
+/* One interrupt per device, then its answer, which the pump records
+ * (sess_pump.c, on_device_answer). Nothing is read: a thread the interrupt
+ * stopped is read when someone asks about it. */
 int sess_stop_all(struct sess_manager *m, struct zd_error *err)
 {
     int stopped = 0;
+    uint64_t *marks = calloc(m->nsessions ? m->nsessions : 1, sizeof(*marks));
+    bool *sent = calloc(m->nsessions ? m->nsessions : 1, sizeof(*sent));
+    struct timespec dl;
+
     memset(err, 0, sizeof(*err));
+    pthread_mutex_lock(&m->lock);
+    for (unsigned k = 0; marks && sent && k < m->nsessions; k++)
+        sent[k] = interrupt_device(m, &m->sessions[k], &marks[k]);
+    sess_deadline(&dl, ANSWER_TIMEOUT_MS);
     for (unsigned k = 0; k < m->nsessions; k++) {
         struct session *s = &m->sessions[k];
-        bool maybe_running = false;
-        int slot = sess_regset_slot(s, REGS_CR);
-        struct zd_error e;
-
-        /* An unavailable thread (idle at the last look) may have been given
-         * work since: only a device whose threads are all known stopped can
-         * skip the interrupt. */
-        pthread_mutex_lock(&m->lock);
-        for (uint32_t t = 0; t < s->nthreads && !maybe_running; t++)
-            maybe_running = s->state[t] == SESS_T_RUNNING || s->state[t] == SESS_T_UNAVAILABLE;
-        maybe_running = maybe_running && s->alive;
-        pthread_mutex_unlock(&m->lock);
-        /* One interrupt for the whole device, never one per thread. A
-         * device with nothing running answers with THREAD_UNAVAILABLE; a
-         * thread that was unavailable and now runs reports its stop as a
-         * note. */
-        if (maybe_running) {
-            pthread_mutex_lock(&m->lock);
-            s->interrupt_mark = s->stop_events;
-            pthread_mutex_unlock(&m->lock);
-            (void)zd_interrupt(s->zs, zd_thread_all(), &e);
+        int rc = 0;
+        if (!marks || !sent) {
+            probe_running(m, s);
+        } else if (sent[k]) {
+            while (rc == 0 && s->alive && s->answers <= marks[k])
+                rc = pthread_cond_timedwait(&m->cv, &m->lock, &dl);
+            if (s->answers <= marks[k])
+                probe_running(m, s);
         }
-        if (slot < 0)
-            continue;
-        /* Threads that have not reported yet are probed once: a readable
-         * cr0 means stopped (and stays cached for this stop). */
-        pthread_mutex_lock(&m->lock);
-        for (uint32_t t = 0; t < s->nthreads && s->alive; t++) {
-            if (s->state[t] == SESS_T_RUNNING) {
-                s->state[t] = SESS_T_STOPPED;
-                s->owed[t] = 1;
-                if (sess_fill_cache(s, t, slot, &e) != 0) {
-                    s->owed[t] = 0;
-                    m->stats.probes_failed++;
-                    sess_set_state(s, t, SESS_T_UNAVAILABLE);
-                    if (e.code == ZD_E_LOST)
-                        sess_mark_exited(m, s); /* its DETACHED may follow */
-                }
-            }
-            if (sess_state_stopped(s->state[t]))
-                stopped++;
-        }
-        pthread_mutex_unlock(&m->lock);
+        for (uint32_t t = 0; t < s->nthreads && s->alive; t++)
+            stopped += sess_state_stopped(s->state[t]) || s->state[t] == SESS_T_UNREAD;
     }
+    pthread_mutex_unlock(&m->lock);
+    free(marks);
+    free(sent);
     return stopped;
 }
 
@@ -92,32 +123,38 @@ int sess_settle(struct sess_manager *m, uint64_t timeout_ms)
 int sess_prepare_resume(struct session *s, uint32_t thread, bool step, struct zd_error *err)
 {
     struct sess_manager *m = s->m;
-    int slot = sess_regset_slot(s, REGS_CR), sba = sess_regset_slot(s, REGS_SBA);
+    int slot = sess_regset_slot(s, REGS_CR);
     uint8_t cr[64], insn[16];
     size_t crsz;
-    bool changed, hit;
+    bool changed, hit, only_halt;
     uint64_t isabase = 0;
     struct zd_thread id = sess_thread_id(m, s->index, thread);
     int rc;
 
-    if (slot < 0 || sba < 0)
+    if (slot < 0)
         return ZD_E_INVALID;
     if ((rc = sess_fill_cache(s, thread, slot, err)) != 0)
         return rc;
+    if (!s->cache[(size_t)thread * s->nregsets + slot]) {
+        err->code = ZD_E_UNAVAILABLE;
+        snprintf(err->msg, sizeof(err->msg), "the thread is not stopped");
+        return ZD_E_UNAVAILABLE;
+    }
     crsz = s->regsets[slot].byte_size < sizeof(cr) ? s->regsets[slot].byte_size : sizeof(cr);
     memcpy(cr, s->cache[(size_t)thread * s->nregsets + slot], crsz);
     /* Whether this stop was the breakpoint (or a step) at the PC: only then
-     * has the instruction there been dealt with. Only then is the PC (and
-     * so isabase, one more register read) needed: most threads of a large
-     * device were interrupted, and the final resume prepares every one. */
+     * has the instruction there been dealt with, and the PC is needed. */
     hit = regs_cr0_breakpoint(cr);
-    if (hit) {
-        if ((rc = sess_fill_cache(s, thread, sba, err)) != 0)
-            return rc;
-        memcpy(&isabase, s->cache[(size_t)thread * s->nregsets + sba] + REGS_SBA_ISABASE * 8, 8);
-    }
-    /* The exception bits of this stop must not fire again. */
-    changed = regs_clear_exceptions(cr);
+    if (hit && (rc = sess_isabase(s, thread, &isabase, err)) != 0)
+        return rc;
+    /* The exception bits of this stop must not fire again. The interrupt's
+     * own bits (external halt, forced exception) alone are not worth a
+     * write: a resume ends the halt on gtsim (gtsim/README.md,
+     * "Interrupts", for what is known of hardware), and a thread nobody
+     * read is resumed with them too. */
+    only_halt = !(regs_cr0_dword(cr, 1) & REGS_CR0_1_EXCEPTIONS &
+                  ~(REGS_CR0_1_EXT_HALT | REGS_CR0_1_FORCE));
+    changed = regs_clear_exceptions(cr) && !only_halt;
     if (step) {
         regs_cr0_set_step(cr);
         changed = true;
@@ -154,6 +191,13 @@ int sess_resume_all(struct sess_manager *m, struct zd_error *err)
             continue;
         pthread_mutex_lock(&m->lock);
         for (uint32_t t = 0; t < s->nthreads; t++) {
+            /* A thread nobody read was stopped by the interrupt (or is
+             * idle): nothing of its cr0 must change, and it is not read. */
+            if (s->state[t] == SESS_T_UNREAD) {
+                sess_set_state(s, t, SESS_T_RUNNING);
+                resumed++;
+                continue;
+            }
             if (!sess_state_stopped(s->state[t]))
                 continue;
             /* Even if preparing fails, the device-wide resume below lets
@@ -181,7 +225,8 @@ static struct session *stopped_thread(struct sess_manager *m, unsigned session, 
         snprintf(err->msg, sizeof(err->msg), "no such thread");
         return NULL;
     }
-    if (!sess_state_stopped(s->state[thread])) {
+    /* An unread thread is read by the resume's preparation, which tells. */
+    if (!sess_state_stopped(s->state[thread]) && s->state[thread] != SESS_T_UNREAD) {
         err->code = ZD_E_UNAVAILABLE;
         snprintf(err->msg, sizeof(err->msg), "the thread is not stopped");
         return NULL;

@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* sessions: the thread table. One state byte per hardware thread (running,
- * stopped, held, unavailable) and one byte of marks the run control of the
- * layer above keeps across resumes (sess.h, "Thread marks"): everything
- * known about a thread is in one place, under the manager's lock. */
+ * stopped, held, unavailable, or unread: stopped by an interrupt or idle)
+ * and one byte of marks the run control of the layer above keeps across
+ * resumes (sess.h, "Thread marks"): everything known about a thread is in
+ * one place, under the manager's lock. Reading a thread's registers fills
+ * the per-stop cache and settles an unread thread, so the cache fill lives
+ * here too. */
 #include "sessions/sess.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+#include "regsets/regs.h"
 
 #include "sessions/sess_impl.h"
 
@@ -57,13 +63,21 @@ struct zd_thread sess_thread_id(struct sess_manager *m, unsigned session, uint32
     return t;
 }
 
-enum sess_thread_state sess_thread_state(struct sess_manager *m, unsigned session, uint32_t thread)
+enum sess_thread_state sess_thread_state_known(struct sess_manager *m, unsigned session,
+                                               uint32_t thread, bool *unread)
 {
     enum sess_thread_state st = SESS_T_UNAVAILABLE;
+    bool u = false;
     pthread_mutex_lock(&m->lock);
-    if (session < m->nsessions && thread < m->sessions[session].nthreads)
+    if (session < m->nsessions && thread < m->sessions[session].nthreads) {
         st = m->sessions[session].state[thread];
+        u = st == SESS_T_UNREAD;
+        if (u)
+            st = SESS_T_STOPPED;
+    }
     pthread_mutex_unlock(&m->lock);
+    if (unread)
+        *unread = u;
     return st;
 }
 
@@ -161,6 +175,111 @@ void sess_thread_mark_reported(struct sess_manager *m, unsigned session, uint32_
         if (s->state[thread] == SESS_T_HELD)
             s->state[thread] = SESS_T_STOPPED;
         s->marks[thread] = (uint8_t)((s->marks[thread] & ~MARK_STEPPING) | MARK_REPORTED);
+    }
+    pthread_mutex_unlock(&m->lock);
+}
+
+/* ---- reading a thread settles what is known of it ---------------------- */
+
+int sess_regset_slot(const struct session *s, uint32_t type)
+{
+    for (size_t r = 0; r < s->nregsets; r++)
+        if (s->regsets[r].type == type)
+            return (int)r;
+    return -1;
+}
+
+/* After a read of an unread thread: what the device said about it. */
+static void settle_unread(struct session *s, uint32_t thread, int rc, const struct zd_error *err)
+{
+    if (s->state[thread] != SESS_T_UNREAD)
+        return; /* an event or a resume got there first */
+    if (rc == 0) {
+        s->state[thread] = SESS_T_STOPPED;
+    } else if (err->code == ZD_E_UNAVAILABLE) {
+        s->m->stats.probes_failed++;
+        sess_set_state(s, thread, SESS_T_UNAVAILABLE);
+    } else if (err->code == ZD_E_LOST) {
+        sess_set_state(s, thread, SESS_T_UNAVAILABLE);
+        sess_mark_exited(s->m, s); /* its DETACHED may follow */
+    }
+}
+
+/* Fills the cache for (thread, regset) if needed. Lock held on entry and
+ * exit; dropped around the device access. An unread thread is read like a
+ * stopped one, and the answer settles its state. */
+int sess_fill_cache(struct session *s, uint32_t thread, int slot, struct zd_error *err)
+{
+    struct sess_manager *m = s->m;
+    const struct zd_regset *rs = &s->regsets[slot];
+    size_t size = (size_t)rs->count * rs->byte_size;
+    uint8_t *buf;
+    int rc;
+
+    if (s->cache[(size_t)thread * s->nregsets + slot])
+        return 0;
+    if (!sess_state_stopped(s->state[thread]) && s->state[thread] != SESS_T_UNREAD) {
+        err->code = ZD_E_UNAVAILABLE;
+        snprintf(err->msg, sizeof(err->msg), "the thread is not stopped");
+        return ZD_E_UNAVAILABLE;
+    }
+    if (!(buf = malloc(size ? size : 1))) {
+        err->code = ZD_E_NOMEM;
+        return ZD_E_NOMEM;
+    }
+    pthread_mutex_unlock(&m->lock);
+    rc = zd_read_registers(s->zs, sess_thread_id(m, s->index, thread), rs->type, 0, rs->count, buf,
+                           err);
+    pthread_mutex_lock(&m->lock);
+    settle_unread(s, thread, rc, err);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    m->stats.register_reads++;
+    /* Another caller may have filled it meanwhile, or the thread may have
+     * run on (its cache dropped): keep one copy, of a stopped thread. */
+    if (s->cache[(size_t)thread * s->nregsets + slot] || !sess_state_stopped(s->state[thread]))
+        free(buf);
+    else
+        s->cache[(size_t)thread * s->nregsets + slot] = buf;
+    return 0;
+}
+
+void sess_resolve(struct session *s, uint32_t thread)
+{
+    int slot = sess_regset_slot(s, REGS_CR);
+    struct zd_error e;
+    if (s->state[thread] == SESS_T_UNREAD && slot >= 0)
+        (void)sess_fill_cache(s, thread, slot, &e);
+}
+
+enum sess_thread_state sess_thread_state(struct sess_manager *m, unsigned session, uint32_t thread)
+{
+    enum sess_thread_state st = SESS_T_UNAVAILABLE;
+    pthread_mutex_lock(&m->lock);
+    if (session < m->nsessions && thread < m->sessions[session].nthreads) {
+        struct session *s = &m->sessions[session];
+        sess_resolve(s, thread);
+        /* Still unread: its read failed for another reason than "idle". */
+        st = s->state[thread] == SESS_T_UNREAD ? SESS_T_STOPPED : s->state[thread];
+    }
+    pthread_mutex_unlock(&m->lock);
+    return st;
+}
+
+void sess_report_unread(struct sess_manager *m, unsigned session)
+{
+    struct session *s;
+    pthread_mutex_lock(&m->lock);
+    s = session < m->nsessions ? &m->sessions[session] : NULL;
+    for (uint32_t t = 0; s && t < s->nthreads && s->alive; t++) {
+        struct sess_note n = {.type = SESS_NOTE_STOPPED, .session = session, .thread = t};
+        if (s->state[t] != SESS_T_UNREAD)
+            continue;
+        sess_resolve(s, t);
+        if (s->state[t] == SESS_T_STOPPED)
+            sess_push_note(m, &n);
     }
     pthread_mutex_unlock(&m->lock);
 }

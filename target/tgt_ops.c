@@ -149,8 +149,12 @@ static int t_thread_info(void *ctx, uint32_t pid, uint32_t tid, struct rsp_threa
         return -ENOENT;
     /* A device listed until its exit is reported: nothing of it can be
      * read any more. */
-    out->state = sess_alive(t->m, pid - 1) ? client_state(sess_thread_state(t->m, pid - 1, tid - 1))
-                                           : RSP_THREAD_UNAVAILABLE;
+    /* Known state: listing every thread must not read every thread. One
+     * the interrupt may have stopped counts as stopped until read (reading
+     * it, for a name or a register, tells if it was idle). */
+    out->state = sess_alive(t->m, pid - 1)
+                     ? client_state(sess_thread_state_known(t->m, pid - 1, tid - 1, NULL))
+                     : RSP_THREAD_UNAVAILABLE;
     out->tdesc = pid; /* one description per device */
     id = sess_thread_id(t->m, pid - 1, tid - 1);
     out->slice = id.slice;

@@ -107,7 +107,7 @@ static bool find_held(struct tgt *t, const struct rsp_resume *actions, size_t n,
             continue;
         for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++) {
             const struct rsp_resume *a;
-            if (sess_thread_state(t->m, k, th) != SESS_T_HELD)
+            if (sess_thread_state_known(t->m, k, th, NULL) != SESS_T_HELD)
                 continue;
             a = action_for(actions, n, k, th);
             if (a && a->kind != RSP_RESUME_STOP) {
@@ -220,7 +220,10 @@ static void resume_thread(struct resume_run *r, unsigned k, uint32_t th, bool pe
 {
     struct tgt *t = r->t;
     const struct rsp_resume *a = action_for(r->actions, r->n, k, th);
-    enum sess_thread_state st = sess_thread_state(t->m, k, th);
+    /* Known state only: a thread stopped by the interrupt that nobody read
+     * counts as stopped; reading every one would cost a register read each
+     * (its own resume reads it when it is resumed alone). */
+    enum sess_thread_state st = sess_thread_state_known(t->m, k, th, NULL);
     bool covered = a && a->kind != RSP_RESUME_STOP;
     bool resumes = covered && sess_state_stopped(st);
     bool step = resumes && (a->kind == RSP_RESUME_STEP || a->kind == RSP_RESUME_RANGE);
@@ -336,6 +339,26 @@ static void interrupt_answer(struct tgt *t, struct rsp_event *ev)
     }
 }
 
+/* A device answered the client's interrupt with "stopped some threads"
+ * (not which): all-stop reports one of them, a thread of the resume the
+ * interrupt found running (read in order until one is stopped: an idle
+ * one costs a read once); else whatever interrupt_answer finds. */
+static void interrupted_answer(struct tgt *t, struct rsp_event *ev)
+{
+    tgt_stop_all_and_hold(t);
+    for (unsigned k = 0; k < t->n; k++) {
+        if (!sess_alive(t->m, k))
+            continue;
+        for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++)
+            if (sess_thread_is_resumed(t->m, k, th) && !sess_thread_is_reported(t->m, k, th) &&
+                sess_state_stopped(sess_thread_state(t->m, k, th))) {
+                tgt_stop_event(t, k, th, ev);
+                return;
+            }
+    }
+    interrupt_answer(t, ev);
+}
+
 /* A range-stepping thread stopped: steps it again, without a report, while
  * its PC stays in the range and it stopped only for the step (protocol 5).
  * True when it was stepped again (or sent to its end: then its U is
@@ -385,11 +408,17 @@ static bool hold_unreported(struct tgt *t)
     for (unsigned k = 0; k < t->n; k++) {
         if (!sess_alive(t->m, k))
             continue;
-        for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++)
-            if (sess_thread_state(t->m, k, th) == SESS_T_STOPPED &&
+        for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++) {
+            bool unread;
+            /* A thread nobody read stopped for the interrupt (the driver
+             * reports a stop of a thread's own with an event of its own,
+             * which makes it known stopped): nothing to hold, nothing
+             * to read. */
+            if (sess_thread_state_known(t->m, k, th, &unread) == SESS_T_STOPPED && !unread &&
                 !sess_thread_is_reported(t->m, k, th) &&
                 own_reason(sess_thread_reason(t->m, k, th)) && sess_thread_hold(t->m, k, th))
                 any = true;
+        }
     }
     return any;
 }
@@ -422,6 +451,24 @@ static void process_event(struct rsp_event *ev, enum rsp_event_kind kind, unsign
     ev->pid = k + 1;
 }
 
+/* A device answered an interrupt with "stopped some threads", without
+ * saying which (the driver's answer). Ours (stop-all) needs nothing more.
+ * The client's ^C is answered here: all-stop reports one stopped thread
+ * (found by reading threads in order, an idle one once); non-stop reports
+ * every stopped thread, so each is read now and queued as a stop note. */
+static int on_device_stopped(struct tgt *t, const struct sess_note *note, struct rsp_event *ev)
+{
+    if (!t->interrupts_pending)
+        return 0;
+    t->interrupts_pending = 0;
+    if (t->non_stop) {
+        sess_report_unread(t->m, note->session);
+        return 0;
+    }
+    interrupted_answer(t, ev);
+    return 1;
+}
+
 /* A thread stopped: 1 and ev filled when its stop is reported. */
 static int on_stopped(struct tgt *t, const struct sess_note *note, struct rsp_event *ev)
 {
@@ -429,7 +476,7 @@ static int on_stopped(struct tgt *t, const struct sess_note *note, struct rsp_ev
     uint32_t th = note->thread;
 
     if (th == UINT32_MAX)
-        return 0;
+        return on_device_stopped(t, note, ev);
     /* (Non-stop reports every stop: a thread stops alone, and one GDB
      * asked to stop with vCont;t was not resumed.) */
     if (!t->non_stop && !sess_thread_is_resumed(t->m, k, th)) {

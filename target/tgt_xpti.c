@@ -185,7 +185,7 @@ static bool few_stopped(struct tgt_xpti *xp, struct sess_manager *m, unsigned se
     if (xp->stopped_at[session] != xp->stops + 1) {
         uint32_t n = 0, nth = sess_thread_count(m, session);
         for (uint32_t th = 0; th < nth; th++) {
-            enum sess_thread_state st = sess_thread_state(m, session, th);
+            enum sess_thread_state st = sess_thread_state_known(m, session, th, NULL);
             n += st == SESS_T_STOPPED || st == SESS_T_HELD;
         }
         xp->stopped[session] = n;
@@ -197,7 +197,7 @@ static bool few_stopped(struct tgt_xpti *xp, struct sess_manager *m, unsigned se
 int tgt_xpti_thread_name(struct tgt_xpti *xp, struct sess_manager *m, unsigned session,
                          uint32_t thread, char *buf, size_t len)
 {
-    enum sess_thread_state st = sess_thread_state(m, session, thread);
+    enum sess_thread_state st = sess_thread_state_known(m, session, thread, NULL);
     struct zd_error e;
     struct name_slot *slot;
     uint64_t pc;

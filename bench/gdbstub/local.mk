@@ -5,10 +5,17 @@
 BENCH_GDBSTUB_PY = \
 	bench/gdbstub/bench_gdbstub.py bench/gdbstub/breakcycle.py bench/gdbstub/fastwire.py \
 	bench/gdbstub/loopback.py bench/gdbstub/measure.py bench/gdbstub/report.py \
-	bench/gdbstub/rig.py
-EXTRA_DIST += $(BENCH_GDBSTUB_PY) bench/gdbstub/smoke.sh
+	bench/gdbstub/rig.py bench/gdbstub/scale.py
+EXTRA_DIST += $(BENCH_GDBSTUB_PY) bench/gdbstub/smoke.sh bench/gdbstub/zecount.c
 TESTS += bench/gdbstub/smoke.sh
 
 .PHONY: bench-gdbstub
 bench-gdbstub: zestub$(EXEEXT) examples/vadd$(EXEEXT) libze_gtsim.la
 	python3 $(srcdir)/bench/gdbstub/bench_gdbstub.py --builddir '$(abs_top_builddir)'
+
+# Stop the world at scale (issue 23): this build against BEFORE, a build
+# directory of the commit to compare with (bench/README.md).
+.PHONY: bench-scale
+bench-scale: zestub$(EXEEXT) examples/vadd$(EXEEXT) libze_gtsim.la
+	before='$(BEFORE)'; python3 $(srcdir)/bench/gdbstub/scale.py \
+		--builddir '$(abs_top_builddir)' $${before:+--before "$$before"}

@@ -46,10 +46,10 @@ class App:
     benchmark). `pattern` and `pattern_bytes` name its device buffer whose
     byte i is i mod 256: every byte the protocol escapes, at a known place."""
 
-    def __init__(self, where, settle=0.3):
+    def __init__(self, where, settle=0.3, args=()):
         env = dict(where.env(), ZET_ENABLE_PROGRAM_DEBUGGING="1")
         self.proc = subprocess.Popen(
-            [os.path.join(where.builddir, "examples", "vadd"), "--print-buffers"], env=env,
+            [os.path.join(where.builddir, "examples", "vadd"), "--print-buffers", *args], env=env,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.pid = self.proc.pid
         first = self.proc.stdout.readline().decode(errors="replace")

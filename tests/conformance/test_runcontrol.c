@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Interrupt and resume: interrupting with nothing running gives
  * THREAD_UNAVAILABLE; interrupting all while threads run stops each with
- * the external-halt bit and resuming all lets the launch finish; an
+ * the external-halt bit, answered by one THREAD_STOPPED naming "all" and
+ * no event per thread (the real driver's answer), and resuming all lets
+ * the launch finish; an
  * application killed with SIGKILL mid-kernel gives DETACHED, not a hang.
  * gtsim runs this program's kernels at a slow pace so they are caught
  * running (see README.md for real hardware). */
@@ -18,6 +20,29 @@ static void nap_ms(long ms)
 {
     struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
+}
+
+/* Which threads are stopped: those whose cr0 reads (at most max kept). */
+static unsigned stopped_threads(ze_device_handle_t dev, zet_debug_session_handle_t s,
+                                zet_debug_event_t *out, unsigned max)
+{
+    ze_device_properties_t p = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+    unsigned n = 0;
+    uint32_t cr[4];
+    if (zeDeviceGetProperties(dev, &p) != ZE_RESULT_SUCCESS)
+        return 0;
+    for (uint32_t sl = 0; sl < p.numSlices; sl++)
+        for (uint32_t ss = 0; ss < p.numSubslicesPerSlice; ss++)
+            for (uint32_t eu = 0; eu < p.numEUsPerSubslice; eu++)
+                for (uint32_t th = 0; th < p.numThreadsPerEU; th++) {
+                    ze_device_thread_t t = {sl, ss, eu, th};
+                    if (conf_read_cr0(s, t, cr) != ZE_RESULT_SUCCESS)
+                        continue;
+                    if (n < max)
+                        out[n].info.thread.thread = t;
+                    n++;
+                }
+    return n;
 }
 
 static void interrupt_and_resume(ze_device_handle_t dev)
@@ -70,9 +95,17 @@ static void interrupt_and_resume(ze_device_handle_t dev)
 
     r = zetDebugInterrupt(s, conf_all_threads);
     tap_ok(r == ZE_RESULT_SUCCESS, "interrupt all while the kernel runs: %s", conf_result(r));
-    unsigned n =
-        conf_collect(s, ZET_DEBUG_EVENT_TYPE_THREAD_STOPPED, threads, CONF_DEADLINE_MS, stops, 64);
-    tap_ok(n == threads, "THREAD_STOPPED for each running thread: %u of %u", n, threads);
+    /* The driver's answer (compute-runtime's DebugSessionImp): one event
+     * with the requested id, none per interrupted thread. */
+    r = conf_read_event(s, CONF_DEADLINE_MS, &ev);
+    tap_ok(r == ZE_RESULT_SUCCESS && ev.type == ZET_DEBUG_EVENT_TYPE_THREAD_STOPPED &&
+               conf_thread_is_all(ev.info.thread.thread),
+           "-> one THREAD_STOPPED for the thread requested, all (got %s)",
+           conf_event_name(ev.type));
+    r = conf_read_event(s, 300, &ev);
+    tap_ok(r == ZE_RESULT_NOT_READY, "and no event per interrupted thread (%s)", conf_result(r));
+    unsigned n = stopped_threads(dev, s, stops, 64);
+    tap_ok(n == threads, "the stopped threads are found by reading them: %u of %u", n, threads);
     int halted = n > 0;
     for (unsigned i = 0; i < n; i++)
         if (conf_read_cr0(s, stops[i].info.thread.thread, cr) != ZE_RESULT_SUCCESS ||
@@ -102,6 +135,17 @@ static void interrupt_and_resume(ze_device_handle_t dev)
         r = zetDebugResume(s, t0);
         tap_ok(r == ZE_RESULT_ERROR_NOT_AVAILABLE,
                "resuming a running thread: NOT_AVAILABLE (got %s)", conf_result(r));
+        /* One running thread: its answer is the event naming it. */
+        r = zetDebugInterrupt(s, t0);
+        r = r == ZE_RESULT_SUCCESS ? conf_read_event(s, CONF_DEADLINE_MS, &ev) : r;
+        tap_ok(r == ZE_RESULT_SUCCESS && ev.type == ZET_DEBUG_EVENT_TYPE_THREAD_STOPPED &&
+                   conf_thread_eq(ev.info.thread.thread, t0),
+               "interrupt of one running thread -> one THREAD_STOPPED naming it (%s, %s)",
+               conf_result(r), conf_event_name(ev.type));
+        r = conf_read_event(s, 300, &ev);
+        tap_ok(r == ZE_RESULT_NOT_READY, "and nothing else (%s)", conf_result(r));
+        r = zetDebugResume(s, t0);
+        tap_ok(r == ZE_RESULT_SUCCESS, "resume it: %s", conf_result(r));
     }
     tap_ok(conf_app_expect(&app, "done ZE_RESULT_SUCCESS", CONF_DEADLINE_MS, NULL, 0),
            "after resume all the launch completes");
