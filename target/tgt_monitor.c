@@ -56,12 +56,14 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path;
 }
 
-/* "device 1 [0000:3a:00.0] NAME", sub-devices as "[slot].N" like Intel's
- * GDB names tiles. */
+/* "process 1, device 0 [0000:3a:00.0] NAME", sub-devices as "[slot].N"
+ * like Intel's GDB names tiles. One numbering everywhere: the process is
+ * GDB's (Thread 1.T, p1.T on the wire), the device is zestub's device
+ * index, as `zestub devices` and `zestub dump` print it. */
 static void put_device(struct rsp_buf *out, struct sess_manager *m, unsigned k)
 {
     const struct zd_device *d = sess_device(m, k);
-    rsp_buf_printf(out, "device %u [%s]", k + 1, d->pci_slot);
+    rsp_buf_printf(out, "process %u, device %u [%s]", k + 1, (unsigned)d->index, d->pci_slot);
     if (d->parent >= 0)
         rsp_buf_printf(out, ".%u", (unsigned)d->subdevice_id);
     rsp_buf_printf(out, " %s", d->name);
@@ -432,12 +434,12 @@ int tgt_monitor_thread(struct sess_manager *m, const char *arg, struct rsp_buf *
         if (!m || sess_count(m) == 0)
             rsp_buf_puts(out, ": no device is attached");
         else
-            rsp_buf_printf(out, ": the devices are %s1..%s%u", hex ? "p" : "", hex ? "p" : "",
+            rsp_buf_printf(out, ": the processes are %s1..%s%u", hex ? "p" : "", hex ? "p" : "",
                            sess_count(m));
         /* After "attach PID" in extended mode a stock GDB shows device 1
          * under the host pid ("Thread PID.T"); only the server knows it. */
         if (m && sess_count(m) && !hex)
-            rsp_buf_puts(out, " (a stock GDB that attached to host pid H shows device 1's threads "
+            rsp_buf_puts(out, " (a stock GDB that attached to host pid H shows process 1's threads "
                               "as Thread H.T)");
         rsp_buf_putc(out, '\n');
         return -EINVAL;
@@ -567,10 +569,9 @@ static int cmd_devices(struct sess_manager *m, struct rsp_buf *out)
         const struct zd_device *d = sess_device(m, k);
         uint32_t n = sess_thread_count(m, k), per_state[3] = {0};
         put_device(out, m, k);
-        rsp_buf_printf(out, "\n  process %u, id %04x:%04x", k + 1, (unsigned)d->vendor_id,
-                       (unsigned)d->device_id);
+        rsp_buf_printf(out, "\n  id %04x:%04x", (unsigned)d->vendor_id, (unsigned)d->device_id);
         if (d->parent >= 0)
-            rsp_buf_printf(out, ", sub-device %u of device index %d", (unsigned)d->subdevice_id,
+            rsp_buf_printf(out, ", sub-device %u of device %d", (unsigned)d->subdevice_id,
                            d->parent);
         rsp_buf_printf(
             out, "\n  topology: %u slices x %u subslices x %u EUs x %u threads = %u threads\n",
@@ -583,7 +584,10 @@ static int cmd_devices(struct sess_manager *m, struct rsp_buf *out)
         }
         for (uint32_t th = 0; th < n; th++)
             per_state[mstate_of(m, k, th)]++;
-        rsp_buf_printf(out, "  threads p%x.1..p%x.%x: ", k + 1, k + 1, (unsigned)n);
+        /* Decimal as GDB numbers threads, beside the decimal count; the
+         * protocol's hex ids after them. */
+        rsp_buf_printf(out, "  threads %u.1..%u.%u (p%x.1..p%x.%x in the protocol): ", k + 1, k + 1,
+                       (unsigned)n, k + 1, k + 1, (unsigned)n);
         put_state_counts(out, per_state);
     }
     return 0;

@@ -15,7 +15,8 @@ INTEGRATION_TESTS = \
 	tests/integration/test_breakpoints.py \
 	tests/integration/test_nonstop.py \
 	tests/integration/test_monitor.py \
-	tests/integration/test_monitor_xpti.py
+	tests/integration/test_monitor_xpti.py \
+	tests/integration/test_monitor_clients.py
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/harness.py tests/integration/mi.py \
 	tests/integration/README.md
