@@ -69,6 +69,20 @@ static void put_device(struct rsp_buf *out, struct sess_manager *m, unsigned k)
     rsp_buf_printf(out, " %s", d->name);
 }
 
+/* A device the client detached is no longer listed: the user asked for
+ * it to be gone (one whose application exited stays, saying so). */
+static bool detached(struct sess_manager *m, unsigned k)
+{
+    return !sess_alive(m, k) && !sess_exited(m, k);
+}
+
+static int none_attached(unsigned listed, struct rsp_buf *out)
+{
+    if (!listed)
+        rsp_buf_puts(out, "no device is attached\n");
+    return 0;
+}
+
 /* ---- threads ------------------------------------------------------------ */
 
 /* What a thread is doing, as far as grouping cares. Strings point into the
@@ -291,7 +305,7 @@ static int threads_of_device(struct sess_manager *m, struct tgt_xpti *xp, unsign
 
     put_device(out, m, k);
     if (!sess_alive(m, k)) {
-        rsp_buf_puts(out, sess_exited(m, k) ? ": the application has exited\n" : ": detached\n");
+        rsp_buf_puts(out, ": the application has exited\n");
         return 0;
     }
     if (!(recs = malloc((n ? n : 1) * sizeof(*recs)))) {
@@ -353,9 +367,11 @@ static int cmd_threads(struct sess_manager *m, struct tgt_xpti *xp, bool all, st
         rsp_buf_printf(out, "%u devices, %u threads: ", alive, (unsigned)total);
         put_state_counts(out, per_state);
     }
+    unsigned listed = 0;
     for (unsigned k = 0; k < sess_count(m) && rc == 0; k++)
-        rc = threads_of_device(m, xp, k, all, out);
-    return rc;
+        if (!detached(m, k) && ++listed)
+            rc = threads_of_device(m, xp, k, all, out);
+    return rc ? rc : none_attached(listed, out);
 }
 
 /* ---- thread ------------------------------------------------------------- */
@@ -535,12 +551,15 @@ static int cmd_modules(struct sess_manager *m, struct tgt_xpti *xp, bool all, st
     /* Kernels carry their submitting lines when the table exists; without
      * one the listing is as before (`monitor xpti` says why). */
     struct xtab *t = sess_xpti_table(tgt_xpti_table(xp, true));
+    unsigned listed = 0;
     for (unsigned k = 0; k < sess_count(m); k++) {
         size_t n = sess_alive(m, k) ? sess_module_count(m, k) : 0;
+        if (detached(m, k))
+            continue;
+        listed++;
         put_device(out, m, k);
         if (!sess_alive(m, k)) {
-            rsp_buf_puts(out,
-                         sess_exited(m, k) ? ": the application has exited\n" : ": detached\n");
+            rsp_buf_puts(out, ": the application has exited\n");
             continue;
         }
         rsp_buf_printf(out, ": %zu module%s\n", n, n == 1 ? "" : "s");
@@ -558,16 +577,20 @@ static int cmd_modules(struct sess_manager *m, struct tgt_xpti *xp, bool all, st
             rsp_buf_putc(out, '\n');
         }
     }
-    return 0;
+    return none_attached(listed, out);
 }
 
 /* ---- devices ------------------------------------------------------------ */
 
 static int cmd_devices(struct sess_manager *m, struct rsp_buf *out)
 {
+    unsigned listed = 0;
     for (unsigned k = 0; k < sess_count(m); k++) {
         const struct zd_device *d = sess_device(m, k);
         uint32_t n = sess_thread_count(m, k), per_state[3] = {0};
+        if (detached(m, k))
+            continue;
+        listed++;
         put_device(out, m, k);
         rsp_buf_printf(out, "\n  id %04x:%04x", (unsigned)d->vendor_id, (unsigned)d->device_id);
         if (d->parent >= 0)
@@ -578,8 +601,7 @@ static int cmd_devices(struct sess_manager *m, struct rsp_buf *out)
             (unsigned)d->slices, (unsigned)d->subslices, (unsigned)d->eus, (unsigned)d->threads,
             (unsigned)d->nthreads);
         if (!sess_alive(m, k)) {
-            rsp_buf_puts(out,
-                         sess_exited(m, k) ? "  the application has exited\n" : "  detached\n");
+            rsp_buf_puts(out, "  the application has exited\n");
             continue;
         }
         for (uint32_t th = 0; th < n; th++)
@@ -590,7 +612,7 @@ static int cmd_devices(struct sess_manager *m, struct rsp_buf *out)
                        (unsigned)n, k + 1, k + 1, (unsigned)n);
         put_state_counts(out, per_state);
     }
-    return 0;
+    return none_attached(listed, out);
 }
 
 /* ---- the commands, as the table calls them ------------------------------- */

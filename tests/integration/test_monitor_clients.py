@@ -5,7 +5,10 @@ and nothing else. GDB 13 answers an E reply to qRcmd with "Protocol error
 with Rcmd" (MI: ^error) after the reason, as if the server had broken, so
 zestub says why in console text and replies OK. Checked for an unknown
 command, a thread that does not exist, a usage error and the XPTI commands
-of an application without an XPTI table; GDB stays usable after each."""
+of an application without an XPTI table; GDB stays usable after each.
+Then a device the client detached is no longer listed by `monitor
+devices`, `threads` or `modules` (issue 15 item 2), and is again after a
+new attach."""
 import sys
 
 sys.dont_write_bytecode = True
@@ -59,4 +62,25 @@ with h.mi_session(t, "GDB/MI", gdb) as s:
              "MI: monitor %s -> ^done with why (%s)" % (cmd, why), (cls, text))
     cls, res = s.command("-target-detach")
     t.eq(cls, "done", "MI: still usable afterwards (-target-detach)")
+with h.guarded(t, "detach and attach again"):
+    app, _ = h.start_app(env, args=["--print-buffers"], running="buffers:")
+    srv = h.Stdio(env, timeout=30.0)
+    c = srv.c
+    c.req(h.INTEL)
+    c.req("!")
+    stop = c.req("vAttach;%x" % app.pid, timeout=60)
+    t.ok(stop.startswith("T"), "attached", stop[:40])
+    t.eq(c.req("D;1"), "OK", "detached")
+    for cmd in ("devices", "threads", "modules"):
+        t.eq(c.monitor(cmd), ("OK", "no device is attached\n"),
+             "after detach: monitor %s lists no device" % cmd)
+    stop = c.req("vAttach;%x" % app.pid, timeout=60)
+    t.ok(stop.startswith("T"), "attached again", stop[:40])
+    r, text = c.monitor("devices")
+    t.ok(r == "OK" and text.startswith("process 1, device 0 [") and "stopped" in text
+         and "detached" not in text, "after a new attach: monitor devices lists it, attached",
+         text)
+    t.eq(c.req("D;1"), "OK", "detached again")
+    t.eq(srv.close(), 0, "zestub ends cleanly")
+    t.eq(h.wait_exit(app, 120), 0, "the application finishes")
 sys.exit(t.done())
