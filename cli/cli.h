@@ -9,6 +9,7 @@
 
 int cli_devices(int argc, char **argv);
 int cli_dump(int argc, char **argv);
+int cli_doctor(int argc, char **argv);
 /* The GDB server; argv is the whole command line. */
 int cli_serve(int argc, char **argv);
 /* The server's options, for its --help and zestub --help. */

@@ -17,6 +17,8 @@ static void usage(FILE *f)
                "                     topology and whether a debugger can attach to them\n"
                "  dump --attach PID  write the state of every stopped GPU thread of PID\n"
                "                     (zestub dump --help for its options)\n"
+               "  doctor [--json] [PID]  check the setup (driver, device, the process of PID)\n"
+               "                     and say what to fix\n"
                "\n"
                "Run 'zestub COMMAND --help' for a command's options. Without an Intel GPU,\n"
                "point the Level Zero loader at the simulator:\n"
@@ -51,6 +53,8 @@ int main(int argc, char **argv)
         return cli_devices(argc - 1, argv + 1);
     if (strcmp(cmd, "dump") == 0)
         return cli_dump(argc - 1, argv + 1);
+    if (strcmp(cmd, "doctor") == 0)
+        return cli_doctor(argc - 1, argv + 1);
     /* zestub [OPTIONS] COMM --attach PID, --multi COMM: the GDB server. */
     if (cmd[0] == '-' || strchr(cmd, ':'))
         return cli_serve(argc, argv);
