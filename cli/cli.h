@@ -11,6 +11,8 @@ int cli_devices(int argc, char **argv);
 int cli_dump(int argc, char **argv);
 /* zestub merge FILES...: one report from a job's per-rank dumps. */
 int cli_merge(int argc, char **argv);
+/* zestub doctor [--json] [PID]: the setup checked, what to fix. */
+int cli_doctor(int argc, char **argv);
 /* The GDB server; argv is the whole command line. */
 int cli_serve(int argc, char **argv);
 /* The server's options, for its --help and zestub --help. */

@@ -19,6 +19,8 @@ static void usage(FILE *f)
                "                     (zestub dump --help for its options)\n"
                "  dump -- PROGRAM    start PROGRAM and dump it when it page-faults\n"
                "  merge FILE...      one report from the per-rank dumps of a job\n"
+               "  doctor [--json] [PID]  check the setup (driver, device, the process of PID)\n"
+               "                     and say what to fix\n"
                "\n"
                "Run 'zestub COMMAND --help' for a command's options. Without an Intel GPU,\n"
                "point the Level Zero loader at the simulator:\n"
@@ -55,6 +57,8 @@ int main(int argc, char **argv)
         return cli_dump(argc - 1, argv + 1);
     if (strcmp(cmd, "merge") == 0)
         return cli_merge(argc - 1, argv + 1);
+    if (strcmp(cmd, "doctor") == 0)
+        return cli_doctor(argc - 1, argv + 1);
     /* zestub [OPTIONS] COMM --attach PID, --multi COMM: the GDB server. */
     if (cmd[0] == '-' || strchr(cmd, ':'))
         return cli_serve(argc, argv);

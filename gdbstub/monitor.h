@@ -19,7 +19,7 @@ struct rsp_monitor_cmd {
     const char *usage; /* the name and its arguments, as `monitor help` shows it */
     const char *help;  /* what it does; '\n' between lines when it needs several */
     /* Without an attached process the server answers "nothing is
-     * attached: no NAME" (E01) instead of calling fn. Commands that have
+     * attached: no NAME" instead of calling fn. Commands that have
      * something to say then anyway (a usage error, an empty list) leave
      * it false and look for themselves. */
     bool needs_attach;
@@ -27,7 +27,8 @@ struct rsp_monitor_cmd {
      * args: what follows the name, spaces skipped. Text for the user goes
      * to out (sent as console output). 0: done (OK); -ENOENT: not a
      * command after all ("Unknown monitor command"); other negative:
-     * failed, out says why (E01, so GDB scripts stop). */
+     * failed, out says why. Either way the reply is OK after the text
+     * (h_monitor.c says why no client is given an E reply). */
     int (*fn)(void *ctx, const char *args, struct rsp_buf *out);
 };
 

@@ -34,6 +34,23 @@ static void expedite(struct rsp_server *s, uint32_t pid, uint32_t tid, uint32_t 
     }
 }
 
+/* GDB's signal numbers (include/gdb/signals.def). */
+enum { GDB_SIGINT = 2, GDB_SIGTRAP = 5 };
+
+/* The signal the client is told. A stop the client's interrupt caused is
+ * SIGINT, as gdbserver reports a ^C: GDB, GDB/MI and front ends show a
+ * pause ("received signal SIGINT", reason signal-received), never a
+ * SIGTRAP, which GDB may take for the end of a step and resume silently.
+ * Intel's GDB keeps SIGTRAP, what Intel's own gdbserver sends it and all
+ * it has been checked with (doc/intel-gdb.md); for it the target never
+ * names a thread with an unfinished step in an interrupt's stop. */
+static int stop_signal(const struct rsp_server *s, const struct rsp_event *ev)
+{
+    if (!ev->interrupted)
+        return ev->signal;
+    return s->client_intelgt ? GDB_SIGTRAP : GDB_SIGINT;
+}
+
 void rsp_stop_reply(struct rsp_server *s, const struct rsp_event *ev, struct rsp_buf *b)
 {
     rsp_buf_clear(b);
@@ -46,7 +63,7 @@ void rsp_stop_reply_append(struct rsp_server *s, const struct rsp_event *ev, str
 
     switch (ev->kind) {
     case RSP_EVENT_STOP:
-        rsp_buf_printf(b, "T%02x", (unsigned)ev->signal & 0xff);
+        rsp_buf_printf(b, "T%02x", (unsigned)stop_signal(s, ev) & 0xff);
         if (ev->swbreak && s->client_swbreak)
             rsp_buf_puts(b, "swbreak:;");
         if (s->client_intelgt &&

@@ -100,6 +100,10 @@ struct rsp_event {
     int signal;   /* GDB signal number (STOP, KILLED) */
     bool swbreak; /* STOP: a software breakpoint */
     int code;     /* EXITED: the exit code (1 = host exit) */
+    /* STOP: the client's interrupt stopped the thread (^C, vCtrlC, vCont;t),
+     * not an event of its own; signal is the target's, the server chooses
+     * what the client is told (stopreply.c). */
+    bool interrupted;
 };
 
 /* A module a device process has loaded: an ELF in the debuggee's memory

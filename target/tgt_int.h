@@ -48,6 +48,16 @@ struct tgt {
     /* Threads range stepping in the current resume (few at a time). */
     struct range_step *ranges;
     size_t nranges, cap_ranges;
+    /* Threads whose last resume that named them (not a wildcard) was a step
+     * (s, or r: range) not yet reported: GDB still waits for that step's
+     * end (tgt_run.c, avoid_unfinished_step). GDB steps a few threads at a
+     * time; when full, the oldest is forgotten. */
+    struct unfinished_step {
+        unsigned k;
+        uint32_t th;
+        bool range;
+    } unfinished[16];
+    unsigned nunfinished;
 };
 
 struct range_step {

@@ -56,15 +56,31 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path;
 }
 
-/* "device 1 [0000:3a:00.0] NAME", sub-devices as "[slot].N" like Intel's
- * GDB names tiles. */
+/* "process 1, device 0 [0000:3a:00.0] NAME", sub-devices as "[slot].N"
+ * like Intel's GDB names tiles. One numbering everywhere: the process is
+ * GDB's (Thread 1.T, p1.T on the wire), the device is zestub's device
+ * index, as `zestub devices` and `zestub dump` print it. */
 static void put_device(struct rsp_buf *out, struct sess_manager *m, unsigned k)
 {
     const struct zd_device *d = sess_device(m, k);
-    rsp_buf_printf(out, "device %u [%s]", k + 1, d->pci_slot);
+    rsp_buf_printf(out, "process %u, device %u [%s]", k + 1, (unsigned)d->index, d->pci_slot);
     if (d->parent >= 0)
         rsp_buf_printf(out, ".%u", (unsigned)d->subdevice_id);
     rsp_buf_printf(out, " %s", d->name);
+}
+
+/* A device the client detached is no longer listed: the user asked for
+ * it to be gone (one whose application exited stays, saying so). */
+static bool detached(struct sess_manager *m, unsigned k)
+{
+    return !sess_alive(m, k) && !sess_exited(m, k);
+}
+
+static int none_attached(unsigned listed, struct rsp_buf *out)
+{
+    if (!listed)
+        rsp_buf_puts(out, "no device is attached\n");
+    return 0;
 }
 
 /* ---- threads ------------------------------------------------------------ */
@@ -289,7 +305,7 @@ static int threads_of_device(struct sess_manager *m, struct tgt_xpti *xp, unsign
 
     put_device(out, m, k);
     if (!sess_alive(m, k)) {
-        rsp_buf_puts(out, sess_exited(m, k) ? ": the application has exited\n" : ": detached\n");
+        rsp_buf_puts(out, ": the application has exited\n");
         return 0;
     }
     if (!(recs = malloc((n ? n : 1) * sizeof(*recs)))) {
@@ -351,9 +367,11 @@ static int cmd_threads(struct sess_manager *m, struct tgt_xpti *xp, bool all, st
         rsp_buf_printf(out, "%u devices, %u threads: ", alive, (unsigned)total);
         put_state_counts(out, per_state);
     }
+    unsigned listed = 0;
     for (unsigned k = 0; k < sess_count(m) && rc == 0; k++)
-        rc = threads_of_device(m, xp, k, all, out);
-    return rc;
+        if (!detached(m, k) && ++listed)
+            rc = threads_of_device(m, xp, k, all, out);
+    return rc ? rc : none_attached(listed, out);
 }
 
 /* ---- thread ------------------------------------------------------------- */
@@ -432,12 +450,12 @@ int tgt_monitor_thread(struct sess_manager *m, const char *arg, struct rsp_buf *
         if (!m || sess_count(m) == 0)
             rsp_buf_puts(out, ": no device is attached");
         else
-            rsp_buf_printf(out, ": the devices are %s1..%s%u", hex ? "p" : "", hex ? "p" : "",
+            rsp_buf_printf(out, ": the processes are %s1..%s%u", hex ? "p" : "", hex ? "p" : "",
                            sess_count(m));
         /* After "attach PID" in extended mode a stock GDB shows device 1
          * under the host pid ("Thread PID.T"); only the server knows it. */
         if (m && sess_count(m) && !hex)
-            rsp_buf_puts(out, " (a stock GDB that attached to host pid H shows device 1's threads "
+            rsp_buf_puts(out, " (a stock GDB that attached to host pid H shows process 1's threads "
                               "as Thread H.T)");
         rsp_buf_putc(out, '\n');
         return -EINVAL;
@@ -533,12 +551,15 @@ static int cmd_modules(struct sess_manager *m, struct tgt_xpti *xp, bool all, st
     /* Kernels carry their submitting lines when the table exists; without
      * one the listing is as before (`monitor xpti` says why). */
     struct xtab *t = sess_xpti_table(tgt_xpti_table(xp, true));
+    unsigned listed = 0;
     for (unsigned k = 0; k < sess_count(m); k++) {
         size_t n = sess_alive(m, k) ? sess_module_count(m, k) : 0;
+        if (detached(m, k))
+            continue;
+        listed++;
         put_device(out, m, k);
         if (!sess_alive(m, k)) {
-            rsp_buf_puts(out,
-                         sess_exited(m, k) ? ": the application has exited\n" : ": detached\n");
+            rsp_buf_puts(out, ": the application has exited\n");
             continue;
         }
         rsp_buf_printf(out, ": %zu module%s\n", n, n == 1 ? "" : "s");
@@ -556,37 +577,42 @@ static int cmd_modules(struct sess_manager *m, struct tgt_xpti *xp, bool all, st
             rsp_buf_putc(out, '\n');
         }
     }
-    return 0;
+    return none_attached(listed, out);
 }
 
 /* ---- devices ------------------------------------------------------------ */
 
 static int cmd_devices(struct sess_manager *m, struct rsp_buf *out)
 {
+    unsigned listed = 0;
     for (unsigned k = 0; k < sess_count(m); k++) {
         const struct zd_device *d = sess_device(m, k);
         uint32_t n = sess_thread_count(m, k), per_state[3] = {0};
+        if (detached(m, k))
+            continue;
+        listed++;
         put_device(out, m, k);
-        rsp_buf_printf(out, "\n  process %u, id %04x:%04x", k + 1, (unsigned)d->vendor_id,
-                       (unsigned)d->device_id);
+        rsp_buf_printf(out, "\n  id %04x:%04x", (unsigned)d->vendor_id, (unsigned)d->device_id);
         if (d->parent >= 0)
-            rsp_buf_printf(out, ", sub-device %u of device index %d", (unsigned)d->subdevice_id,
+            rsp_buf_printf(out, ", sub-device %u of device %d", (unsigned)d->subdevice_id,
                            d->parent);
         rsp_buf_printf(
             out, "\n  topology: %u slices x %u subslices x %u EUs x %u threads = %u threads\n",
             (unsigned)d->slices, (unsigned)d->subslices, (unsigned)d->eus, (unsigned)d->threads,
             (unsigned)d->nthreads);
         if (!sess_alive(m, k)) {
-            rsp_buf_puts(out,
-                         sess_exited(m, k) ? "  the application has exited\n" : "  detached\n");
+            rsp_buf_puts(out, "  the application has exited\n");
             continue;
         }
         for (uint32_t th = 0; th < n; th++)
             per_state[mstate_of(m, k, th)]++;
-        rsp_buf_printf(out, "  threads p%x.1..p%x.%x: ", k + 1, k + 1, (unsigned)n);
+        /* Decimal as GDB numbers threads, beside the decimal count; the
+         * protocol's hex ids after them. */
+        rsp_buf_printf(out, "  threads %u.1..%u.%u (p%x.1..p%x.%x in the protocol): ", k + 1, k + 1,
+                       (unsigned)n, k + 1, k + 1, (unsigned)n);
         put_state_counts(out, per_state);
     }
-    return 0;
+    return none_attached(listed, out);
 }
 
 /* ---- the commands, as the table calls them ------------------------------- */

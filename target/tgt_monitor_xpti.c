@@ -80,12 +80,15 @@ static void put_faults(struct rsp_buf *out, struct sess_manager *m, struct sess_
             enum zd_fault_reason why;
             struct sess_xpti_alloc al;
             if (i == MAX_FAULTS) {
-                rsp_buf_printf(out, "  ... %zu more page faults on device %u\n", n - i, k + 1);
+                rsp_buf_printf(out, "  ... %zu more page faults on device %u\n", n - i,
+                               (unsigned)sess_device(m, k)->index);
                 break;
             }
             if (sess_fault_at(m, k, i, &addr, &why) != 0)
                 continue;
-            rsp_buf_printf(out, "page fault at 0x%" PRIx64 " on device %u: ", addr, k + 1);
+            /* The device as zestub dump names it (its index). */
+            rsp_buf_printf(out, "page fault at 0x%" PRIx64 " on device %u: ", addr,
+                           (unsigned)sess_device(m, k)->index);
             if (sess_xpti_allocation(x, addr, &al) == 0)
                 put_alloc(out, &al, addr, "  ");
             else
@@ -218,7 +221,8 @@ static int cmd_uid(struct sess_xpti *x, uint64_t uid, struct rsp_buf *out)
         rsp_buf_printf(
             out, "uid 0x%" PRIx64 ": no site, task or allocation has it in the XPTI table\n", uid);
         free(s);
-        return -ENOENT;
+        /* Not -ENOENT: that would add "Unknown monitor command". */
+        return -ESRCH;
     }
     rsp_buf_printf(out, "uid 0x%" PRIx64 ": ", uid);
     if (s->kernel[0])

@@ -34,6 +34,34 @@ static struct range_step *range_of(struct tgt *t, unsigned k, uint32_t th)
     return NULL;
 }
 
+/* The thread's entry in t->unfinished, or NULL. */
+static struct unfinished_step *unfinished_of(struct tgt *t, unsigned k, uint32_t th)
+{
+    for (unsigned i = 0; i < t->nunfinished; i++)
+        if (t->unfinished[i].k == k && t->unfinished[i].th == th)
+            return &t->unfinished[i];
+    return NULL;
+}
+
+/* A resume action named the thread (step: s or r), or its stop was
+ * reported (step false, range ignored). */
+static void note_step(struct tgt *t, unsigned k, uint32_t th, bool step, bool range)
+{
+    struct unfinished_step *u = unfinished_of(t, k, th);
+    const unsigned cap = sizeof(t->unfinished) / sizeof(t->unfinished[0]);
+    if (u && !step) {
+        *u = t->unfinished[--t->nunfinished];
+        return;
+    }
+    if (!step)
+        return;
+    if (!u && t->nunfinished == cap)
+        memmove(t->unfinished, t->unfinished + 1, --t->nunfinished * sizeof(*u));
+    if (!u)
+        u = &t->unfinished[t->nunfinished++];
+    *u = (struct unfinished_step){k, th, range};
+}
+
 static bool add_range(struct tgt *t, unsigned k, uint32_t th, uint64_t start, uint64_t end)
 {
     if (t->nranges == t->cap_ranges) {
@@ -76,6 +104,12 @@ void tgt_stop_event(struct tgt *t, unsigned k, uint32_t thread, struct rsp_event
     ev->pid = k + 1;
     ev->tid = thread + 1;
     ev->signal = regs_stop_signal(r);
+    /* Only a resumed thread is stopped by the client's interrupt (in
+     * non-stop, only the client stops threads); the stop of an all-stop
+     * attach is the same hardware interrupt, but nobody asked. */
+    ev->interrupted =
+        r == REGS_STOP_INTERRUPT && (t->non_stop || sess_thread_is_resumed(t->m, k, thread));
+    note_step(t, k, thread, false, false);
     /* A step ends with the breakpoint status bit too: not a breakpoint. */
     ev->swbreak = r == REGS_STOP_BREAKPOINT && !sess_thread_is_stepping(t->m, k, thread);
     sess_thread_mark_reported(t->m, k, thread);
@@ -234,6 +268,8 @@ static void resume_thread(struct resume_run *r, unsigned k, uint32_t th, bool pe
                             : !resumes ? SESS_RESUME_COVERED
                             : step     ? SESS_RESUME_STEP
                                        : SESS_RESUME_CONTINUE);
+    if (a && a->tid > 0) /* named, not a wildcard */
+        note_step(t, k, th, step, a->kind == RSP_RESUME_RANGE);
     if (!per_thread)
         return;
     if (a && a->kind == RSP_RESUME_STOP) {
@@ -317,6 +353,38 @@ int tgt_interrupt(void *ctx, char *err, size_t errlen)
     return 0;
 }
 
+/* All-stop: an interrupt's stop never names a thread with an unfinished
+ * step. Intel's GDB is told of an interrupt as SIGTRAP; for such a thread
+ * it takes the stop for the step's end and, the PC still in the step's
+ * range, steps on silently: the user's ^C is lost (issue 22). Another
+ * resumed thread stopped by the interrupt is named instead. When every one
+ * has such a step, one stepped by a single instruction (s) is preferred to
+ * one stepping a range (r): GDB ends a stepi wherever the PC is, while a
+ * PC inside a range makes it step on. */
+static void avoid_unfinished_step(struct tgt *t, unsigned *pk, uint32_t *pth)
+{
+    const struct unfinished_step *mine = unfinished_of(t, *pk, *pth);
+    bool want_single = mine && mine->range;
+
+    if (t->non_stop || !mine)
+        return;
+    for (unsigned k = 0; k < t->n; k++) {
+        for (uint32_t th = 0; sess_alive(t->m, k) && th < sess_thread_count(t->m, k); th++) {
+            const struct unfinished_step *u = unfinished_of(t, k, th);
+            if ((u && (!want_single || u->range)) ||
+                sess_thread_state(t->m, k, th) != SESS_T_STOPPED ||
+                !sess_thread_is_resumed(t->m, k, th) ||
+                sess_thread_reason(t->m, k, th) != REGS_STOP_INTERRUPT)
+                continue;
+            *pk = k;
+            *pth = th;
+            if (!u)
+                return;
+            want_single = false; /* one stepping a single instruction: keep looking */
+        }
+    }
+}
+
 /* Every device answered the client's interrupt with "nothing to stop"
  * (no kernel runs): all-stop still owes GDB a stop. A thread that is
  * stopped anyway is reported; else thread 1 of the last device, as U. */
@@ -328,7 +396,9 @@ static void interrupt_answer(struct tgt *t, struct rsp_event *ev)
             continue;
         for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++)
             if (sess_state_stopped(sess_thread_state(t->m, k, th))) {
-                tgt_stop_event(t, k, th, ev);
+                unsigned pk = k;
+                avoid_unfinished_step(t, &pk, &th);
+                tgt_stop_event(t, pk, th, ev);
                 return;
             }
         memset(ev, 0, sizeof(*ev));
@@ -397,6 +467,28 @@ static bool own_reason(enum regs_stop_reason r)
     return r != REGS_STOP_INTERRUPT && r != REGS_STOP_UNKNOWN;
 }
 
+/* A range-stepping thread whose last step ended inside its range, not on
+ * a breakpoint or the thread's end, when everything stops for another
+ * thread: its range step is not over. Held, it would be reported at the
+ * next resume as that step's end, which GDB takes for a step inside the
+ * range and steps on (a ^C lost, issue 22); it stops where it is, its
+ * range forgotten (GDB steps it again if it still wants to) and its stop
+ * taken as told. True then. */
+static bool stop_range_step(struct tgt *t, unsigned k, uint32_t th)
+{
+    struct range_step *r = range_of(t, k, th);
+    uint64_t pc;
+    uint8_t insn[16];
+    if (!r || sess_thread_reason(t->m, k, th) != REGS_STOP_BREAKPOINT ||
+        !insn_at_pc(t, k, th, &pc, insn) || pc < r->start || pc >= r->end ||
+        regs_insn_breakpoint(insn) || regs_insn_is_eot(insn))
+        return false;
+    drop_range(t, k, th);
+    /* Its stop is owed to no one: never held, at this resume or the next. */
+    sess_thread_mark_reported(t->m, k, th);
+    return true;
+}
+
 /* All-stop: stops every device. A thread found stopped for a reason of its
  * own (a breakpoint it hit while the others were being stopped, a fault, a
  * step that completed) has an event GDB must see: it is held and reported
@@ -416,7 +508,8 @@ static bool hold_unreported(struct tgt *t)
              * to read. */
             if (sess_thread_state_known(t->m, k, th, &unread) == SESS_T_STOPPED && !unread &&
                 !sess_thread_is_reported(t->m, k, th) &&
-                own_reason(sess_thread_reason(t->m, k, th)) && sess_thread_hold(t->m, k, th))
+                own_reason(sess_thread_reason(t->m, k, th)) && !stop_range_step(t, k, th) &&
+                sess_thread_hold(t->m, k, th))
                 any = true;
         }
     }
@@ -494,6 +587,10 @@ static int on_stopped(struct tgt *t, const struct sess_note *note, struct rsp_ev
     /* All-stop: everything stops before the report. */
     if (!t->non_stop)
         tgt_stop_all_and_hold(t);
+    /* The client's interrupt: the stop it gets. A step that ended (or left
+     * its range) is reported as itself. */
+    if (sess_thread_reason(t->m, k, th) == REGS_STOP_INTERRUPT)
+        avoid_unfinished_step(t, &k, &th);
     tgt_stop_event(t, k, th, ev);
     return 1;
 }

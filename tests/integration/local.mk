@@ -21,7 +21,11 @@ INTEGRATION_TESTS = \
 	tests/integration/test_monitor.py \
 	tests/integration/test_monitor_xpti.py \
 	tests/integration/test_launch.py \
-	tests/integration/test_launch_mpi.py
+	tests/integration/test_launch_mpi.py \
+	tests/integration/test_monitor_clients.py \
+	tests/integration/test_interrupt_signal.py \
+	tests/integration/test_dap_launch_json.py \
+	tests/integration/test_dap_adapter.py
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/harness.py tests/integration/mi.py \
 	tests/integration/README.md
