@@ -34,3 +34,23 @@ fuzz-rsp: libgdbstub.la libregsets.la
 		-lpthread
 	@echo "run: tests/fuzz/fuzz_rsp_libfuzzer -max_total_time=60 CORPUS_DIR"
 CLEANFILES += tests/fuzz/fuzz_rsp_libfuzzer
+
+# symbols/ on any bytes as a module ELF; the plain program mutates the debug
+# zebins of tests/kernels/fixtures (gtsim's core writes them).
+check_PROGRAMS += tests/fuzz/fuzz_symbols
+tests_fuzz_fuzz_symbols_SOURCES = tests/fuzz/fuzz_symbols.c tests/tap.h tests/slurp.h
+tests_fuzz_fuzz_symbols_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS)
+tests_fuzz_fuzz_symbols_LDADD = libsymbols.la libgtsim_core.la $(LIBDWARF_LIBS) $(LIBELF_LIBS) \
+	$(PTHREAD_LIBS)
+TESTS += tests/fuzz/fuzz_symbols
+.PHONY: fuzz-symbols
+fuzz-symbols:
+	$(MKDIR_P) tests/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS) \
+		-o tests/fuzz/fuzz_symbols_libfuzzer $(top_srcdir)/tests/fuzz/fuzz_symbols.c \
+		$(addprefix $(top_srcdir)/,$(filter %.c,$(libsymbols_la_SOURCES))) \
+		$(LIBDWARF_LIBS) $(LIBELF_LIBS) -lpthread
+	@echo "run: tests/fuzz/fuzz_symbols_libfuzzer -max_total_time=60 CORPUS_DIR"
+CLEANFILES += tests/fuzz/fuzz_symbols_libfuzzer
+# The seed corpora (tests/fuzz/README.md), replayed by `make check` and .ci/fuzz.sh.
+EXTRA_DIST += tests/fuzz/corpus
