@@ -54,3 +54,21 @@ fuzz-symbols:
 CLEANFILES += tests/fuzz/fuzz_symbols_libfuzzer
 # The seed corpora (tests/fuzz/README.md), replayed by `make check` and .ci/fuzz.sh.
 EXTRA_DIST += tests/fuzz/corpus
+
+# The debuggee side of gtsim's debug wire: gtsim's driver sources are compiled
+# into the program so the endpoint lives in the fuzzer's own process.
+check_PROGRAMS += tests/fuzz/fuzz_gtsim_wire
+tests_fuzz_fuzz_gtsim_wire_SOURCES = tests/fuzz/fuzz_gtsim_wire.c tests/tap.h \
+	$(libze_gtsim_la_SOURCES)
+tests_fuzz_fuzz_gtsim_wire_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS) $(LIBELF_CFLAGS)
+tests_fuzz_fuzz_gtsim_wire_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
+TESTS += tests/fuzz/fuzz_gtsim_wire
+.PHONY: fuzz-gtsim-wire
+fuzz-gtsim-wire:
+	$(MKDIR_P) tests/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(ZE_CFLAGS) $(LIBELF_CFLAGS) \
+		-o tests/fuzz/fuzz_gtsim_wire_libfuzzer $(top_srcdir)/tests/fuzz/fuzz_gtsim_wire.c \
+		$(addprefix $(top_srcdir)/,$(filter %.c,$(libze_gtsim_la_SOURCES) $(libgtsim_core_la_SOURCES))) \
+		$(LIBELF_LIBS) -lpthread
+	@echo "run: tests/fuzz/fuzz_gtsim_wire_libfuzzer -max_total_time=60 CORPUS_DIR"
+CLEANFILES += tests/fuzz/fuzz_gtsim_wire_libfuzzer
