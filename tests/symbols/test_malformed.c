@@ -352,6 +352,19 @@ static void elf_cases(void)
     n = sound_image();
     shdr(S_ABBREV)->sh_size = UINT64_MAX;
     check("section-size-wraps", img, n, REFUSED, "offset + size wraps around 2^64");
+    /* An SHT_NULL entry is inactive and its other fields mean nothing, so
+     * symbols/ hands libdwarf no bytes for it (fuzz_symbols found libdwarf
+     * reading 2^61 bytes past the image through one); a .debug_info
+     * without bytes is broken DWARF, which libdwarf names. */
+    n = sound_image();
+    shdr(S_INFO)->sh_type = SHT_NULL;
+    shdr(S_INFO)->sh_offset = 1ull << 61;
+    check("debug-info-sht-null-far", img, n, REFUSED, ".debug_info is SHT_NULL at 2^61");
+    /* No .debug_* sections at all: a module built without -g. */
+    n = sound_image();
+    for (int i = S_ABBREV; i <= S_LINE; i++)
+        shdr(i)->sh_name = shdr(S_SHSTR)->sh_name;
+    check("no-dwarf", img, n, KERNELS_ONLY, "no .debug_* section: kernels, no lines");
     n = sound_image();
     shdr(S_TEXT)->sh_name = 0xffff;
     check("section-name-out-of-table", img, n, REFUSED, "a name offset past .shstrtab");
@@ -395,7 +408,7 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--write") == 0)
         write_dir = argv[2];
-    tap_plan(18 + 10);
+    tap_plan(20 + 10);
     elf_cases();
     dwarf_cases();
     return tap_failed_ ? 1 : 0;
