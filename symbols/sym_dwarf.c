@@ -32,7 +32,10 @@ static int mo_section_info(void *obj, Dwarf_Half i, Dwarf_Obj_Access_Section *s,
     name = elf_strptr(o->elf, o->shstrndx, sh.sh_name);
     s->addr = sh.sh_addr;
     s->type = sh.sh_type;
-    s->size = sh.sh_type == SHT_NOBITS ? 0 : sh.sh_size;
+    /* An SHT_NULL entry is inactive: its other fields mean nothing, and
+     * read_elf does not check them (fuzz_symbols: an SHT_NULL .debug_info
+     * at offset 2^61 had libdwarf read far outside the image). */
+    s->size = sh.sh_type == SHT_NOBITS || sh.sh_type == SHT_NULL ? 0 : sh.sh_size;
     s->name = name ? name : "";
     s->link = sh.sh_link;
     s->info = sh.sh_info;
@@ -65,10 +68,11 @@ static int mo_load_section(void *obj, Dwarf_Half i, Dwarf_Small **data, int *err
     struct memobj *o = obj;
     Elf_Scn *scn = elf_getscn(o->elf, i);
     GElf_Shdr sh;
-    if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+    if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || sh.sh_type == SHT_NULL)
         return DW_DLV_NO_ENTRY;
-    /* Bounds were checked in read_elf. The module's private copy: libdwarf
-     * would only write to it to relocate, which this interface never asks. */
+    /* read_elf checked the bounds of every other type. The module's
+     * private copy: libdwarf would only write to it to relocate, which
+     * this interface never asks. */
     *data = o->m->img + sh.sh_offset;
     return DW_DLV_OK;
 }

@@ -107,6 +107,25 @@ static int func_ranges(struct builder *b, Dwarf_Die die, uint64_t cu_base, const
     return rc;
 }
 
+/* A sound tree walked in this order is its file order. A DW_AT_sibling
+ * that points at itself, backwards or into its own children would have the
+ * walk go round for ever or over the same DIEs again and again (found by
+ * fuzz_symbols); offsets that only grow bound the walk by the section. */
+static int die_in_order(struct builder *b, Dwarf_Die die)
+{
+    Dwarf_Off off = 0;
+    Dwarf_Error e = NULL;
+    if (dwarf_dieoffset(die, &off, &e) != DW_DLV_OK)
+        return sym_dw_fail(b, e, "DIE offset");
+    if (off <= b->last_die)
+        return sym_set_err(b, -EINVAL,
+                           "DWARF DIE at %#llx comes after the DIE at %#llx: a DW_AT_sibling "
+                           "that does not move forward",
+                           (unsigned long long)off, (unsigned long long)b->last_die);
+    b->last_die = off;
+    return 0;
+}
+
 /* Walks die and its siblings (all owned by the caller's handoff: each is
  * released here) and their children, collecting function ranges. */
 int sym_walk_functions(struct builder *b, Dwarf_Die die, uint64_t cu_base, unsigned depth)
@@ -120,7 +139,7 @@ int sym_walk_functions(struct builder *b, Dwarf_Die die, uint64_t cu_base, unsig
         int r;
         if (depth > 64)
             rc = sym_set_err(b, -EINVAL, "DWARF DIE tree deeper than 64 levels");
-        else if (dwarf_tag(die, &tag, &e) != DW_DLV_OK)
+        else if ((rc = die_in_order(b, die)) == 0 && dwarf_tag(die, &tag, &e) != DW_DLV_OK)
             rc = sym_dw_fail(b, e, "DIE tag");
         if (rc == 0 && (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine))
             rc = func_ranges(b, die, cu_base, func_name(b, die, 0), depth,

@@ -63,6 +63,7 @@ struct builder {
     char *err;
     size_t errlen;
     size_t cap_lines, cap_funcs;
+    Dwarf_Off last_die; /* .debug_info offset of the last DIE walked */
 };
 
 /* sym_builder.c: errors, owned strings, growing arrays. */

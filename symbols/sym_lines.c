@@ -21,24 +21,31 @@ static int row_file(struct builder *b, struct file_names *fn, Dwarf_Line row, Dw
                     const char **out)
 {
     Dwarf_Error e = NULL;
+    char *src = NULL;
+    if (fno < fn->n && fn->by_number[fno]) {
+        *out = fn->by_number[fno];
+        return 0;
+    }
+    /* libdwarf checks fno against the unit's file list here, so a hostile
+     * file number (fuzz_symbols found 2^28) fails before it sizes the
+     * cache below instead of allocating gigabytes. */
+    if (dwarf_linesrc(row, &src, &e) != DW_DLV_OK)
+        return sym_dw_fail(b, e, "line file name");
     if (fno >= fn->n) {
         size_t nn = (size_t)fno + 1;
-        const char **f = realloc(fn->by_number, nn * sizeof(*f));
-        if (!f || nn < fn->n)
+        const char **f = nn > fn->n ? realloc(fn->by_number, nn * sizeof(*f)) : NULL;
+        if (!f) {
+            dwarf_dealloc(b->dbg, src, DW_DLA_STRING);
             return -ENOMEM;
+        }
         memset(f + fn->n, 0, (nn - fn->n) * sizeof(*f));
         fn->by_number = f;
         fn->n = nn;
     }
-    if (!fn->by_number[fno]) {
-        char *src = NULL;
-        if (dwarf_linesrc(row, &src, &e) != DW_DLV_OK)
-            return sym_dw_fail(b, e, "line file name");
-        fn->by_number[fno] = sym_full_path(b, src, fn->comp_dir);
-        dwarf_dealloc(b->dbg, src, DW_DLA_STRING);
-        if (!fn->by_number[fno])
-            return -ENOMEM;
-    }
+    fn->by_number[fno] = sym_full_path(b, src, fn->comp_dir);
+    dwarf_dealloc(b->dbg, src, DW_DLA_STRING);
+    if (!fn->by_number[fno])
+        return -ENOMEM;
     *out = fn->by_number[fno];
     return 0;
 }

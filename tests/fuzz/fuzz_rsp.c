@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzz target for the RSP server: any bytes from a client, served by the
- * real server (receive state machine, acks, dispatch, every handler) over
- * a socketpair against the mock target of tests/gdbstub. What must hold: no
+ * real server (receive state machine, acks, dispatch, every handler) from
+ * a memory file (its output into another) against the mock target of
+ * tests/gdbstub. What must hold: no
  * crash or memory error (ASan), the connection ends (the input's end is a
  * disconnect), every byte the server sends is an ack or a well-formed
  * frame with the right checksum, and the target was told the client is
@@ -11,14 +12,13 @@
  * replays the files named on its command line, then mutations of sound
  * sessions (TAP output, for `make check`); `fuzz_rsp --write-seeds DIR`
  * writes those sessions as a corpus. */
-#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "gdbstub/server.h"
@@ -27,35 +27,45 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Larger inputs add nothing the state machine has not seen, and must fit
- * the socket buffer so the input can be written before serving starts. */
+/* Larger inputs add nothing the state machine has not seen. */
 #define MAX_INPUT (64 * 1024)
 
-struct sink {
-    int fd;
-    uint8_t *buf;
-    size_t len, cap;
-};
+/* The client's bytes and the server's output live in two memory files
+ * made once and reused: the server reads its input to the end (the client
+ * going away) and writes without ever blocking, so a session needs no
+ * socket and no thread (issue 16: the socketpair and drain thread made
+ * each input a whole session of syscalls and wake-ups, 336 inputs/s). */
+static int in_mem = -1, out_mem = -1;
+static uint8_t *out_buf;
+static size_t out_cap;
 
-/* Drains the server's output (it must never block on a full socket). */
-static void *drain(void *arg)
+static int memfiles(void)
 {
-    struct sink *s = arg;
-    uint8_t chunk[4096];
-    ssize_t n;
-    while ((n = read(s->fd, chunk, sizeof(chunk))) > 0) {
-        if (s->len + (size_t)n > s->cap) {
-            size_t cap = (s->len + (size_t)n) * 2;
-            uint8_t *b = realloc(s->buf, cap);
-            if (!b)
-                break;
-            s->buf = b;
-            s->cap = cap;
-        }
-        memcpy(s->buf + s->len, chunk, (size_t)n);
-        s->len += (size_t)n;
+    if (in_mem < 0)
+        in_mem = memfd_create("fuzz_rsp-in", MFD_CLOEXEC);
+    if (out_mem < 0)
+        out_mem = memfd_create("fuzz_rsp-out", MFD_CLOEXEC);
+    return in_mem >= 0 && out_mem >= 0 ? 0 : -1;
+}
+
+/* The server's output, read back from its memory file; NULL if unreadable. */
+static const uint8_t *output(size_t *len)
+{
+    off_t end = lseek(out_mem, 0, SEEK_END);
+    *len = 0;
+    if (end < 0)
+        return NULL;
+    if ((size_t)end + 1 > out_cap) {
+        uint8_t *b = realloc(out_buf, (size_t)end + 1);
+        if (!b)
+            return NULL;
+        out_buf = b;
+        out_cap = (size_t)end + 1;
     }
-    return NULL;
+    if (end > 0 && pread(out_mem, out_buf, (size_t)end, 0) != end)
+        return NULL;
+    *len = (size_t)end;
+    return out_buf;
 }
 
 static int hexval(uint8_t c)
@@ -93,77 +103,86 @@ static const char *check_output(const uint8_t *b, size_t n, size_t *frames)
     return NULL;
 }
 
+/* The mock target and the server, reused by REUSE sessions in a row, as a
+ * --multi server serves one client after another: making them (half a
+ * megabyte of devices, register catalogs, a pipe; the server's buffers)
+ * cost more than serving a session. Every session ends with its devices
+ * detached (checked below); what one leaves in the mock's memory another
+ * may read, so an input's path can depend on the few before it, never on
+ * more than REUSE - 1. */
+#define REUSE 64
+static struct mock_target *shared_mock;
+static struct rsp_server *shared_server;
+static struct rsp_target shared_target;
+static unsigned uses;
+
+static struct rsp_server *server(struct mock_target **m, char *err, size_t errlen)
+{
+    static const struct rsp_server_config cfg = {.multi = true, .wake_fd = -1};
+    if (!shared_server || uses++ % REUSE == 0) {
+        rsp_server_free(shared_server);
+        mock_target_free(shared_mock);
+        shared_server = NULL;
+        shared_mock = mock_target_new();
+        shared_target = (struct rsp_target){.ops = mock_target_ops(), .ctx = shared_mock};
+        if (shared_mock && rsp_server_new(&shared_target, &cfg, &shared_server, err, errlen) < 0)
+            shared_server = NULL;
+    }
+    *m = shared_mock;
+    return shared_server;
+}
+
 /* Serves one client whose bytes are data; returns NULL or what failed.
  * *frames: how many frames the server sent. */
 static const char *serve_once(const uint8_t *data, size_t size, size_t *frames)
 {
     static char why[RSP_ERR_LEN + 64];
-    struct mock_target *m = mock_target_new();
-    struct rsp_target t = {.ops = mock_target_ops(), .ctx = m};
-    struct rsp_server_config cfg = {.multi = true, .wake_fd = -1};
-    struct rsp_server *s = NULL;
-    struct rsp_conn c;
-    struct sink out = {.fd = -1};
-    pthread_t th;
     char err[RSP_ERR_LEN];
-    int sv[2];
+    struct mock_target *m;
+    struct rsp_server *s = server(&m, err, sizeof(err));
+    struct rsp_conn c;
     const char *bad = NULL;
+    const uint8_t *out;
+    size_t out_len;
+    int in_fd = -1, out_fd = -1;
 
-    if (!m || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
-        mock_target_free(m);
-        return "no mock target or socketpair";
-    }
-    /* The whole input is queued, then the client's side is shut: the end
-     * of the input is the client going away. */
-    int sz = MAX_INPUT * 2;
-    setsockopt(sv[1], SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+    *frames = 0;
     if (size > MAX_INPUT)
         size = MAX_INPUT;
-    for (size_t off = 0; off < size;) {
-        ssize_t w = write(sv[1], data + off, size - off);
-        if (w <= 0)
-            break;
-        off += (size_t)w;
+    /* The whole input is there from the start and then ends: the end of
+     * the input is the client going away. The connection closes its
+     * descriptors, so it gets duplicates of the memory files. */
+    if (!s || memfiles() != 0 || ftruncate(in_mem, 0) != 0 || ftruncate(out_mem, 0) != 0 ||
+        (size && pwrite(in_mem, data, size, 0) != (ssize_t)size) ||
+        lseek(in_mem, 0, SEEK_SET) != 0 || lseek(out_mem, 0, SEEK_SET) != 0 ||
+        (in_fd = dup(in_mem)) < 0 || (out_fd = dup(out_mem)) < 0) {
+        if (in_fd >= 0)
+            close(in_fd);
+        return "no server, mock target or memory files";
     }
-    shutdown(sv[1], SHUT_WR);
-    out.fd = sv[1];
-    if (pthread_create(&th, NULL, drain, &out) != 0) {
-        close(sv[0]);
-        close(sv[1]);
-        mock_target_free(m);
-        return "pthread_create";
-    }
-    bool conn_open = false;
-    if (rsp_server_new(&t, &cfg, &s, err, sizeof(err)) < 0 ||
-        rsp_conn_open_fds(&c, sv[0], sv[0], err, sizeof(err)) < 0) {
-        bad = "server or connection setup";
+    if (rsp_conn_open_fds(&c, in_fd, out_fd, err, sizeof(err)) < 0) {
+        bad = "connection setup";
+        close(in_fd);
+        close(out_fd);
     } else {
-        conn_open = true;
         enum rsp_end e = rsp_server_run(s, &c, err, sizeof(err));
         if (e != RSP_END_DISCONNECT && e != RSP_END_EXIT) {
             snprintf(why, sizeof(why), "the connection ended with %d (%s)", (int)e, err);
             bad = why;
         }
+        if (e == RSP_END_EXIT)
+            uses = 0; /* a client asked the server to exit: the next gets a new one */
         rsp_conn_drain(&c, 1000);
+        rsp_conn_close(&c); /* closes in_fd and out_fd */
     }
-    /* Shutting the server's side down ends the drain thread. */
-    shutdown(sv[0], SHUT_RDWR);
-    pthread_join(th, NULL);
-    if (conn_open)
-        rsp_conn_close(&c); /* closes sv[0] */
-    else
-        close(sv[0]);
-    close(sv[1]);
-    *frames = 0;
-    if (!bad && (bad = check_output(out.buf, out.len, frames)) != NULL) {
+    if (!bad && !(out = output(&out_len)))
+        bad = "the output cannot be read back";
+    if (!bad && (bad = check_output(out, out_len, frames)) != NULL) {
         snprintf(why, sizeof(why), "output: %s", bad);
         bad = why;
     }
     if (!bad && mock_target_attached_count(m) != 0)
         bad = "a device is still attached after the client left";
-    rsp_server_free(s);
-    mock_target_free(m);
-    free(out.buf);
     return bad;
 }
 

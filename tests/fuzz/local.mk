@@ -26,11 +26,55 @@ tests_fuzz_fuzz_rsp_SOURCES = tests/fuzz/fuzz_rsp.c tests/gdbstub/mock_target.c 
 tests_fuzz_fuzz_rsp_LDADD = libgdbstub.la libregsets.la $(PTHREAD_LIBS)
 TESTS += tests/fuzz/fuzz_rsp
 .PHONY: fuzz-rsp
+# The mock target is the fixture, not what is fuzzed: built without the
+# fuzzer's coverage hooks, its register filling at every attach no longer
+# dominates each input nor floods the corpus with features of its own.
 fuzz-rsp: libgdbstub.la libregsets.la
 	$(MKDIR_P) tests/fuzz
+	$(FUZZ_CC) -std=c11 -g -O2 -fsanitize=address,undefined -D_GNU_SOURCE -I$(top_srcdir) \
+		-I$(top_builddir) -c -o tests/fuzz/fuzz_rsp_mock_target.o \
+		$(top_srcdir)/tests/gdbstub/mock_target.c
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o tests/fuzz/fuzz_rsp_libfuzzer \
-		$(top_srcdir)/tests/fuzz/fuzz_rsp.c $(top_srcdir)/tests/gdbstub/mock_target.c \
+		$(top_srcdir)/tests/fuzz/fuzz_rsp.c tests/fuzz/fuzz_rsp_mock_target.o \
 		$(addprefix $(top_srcdir)/,$(filter %.c,$(libgdbstub_la_SOURCES) $(libregsets_la_SOURCES))) \
 		-lpthread
 	@echo "run: tests/fuzz/fuzz_rsp_libfuzzer -max_total_time=60 CORPUS_DIR"
-CLEANFILES += tests/fuzz/fuzz_rsp_libfuzzer
+CLEANFILES += tests/fuzz/fuzz_rsp_libfuzzer tests/fuzz/fuzz_rsp_mock_target.o
+
+# symbols/ on any bytes as a module ELF; the plain program mutates the debug
+# zebins of tests/kernels/fixtures (gtsim's core writes them).
+check_PROGRAMS += tests/fuzz/fuzz_symbols
+tests_fuzz_fuzz_symbols_SOURCES = tests/fuzz/fuzz_symbols.c tests/tap.h tests/slurp.h
+tests_fuzz_fuzz_symbols_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS)
+tests_fuzz_fuzz_symbols_LDADD = libsymbols.la libgtsim_core.la $(LIBDWARF_LIBS) $(LIBELF_LIBS) \
+	$(PTHREAD_LIBS)
+TESTS += tests/fuzz/fuzz_symbols
+.PHONY: fuzz-symbols
+fuzz-symbols:
+	$(MKDIR_P) tests/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS) \
+		-o tests/fuzz/fuzz_symbols_libfuzzer $(top_srcdir)/tests/fuzz/fuzz_symbols.c \
+		$(addprefix $(top_srcdir)/,$(filter %.c,$(libsymbols_la_SOURCES))) \
+		$(LIBDWARF_LIBS) $(LIBELF_LIBS) -lpthread
+	@echo "run: tests/fuzz/fuzz_symbols_libfuzzer -max_total_time=60 CORPUS_DIR"
+CLEANFILES += tests/fuzz/fuzz_symbols_libfuzzer
+# The seed corpora (tests/fuzz/README.md), replayed by `make check` and .ci/fuzz.sh.
+EXTRA_DIST += tests/fuzz/corpus
+
+# The debuggee side of gtsim's debug wire: gtsim's driver sources are compiled
+# into the program so the endpoint lives in the fuzzer's own process.
+check_PROGRAMS += tests/fuzz/fuzz_gtsim_wire
+tests_fuzz_fuzz_gtsim_wire_SOURCES = tests/fuzz/fuzz_gtsim_wire.c tests/tap.h \
+	$(libze_gtsim_la_SOURCES)
+tests_fuzz_fuzz_gtsim_wire_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS) $(LIBELF_CFLAGS)
+tests_fuzz_fuzz_gtsim_wire_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
+TESTS += tests/fuzz/fuzz_gtsim_wire
+.PHONY: fuzz-gtsim-wire
+fuzz-gtsim-wire:
+	$(MKDIR_P) tests/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(ZE_CFLAGS) $(LIBELF_CFLAGS) \
+		-o tests/fuzz/fuzz_gtsim_wire_libfuzzer $(top_srcdir)/tests/fuzz/fuzz_gtsim_wire.c \
+		$(addprefix $(top_srcdir)/,$(filter %.c,$(libze_gtsim_la_SOURCES) $(libgtsim_core_la_SOURCES))) \
+		$(LIBELF_LIBS) -lpthread
+	@echo "run: tests/fuzz/fuzz_gtsim_wire_libfuzzer -max_total_time=60 CORPUS_DIR"
+CLEANFILES += tests/fuzz/fuzz_gtsim_wire_libfuzzer

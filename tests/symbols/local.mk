@@ -18,3 +18,11 @@ tests_symbols_test_symbols_threads_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBD
 tests_symbols_test_symbols_threads_LDADD = libsymbols.la libgtsim_core.la $(LIBDWARF_LIBS) \
 	$(LIBELF_LIBS) $(PTHREAD_LIBS)
 EXTRA_DIST += tests/symbols/README.md
+
+# A hand-made corpus of malformed module images: each refused with a reason
+# or opened with what it still says, never a crash.
+check_PROGRAMS += tests/symbols/test_malformed
+TESTS += tests/symbols/test_malformed
+tests_symbols_test_malformed_SOURCES = tests/symbols/test_malformed.c tests/tap.h
+tests_symbols_test_malformed_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS)
+tests_symbols_test_malformed_LDADD = libsymbols.la $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(PTHREAD_LIBS)
