@@ -10,9 +10,13 @@
 
 static int tap_count_;
 static int tap_failed_;
+static int tap_planned_ = -1; /* the plan printed first, or -1 */
 
+/* The plan, before the first check. With it, tap_done() turns every
+ * planned check that never ran into a failure instead of a shorter count. */
 static inline void tap_plan(int n)
 {
+    tap_planned_ = n;
     printf("1..%d\n", n);
     fflush(stdout);
 }
@@ -51,10 +55,24 @@ static inline void tap_diag(const char *fmt, ...)
     fflush(stdout);
 }
 
-/* Plan at the end, for tests whose number of checks depends on the data. */
+/* The end of a test: after tap_plan, each planned check that did not run
+ * is reported as not ok (and running more than planned fails); without a
+ * plan, the plan is printed now (only for tests whose number of checks
+ * depends on the data). */
 static inline int tap_done(void)
 {
-    printf("1..%d\n", tap_count_);
+    if (tap_planned_ < 0) {
+        printf("1..%d\n", tap_count_);
+    } else {
+        int ran = tap_count_;
+        while (tap_count_ < tap_planned_)
+            tap_ok(0, "planned check %d of %d never ran (only %d ran)", tap_count_ + 1,
+                   tap_planned_, ran);
+        if (ran > tap_planned_) {
+            tap_failed_++;
+            printf("# %d checks ran, %d were planned\n", ran, tap_planned_);
+        }
+    }
     fflush(stdout);
     return tap_failed_ ? 1 : 0;
 }

@@ -164,8 +164,11 @@ class Stdio(_Captured):
         return wait_exit(self.proc, timeout)
 
 
-def wait_exit(proc, timeout=60):
-    """The exit status, or None (and the process killed) after timeout."""
+def wait_exit(proc, timeout=180):
+    """The exit status, or None (and the process killed) after timeout.
+    The default leaves room for a slow kernel on a loaded machine: vadd at
+    pace 5 needs about a minute on 16 threads, and CI runs two suites at
+    once."""
     try:
         return proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
