@@ -422,7 +422,11 @@ static void interrupted_answer(struct tgt *t, struct rsp_event *ev)
         for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++)
             if (sess_thread_is_resumed(t->m, k, th) && !sess_thread_is_reported(t->m, k, th) &&
                 sess_state_stopped(sess_thread_state(t->m, k, th))) {
-                tgt_stop_event(t, k, th, ev);
+                unsigned pk = k;
+                uint32_t pth = th;
+                /* Never a thread GDB still steps (issue 22). */
+                avoid_unfinished_step(t, &pk, &pth);
+                tgt_stop_event(t, pk, pth, ev);
                 return;
             }
     }
