@@ -238,7 +238,9 @@ static int make_seed(const char *dir, const char *name, uint64_t kaddr, struct s
     if (raw && gtsim_zebin_parse(raw, size, &zb, err, sizeof(err)) == 0 && zb->nkernels == 1 &&
         gtsim_debug_zebin_create(zb, &kaddr, &dbg, &s->size, err, sizeof(err)) == 0) {
         s->img = dbg;
-        snprintf(s->name, sizeof(s->name), "%s", name);
+        /* Fixture names are short; a longer one is cut, which only
+         * shortens its label in the TAP lines. */
+        snprintf(s->name, sizeof(s->name), "%.*s", (int)sizeof(s->name) - 1, name);
         rc = 0;
     }
     gtsim_zebin_free(zb);
