@@ -67,7 +67,7 @@ static char *env_pair(const char *name, const char *value)
 
 /* environ without the names we set, then ours. Built before fork: the
  * child of a threaded process may only make async-signal-safe calls. */
-static char **child_environ(const char *lib, int fd, unsigned long long ino)
+static char **child_environ(const char *lib, int fd, unsigned long long ino, size_t *ours_at)
 {
     static const char *const ours[] = {"ZET_ENABLE_PROGRAM_DEBUGGING", "LD_PRELOAD", LAUNCH_ENV_FD,
                                        LAUNCH_ENV_INO};
@@ -93,6 +93,7 @@ static char **child_environ(const char *lib, int fd, unsigned long long ino)
     if (preload)
         sprintf(preload, "%s%s%s", lib, old_preload && *old_preload ? ":" : "",
                 old_preload ? old_preload : "");
+    *ours_at = k; /* the four entries from here are ours to free */
     envp[k++] = env_pair("LD_PRELOAD", preload ? preload : lib);
     free(preload);
     envp[k++] = env_pair("ZET_ENABLE_PROGRAM_DEBUGGING", "1");
@@ -135,6 +136,7 @@ int launch_start(struct launch *l, char **argv, bool stdio_away, char *err, size
     int sv[2], ep[2], e = 0;
     struct stat st;
     char **envp;
+    size_t ours_at = 0;
     memset(l, 0, sizeof(*l));
     l->fd = -1;
     if (find_hold_lib(lib, sizeof(lib)) != 0 || strpbrk(lib, " :")) {
@@ -149,7 +151,7 @@ int launch_start(struct launch *l, char **argv, bool stdio_away, char *err, size
         return -1;
     }
     fstat(sv[1], &st);
-    envp = child_environ(lib, sv[1], (unsigned long long)st.st_ino);
+    envp = child_environ(lib, sv[1], (unsigned long long)st.st_ino, &ours_at);
     l->child = envp ? fork() : -1;
     if (l->child == 0)
         exec_child(argv, envp, sv[1], ep[1], stdio_away);
@@ -161,6 +163,8 @@ int launch_start(struct launch *l, char **argv, bool stdio_away, char *err, size
         l->child = -1;
     }
     close(ep[0]);
+    for (size_t i = 0; envp && i < 4; i++)
+        free(envp[ours_at + i]);
     free(envp);
     if (l->child < 0) {
         snprintf(err, errlen, "cannot run %s: %s", argv[0], strerror(e));
