@@ -32,6 +32,21 @@ struct fault_rec {
     enum zd_fault_reason reason;
 };
 
+/* Thread marks (the byte per thread in session.marks). The first three
+ * are the run control's (sess.h, "Thread marks"). MARK_STEP_ARMED is the
+ * hardware's: sessions wrote cr0.1's breakpoint status bit to step the
+ * thread, and no resume has cleared it since. Such a thread, stopped by an
+ * interrupt before its step ended and never read, would step once more on
+ * a device-wide resume (the bit is what makes the hardware trap after
+ * one instruction, protocol 5), and stop again with a step's end nobody
+ * asked for. */
+enum {
+    MARK_RESUMED = 1,
+    MARK_STEPPING = 2,
+    MARK_REPORTED = 4,
+    MARK_STEP_ARMED = 8,
+};
+
 struct session {
     struct sess_manager *m;
     unsigned index;
@@ -51,7 +66,8 @@ struct session {
      * counted, even if the thread has been resumed since, and is absorbed;
      * otherwise a stale event would report a stop that is over. */
     uint8_t *owed;
-    /* Per thread: the run control's marks (sess.h, "Thread marks"). */
+    /* Per thread: the run control's marks (sess.h, "Thread marks"), and
+     * MARK_STEP_ARMED below. */
     uint8_t *marks;
     /* THREAD_STOPPED/UNAVAILABLE events the pump has taken, and their count
      * when sess_stop_all last interrupted the device (UINT64_MAX: it did

@@ -174,8 +174,14 @@ int sess_prepare_resume(struct session *s, uint32_t thread, bool step, struct zd
     }
     rc = changed ? zd_write_registers(s->zs, id, REGS_CR, 0, 1, cr, err) : 0;
     pthread_mutex_lock(&m->lock);
-    if (rc == 0)
+    if (rc == 0) {
         sess_set_state(s, thread, SESS_T_RUNNING);
+        /* The written cr0 has the status bit exactly when this is a step. */
+        if (step)
+            s->marks[thread] |= MARK_STEP_ARMED;
+        else
+            s->marks[thread] &= (uint8_t)~MARK_STEP_ARMED;
+    }
     return rc;
 }
 
@@ -192,13 +198,14 @@ int sess_resume_all(struct sess_manager *m, struct zd_error *err)
         pthread_mutex_lock(&m->lock);
         for (uint32_t t = 0; t < s->nthreads; t++) {
             /* A thread nobody read was stopped by the interrupt (or is
-             * idle): nothing of its cr0 must change, and it is not read. */
-            if (s->state[t] == SESS_T_UNREAD) {
+             * idle): nothing of its cr0 must change, and it is not read,
+             * unless a step of ours is still armed in it. */
+            if (s->state[t] == SESS_T_UNREAD && !(s->marks[t] & MARK_STEP_ARMED)) {
                 sess_set_state(s, t, SESS_T_RUNNING);
                 resumed++;
                 continue;
             }
-            if (!sess_state_stopped(s->state[t]))
+            if (!sess_state_stopped(s->state[t]) && s->state[t] != SESS_T_UNREAD)
                 continue;
             /* Even if preparing fails, the device-wide resume below lets
              * the thread go: never leave it stopped behind us. */

@@ -83,12 +83,6 @@ enum sess_thread_state sess_thread_state_known(struct sess_manager *m, unsigned 
 
 /* ---- thread marks (sess.h) ------------------------------------------------ */
 
-enum {
-    MARK_RESUMED = 1,
-    MARK_STEPPING = 2,
-    MARK_REPORTED = 4,
-};
-
 /* Lock held. NULL when (session, thread) does not exist. */
 static struct session *thread_session(struct sess_manager *m, unsigned session, uint32_t thread)
 {
@@ -133,7 +127,8 @@ void sess_thread_join_resume(struct sess_manager *m, unsigned session, uint32_t 
         bool runs = part == SESS_RESUME_CONTINUE || part == SESS_RESUME_STEP;
         /* A thread that runs again has no reported stop any more; one that
          * does not run keeps whatever was said about its stop. */
-        uint8_t marks = runs ? 0 : (uint8_t)(s->marks[thread] & MARK_REPORTED);
+        uint8_t marks = (uint8_t)(s->marks[thread] &
+                                  (runs ? MARK_STEP_ARMED : MARK_REPORTED | MARK_STEP_ARMED));
         if (part != SESS_RESUME_NONE)
             marks |= MARK_RESUMED;
         if (part == SESS_RESUME_STEP)

@@ -321,12 +321,17 @@ int tgt_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err,
         .t = t, .actions = actions, .n = n, .eot_th = UINT32_MAX, .err = err, .errlen = errlen};
     bool per_thread = !continues_everything(actions, n);
 
-    t->nranges = 0; /* a new resume cancels the range steps of the last */
     t->interrupts_pending = 0;
     if (!t->non_stop && exit_pending(t))
         return 0;
-    if (report_held_instead(t, actions, n))
+    /* Before the ranges go: a range-stepping thread whose step ended after
+     * the last report is still known by its range, and is not held for a
+     * step's end GDB would take for one inside the range (issue 22). */
+    if (report_held_instead(t, actions, n)) {
+        t->nranges = 0;
         return 0;
+    }
+    t->nranges = 0; /* a new resume cancels the range steps of the last */
     for (unsigned k = 0; k < t->n; k++) {
         if (!sess_alive(t->m, k))
             continue;
@@ -584,7 +589,12 @@ static int on_stopped(struct tgt *t, const struct sess_note *note, struct rsp_ev
                  sess_thread_state(t->m, k, th) == SESS_T_HELD ? "held" : "dropped");
         return 0;
     }
-    if (range_of(t, k, th) && range_step_on(t, k, th))
+    /* A range step goes on, unless the client's interrupt is on its way:
+     * stepped again now, the thread would run after the device stopped,
+     * and its step's end would come after the interrupt's answer. It stops
+     * where it is, inside its range, and the answer names another thread. */
+    if (range_of(t, k, th) &&
+        (t->interrupts_pending ? stop_range_step(t, k, th) : range_step_on(t, k, th)))
         return 0;
     rsp_logf(&t->log, RSP_LOG_DEBUG, "p%u.%u stopped", k + 1, th + 1);
     t->interrupts_pending = 0;

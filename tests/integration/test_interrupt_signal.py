@@ -125,16 +125,6 @@ def intel_raw():
         named = int(m.group(1), 16) if m else None
         what = ("Intel's GDB, %s: the interrupt names a thread without an unfinished step"
                 % ("range steps" if n == 0 else "continue %d" % n))
-        # KNOWN REGRESSION (closing note of 2026-11-24): since stop-all stopped
-        # reading every thread (issue 23), a range-stepping thread's stop can
-        # reach the client at the next resume as a step's end, and the ^C of
-        # that round names it. Reported as a skip, with this reason, until
-        # fixed; the reply is printed so the state stays visible.
-        if n > 0:
-            t.diag("round %d reply: %s" % (n, r[:60]))
-            t.skip(what, "known regression since the lazy stop-all (issue 23): a "
-                   "range step's late stop reaches the next resume")
-            continue
         t.ok(r.startswith("T05") and named is not None and named not in stepping,
              "%s (p%s.%x)" % (what, pid, named or 0), r[:120])
     finish(app, srv, c, pid, "Intel's GDB")
