@@ -205,9 +205,16 @@ static int build_threads(struct rsp_server *s, const char *annex, struct rsp_buf
     const struct rsp_target_ops *o = s->target.ops;
     size_t nproc = o->process_count(s->target.ctx), listed = 0;
     struct rsp_buf body;
+    /* A delta list's header counts its entries, so they are gathered
+     * first; a whole list goes straight into the document (at 65,536
+     * threads it is 3.5 MB: one copy less). */
+    struct rsp_buf *list = s->delta_threads ? &body : out;
 
     forget_stale(s);
     rsp_buf_init(&body);
+    rsp_buf_puts(out, "<?xml version=\"1.0\"?>\n");
+    if (!s->delta_threads)
+        rsp_buf_puts(out, "<threads>\n");
     for (size_t i = 0; i < nproc; i++) {
         struct rsp_process_info pi;
         struct rsp_sent_proc *sent;
@@ -236,27 +243,33 @@ static int build_threads(struct rsp_server *s, const char *annex, struct rsp_buf
             if (s->delta_threads && sent->tdesc[t - 1] == digest)
                 continue;
             sent->tdesc[t - 1] = digest;
-            rsp_buf_puts(&body, "<thread id=\"");
-            rsp_put_ptid(s, &body, pi.pid, t);
-            rsp_buf_printf(&body, "\" id_str=\"ZE %u.%u.%u.%u\" tdesc=\"%u\"", (unsigned)ti.slice,
-                           (unsigned)ti.subslice, (unsigned)ti.eu, (unsigned)ti.thread,
-                           (unsigned)ti.tdesc);
+            rsp_buf_puts(list, "<thread id=\"");
+            rsp_put_ptid(s, list, pi.pid, t);
+            rsp_buf_puts(list, "\" id_str=\"ZE ");
+            rsp_buf_num(list, ti.slice, 10);
+            rsp_buf_putc(list, '.');
+            rsp_buf_num(list, ti.subslice, 10);
+            rsp_buf_putc(list, '.');
+            rsp_buf_num(list, ti.eu, 10);
+            rsp_buf_putc(list, '.');
+            rsp_buf_num(list, ti.thread, 10);
+            rsp_buf_puts(list, "\" tdesc=\"");
+            rsp_buf_num(list, ti.tdesc, 10);
+            rsp_buf_putc(list, '"');
             if (name[0]) {
-                rsp_buf_puts(&body, " name=\"");
-                rsp_xml_escape(&body, name);
-                rsp_buf_putc(&body, '"');
+                rsp_buf_puts(list, " name=\"");
+                rsp_xml_escape(list, name);
+                rsp_buf_putc(list, '"');
             }
-            rsp_buf_puts(&body, "/>\n");
+            rsp_buf_puts(list, "/>\n");
             listed++;
         }
     }
-    rsp_buf_puts(out, "<?xml version=\"1.0\"?>\n");
-    if (s->delta_threads)
+    if (s->delta_threads) {
         rsp_buf_printf(out, "<threads delta=\"%zu\">\n", listed);
-    else
-        rsp_buf_puts(out, "<threads>\n");
-    if (body.len)
-        rsp_buf_put(out, body.data, body.len);
+        if (body.len)
+            rsp_buf_put(out, body.data, body.len);
+    }
     rsp_buf_puts(out, "</threads>\n");
     rsp_buf_free(&body);
     return out->oom ? -1 : 0;

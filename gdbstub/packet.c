@@ -245,6 +245,17 @@ void rsp_buf_puts(struct rsp_buf *b, const char *s)
     rsp_buf_put(b, s, strlen(s));
 }
 
+void rsp_buf_num(struct rsp_buf *b, unsigned long long v, unsigned base)
+{
+    char digits[24];
+    size_t i = sizeof(digits);
+    do {
+        digits[--i] = "0123456789abcdef"[v % base];
+        v /= base;
+    } while (v);
+    rsp_buf_put(b, digits + i, sizeof(digits) - i);
+}
+
 void rsp_buf_printf(struct rsp_buf *b, const char *fmt, ...)
 {
     va_list ap;

@@ -77,6 +77,10 @@ void rsp_buf_put(struct rsp_buf *b, const void *data, size_t n);
 void rsp_buf_putc(struct rsp_buf *b, char c);
 void rsp_buf_puts(struct rsp_buf *b, const char *s);
 void rsp_buf_printf(struct rsp_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A number in base 10 or 16 (lowercase, no leading zeros): what
+ * rsp_buf_printf("%llu" / "%llx") writes, without its cost on lists that
+ * put tens of thousands of numbers in a row. */
+void rsp_buf_num(struct rsp_buf *b, unsigned long long v, unsigned base);
 /* Lowercase hex of bytes, two digits each. */
 void rsp_buf_hex(struct rsp_buf *b, const uint8_t *data, size_t n);
 /* Binary data with '#', '$', '}' and '*' escaped as '}' (c ^ 0x20). */

@@ -64,11 +64,13 @@ void rsp_put_ptid(const struct rsp_server *s, struct rsp_buf *b, int64_t pid, in
     if (pid < 0)
         rsp_buf_puts(b, "-1");
     else
-        rsp_buf_printf(b, "%llx", (unsigned long long)rsp_pid_to_wire(s, pid));
-    if (tid < 0)
+        rsp_buf_num(b, (unsigned long long)rsp_pid_to_wire(s, pid), 16);
+    if (tid < 0) {
         rsp_buf_puts(b, ".-1");
-    else
-        rsp_buf_printf(b, ".%llx", (unsigned long long)tid);
+    } else {
+        rsp_buf_putc(b, '.');
+        rsp_buf_num(b, (unsigned long long)tid, 16);
+    }
 }
 
 bool rsp_find_process(struct rsp_server *s, uint32_t pid, struct rsp_process_info *out)
