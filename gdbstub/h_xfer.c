@@ -4,6 +4,9 @@
  * A document is built when offset 0 is asked for and served in pieces from
  * that snapshot, so a list never tears between two packets. */
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +110,9 @@ static bool parse_xfer(const char *arg, size_t len, char *annex, size_t annex_si
     return rsp_parse_hex(&p, end, n) && p == end;
 }
 
+/* A snapshot this large is handed back to the system once served. */
+#define XFER_TRIM_BYTES (1u << 20)
+
 static void serve(struct rsp_server *s, uint64_t off, uint64_t n)
 {
     const struct rsp_buf *d = &s->xfer_doc;
@@ -121,6 +127,22 @@ static void serve(struct rsp_server *s, uint64_t off, uint64_t n)
         k = (size_t)n;
     rsp_buf_putc(&s->reply, off + k < d->len ? 'm' : 'l');
     rsp_buf_bin(&s->reply, (const uint8_t *)d->data + off, k);
+    /* The last piece is out: the snapshot goes (a thread list of 65,536
+     * threads is 3.5 MB). A client that reads again from the middle gets
+     * a fresh one. */
+    if (off + k >= d->len) {
+        bool big = s->xfer_doc.cap >= XFER_TRIM_BYTES;
+        rsp_buf_free(&s->xfer_doc);
+        s->xfer_valid = false;
+#ifdef __GLIBC__
+        /* glibc keeps a freed large block in the heap for reuse (its mmap
+         * threshold follows the sizes freed): give it back. */
+        if (big)
+            malloc_trim(0);
+#else
+        (void)big;
+#endif
+    }
 }
 
 /* Builds the document of key with build() when asked from offset 0 or when
