@@ -244,6 +244,7 @@ static void test_scope(void)
 
 int main(void)
 {
+    tap_plan(57);
     unsetenv("XPTI_SUBSCRIBERS");
     unsetenv("XPTI_USE_STRICT_HASH");
     test_register_payload();
