@@ -17,7 +17,7 @@ import harness as h  # noqa: E402
 
 CONFIG = "platform=xehpc,subslices=2,eus=2,threads=4,pace=5"
 env = h.gtsim_env(CONFIG)
-t = h.Tap()
+t = h.Tap(12)
 
 
 def doctor(args, environ=None):

@@ -146,6 +146,22 @@ static void check_regsets(ze_device_handle_t dev)
     tap_ok(same, "regsets: %u sets, exactly the %s table (types, counts, sizes, flags)", n, plat);
 }
 
+/* How many checks check_subdevices makes on this device: a skip without
+ * sub-devices; else the flag check, the configured flag's, and one attach
+ * without tile attach or eight with it. */
+static int subdevice_checks(ze_device_handle_t root)
+{
+    ze_device_handle_t subs[8];
+    uint32_t ns = 8;
+    const char *want_env = getenv("CONF_TILE_ATTACH");
+    int flag;
+
+    if (zeDeviceGetSubDevices(root, &ns, subs) != ZE_RESULT_SUCCESS || ns < 2)
+        return 1;
+    flag = want_env ? atoi(want_env) : has_attach_flag(subs[0]);
+    return 1 + (want_env != NULL) + (flag != 1 ? 1 : 8);
+}
+
 static void check_subdevices(ze_device_handle_t root, pid_t pid)
 {
     ze_device_handle_t subs[8];
@@ -221,6 +237,8 @@ int main(int argc, char **argv)
         tap_bail("no Level Zero device");
     ze_device_handle_t dev = devs[0];
 
+    /* 10 checks here, 4 in check_regsets, 3 at the end. */
+    tap_plan(10 + subdevice_checks(dev) + 4 + 3);
     tap_ok(has_attach_flag(dev) == 1, "root device reports ZET_DEVICE_DEBUG_PROPERTY_FLAG_ATTACH");
 
     r = attach(dev, dead_pid(), &s);

@@ -38,6 +38,7 @@ int main(int argc, char **argv)
     ze_result_t r;
 
     conf_init(argc, argv, 120);
+    tap_plan(34);
     if (conf_open(&drv, devs, &nd))
         tap_bail("no Level Zero device");
     ze_device_handle_t dev = devs[0];

@@ -104,6 +104,7 @@ int main(int argc, char **argv)
     uint32_t nd = 8;
 
     conf_init(argc, argv, 120);
+    tap_plan(14);
     if (conf_open(&drv, devs, &nd))
         tap_bail("no Level Zero device");
     detach_with_stopped_threads(devs[0]);

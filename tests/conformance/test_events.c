@@ -246,6 +246,7 @@ int main(int argc, char **argv)
     uint32_t nd = 8;
 
     conf_init(argc, argv, 120);
+    tap_plan(31);
     if (conf_open(&drv, devs, &nd))
         tap_bail("no Level Zero device");
     run_one_module(devs[0], conf_platform(devs[0]));

@@ -202,6 +202,7 @@ int main(int argc, char **argv)
     uint32_t nd = 8;
 
     conf_init(argc, argv, 120);
+    tap_plan(19);
     if (conf_open(&drv, devs, &nd))
         tap_bail("no Level Zero device");
     page_fault(devs[0]);

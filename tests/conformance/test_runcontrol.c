@@ -194,6 +194,7 @@ int main(int argc, char **argv)
     uint32_t nd = 8;
 
     conf_init(argc, argv, 120);
+    tap_plan(27);
     conf_set_pace(20);
     if (conf_open(&drv, devs, &nd))
         tap_bail("no Level Zero device");

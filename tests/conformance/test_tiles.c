@@ -115,14 +115,18 @@ int main(int argc, char **argv)
     if (conf_open(&drv, devs, &nd))
         tap_bail("no Level Zero device");
     if (zeDeviceGetSubDevices(devs[0], &ns, subs) != ZE_RESULT_SUCCESS || ns < 2) {
+        tap_plan(1);
         tap_skip("the device has no sub-devices");
         return tap_done();
     }
     if (zetDeviceGetDebugProperties(subs[0], &dp) != ZE_RESULT_SUCCESS ||
         !(dp.flags & ZET_DEVICE_DEBUG_PROPERTY_FLAG_ATTACH)) {
+        tap_plan(1);
         tap_skip("tile attach is not supported");
         return tap_done();
     }
+    /* Three sessions: 2 + 3 + 2 (finish) checks, then 1 + 2 + 2, then 1 + 2 + 2. */
+    tap_plan(17);
     zeDeviceGetProperties(subs[0], &sp);
     uint32_t per_tile =
         sp.numSlices * sp.numSubslicesPerSlice * sp.numEUsPerSubslice * sp.numThreadsPerEU;

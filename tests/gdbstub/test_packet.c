@@ -68,6 +68,7 @@ static size_t put(uint8_t *out, size_t o, const char *raw, size_t n, int bad)
 
 int main(void)
 {
+    tap_plan(43);
     static uint8_t stream[2048];
     size_t n = 0;
     struct rsp_rx rx;

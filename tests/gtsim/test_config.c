@@ -11,6 +11,7 @@ int main(void)
     struct gtsim_config c;
     char err[256];
 
+    tap_plan(12);
     gtsim_config_defaults(&c);
     tap_ok(c.platform == GTSIM_XEHPC && c.devices == 1 && c.tiles == 1, "defaults");
     tap_ok(c.slices * c.subslices * c.eus * c.threads >= 128 &&

@@ -354,6 +354,8 @@ static void test_interrupt(enum gtsim_platform p)
 
 int main(void)
 {
+    /* Per platform: 7 plain-run, 2 fault, 16 debug and 6 interrupt checks. */
+    tap_plan(GTSIM_PLATFORM_COUNT * (7 + 2 + 16 + 6));
     for (int p = 0; p < GTSIM_PLATFORM_COUNT; p++) {
         test_plain_run((enum gtsim_platform)p);
         test_fault_no_debugger((enum gtsim_platform)p);

@@ -380,8 +380,15 @@ static void check_tables(void)
            "unknown platforms are reported as such");
 }
 
+/* check_tables: 2 per platform and 2; check_fixed_encodings: 15 per known
+ * encoding; check_fixture: 3, the platform line, 4 for its one kernel
+ * (check_fixture asserts there is one) and the kernel count. */
+#define FIXTURE_CHECKS 9
+
 int main(void)
 {
+    tap_plan(2 * GTSIM_PLATFORM_COUNT + 2 + 15 * (int)(sizeof(known) / sizeof(known[0])) +
+             GTSIM_PLATFORM_COUNT * (int)(sizeof(kernels) / sizeof(kernels[0])) * FIXTURE_CHECKS);
     check_tables();
     check_fixed_encodings();
     for (int p = 0; p < GTSIM_PLATFORM_COUNT; p++)

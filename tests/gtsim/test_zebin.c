@@ -516,6 +516,8 @@ static void check_rejections(void)
 
 int main(void)
 {
+    /* 8 checks per expected kernel, 16 in check_rejections. */
+    tap_plan(8 * (int)(sizeof(expected) / sizeof(expected[0])) + 16);
     for (size_t i = 0; i < sizeof(expected) / sizeof(expected[0]); i++)
         check_expected(&expected[i]);
     check_rejections();

@@ -96,8 +96,23 @@ class DAP:
             self._next(deadline)
 
 
+    def output(self, since, words, timeout=30):
+        """The output events' text since index since, once it holds every
+        word (the adapter sends a command's output after its response)."""
+        deadline = time.time() + timeout
+        while True:
+            text = "".join(e.get("body", {}).get("output", "") for e in self.events[since:]
+                           if e.get("event") == "output")
+            if all(w in text for w in words) or time.time() >= deadline:
+                return text
+            try:
+                self._next(deadline)
+            except queue.Empty:
+                return text
+
+
 env = h.small_device(5)
-t = h.Tap()
+t = h.Tap(10)
 with h.guarded(t, "DAP session"):
     app, _ = h.start_app(env, args=["--print-buffers"], running="buffers:")
     srv = h.Zestub(env, "--attach", str(app.pid))
@@ -111,9 +126,14 @@ with h.guarded(t, "DAP session"):
     t.ok(r.get("success"), "attach (gdbtarget, target remote)", r)
     d.event("initialized")
     d.request("configurationDone")
-    time.sleep(1.0)
-    r = d.request("threads")
-    threads = r.get("body", {}).get("threads", [])
+    # GDB lists the threads once the attach has settled: ask until it does.
+    deadline = time.time() + 30
+    while True:
+        r = d.request("threads")
+        threads = r.get("body", {}).get("threads", [])
+        if len(threads) >= h.SMALL_THREADS or time.time() >= deadline:
+            break
+        time.sleep(0.2)
     t.eq(len(threads), h.SMALL_THREADS, "threads: every hardware thread")
     if not d.request("continue", {"threadId": threads[0]["id"] if threads else 1}).get("success"):
         t.diag("continue before pause was refused (already running?)")
@@ -134,9 +154,7 @@ with h.guarded(t, "DAP session"):
     mark = len(d.events)
     r = d.request("evaluate", {"expression": ">monitor threads", "context": "repl",
                                "frameId": frames[0]["id"] if frames else 0})
-    time.sleep(0.5)
-    out = "".join(e.get("body", {}).get("output", "") for e in d.events[mark:]
-                  if e.get("event") == "output")
+    out = d.output(mark, ("threads", "stopped"))
     t.ok(r.get("success") and "threads" in out and "stopped" in out,
          "evaluate '>monitor threads' in the debug console", [r, out[:400]])
     r = d.request("continue", {"threadId": tid})

@@ -17,7 +17,6 @@ import harness as h  # noqa: E402
 
 gdb = h.gdb_or_skip()
 env = h.small_device(20)
-t = h.Tap()
 with open(os.path.join(h.srcdir, "doc", "user-guide.md")) as f:
     guide = f.read()
 blocks = re.findall(r"```json\n(.*?)```", guide, re.S)
@@ -26,6 +25,8 @@ try:
 except ValueError as e:
     launch = {"error": str(e)}
 configs = launch.get("configurations", [])
+# The plan from the guide itself: 1, then 3 per configuration.
+t = h.Tap(1 + 3 * len(configs))
 t.ok(len(configs) >= 2, "the guide's launch.json parses and has its configurations", launch)
 for cfg in configs:
     name = cfg.get("name", "?")

@@ -6,14 +6,13 @@ exists (pending), resolved when zestub announces the module as an in-memory
 library, hit, info threads, next (range stepping in the server), continue,
 detach. Driven through GDB/MI. Skipped when INTELGT_GDB is unset."""
 import sys
-import time
 
 sys.dont_write_bytecode = True
 import harness as h  # noqa: E402
 
 gdb = h.intel_gdb()
 env = h.small_device(50)
-t = h.Tap()
+t = h.Tap(16)
 with h.mi_session(t, "Intel GDB session", gdb) as s:
     app, line = h.start_app(env, args=["--wait-before-load"], stdin=True)
     t.ok(line.startswith("device:"), "the application started")
@@ -46,7 +45,7 @@ with h.mi_session(t, "Intel GDB session", gdb) as s:
     t.eq(s.command("-break-delete")[0], "done", "delete the breakpoint")
     mark = len(s.records)
     t.eq(s.command("-exec-continue")[0], "running", "continue to the end")
-    time.sleep(0.3)
+    s.wait_async("*", "running", mark, timeout=30)
     cls, text = s.console("detach inferiors 1")
     if cls != "done":
         s.console("detach")

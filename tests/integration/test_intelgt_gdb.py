@@ -8,14 +8,13 @@ arrives while the target runs. Skipped when INTELGT_GDB is unset (CI does
 not have Intel's GDB)."""
 import re
 import sys
-import time
 
 sys.dont_write_bytecode = True
 import harness as h  # noqa: E402
 
 gdb = h.intel_gdb()
 env = h.small_device(5)
-t = h.Tap()
+t = h.Tap(17)
 with h.mi_session(t, "Intel GDB session", gdb) as s:
     app, line = h.start_app(env, args=["--print-buffers"], running="buffers:")
     t.ok(line.startswith("device:"), "the application started", line)
@@ -51,7 +50,7 @@ with h.mi_session(t, "Intel GDB session", gdb) as s:
     mark = len(s.records)
     cls, _ = s.command("-exec-continue")
     t.eq(cls, "running", "-exec-continue")
-    time.sleep(0.5)
+    s.wait_async("*", "running", mark, timeout=30)
     cls, _ = s.command("-exec-interrupt")
     t.eq(cls, "done", "-exec-interrupt")
     stopped = s.wait_async("*", "stopped", mark + 1, timeout=30)

@@ -23,7 +23,9 @@ SMALL = "platform=xehpc,subslices=2,eus=4,threads=4,pace=20"  # 32 threads
 # starts and stops them, plus the second the test lets them run, could end
 # the kernel before the ^C on a fast machine.
 LARGE = "platform=xehpc,slices=8,subslices=8,eus=8,threads=16,pace=5"  # 8,192
-t = h.Tap()
+# start() makes 3 checks, finish() 2, check_threads() 7: small() 40 in all,
+# large() 18.
+t = h.Tap(40 + 18)
 
 
 def u32(b, i):

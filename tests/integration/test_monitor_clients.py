@@ -26,7 +26,9 @@ FAILING = (
     ("xpti allocations", NOTE),
     ("xpti allocations 0x10", NOTE),
 )
-t = h.Tap()
+# Stock GDB: 3 and one per failing command; GDB/MI: 2 and one per command;
+# detach and attach again: 10.
+t = h.Tap(3 + 2 + 2 * len(FAILING) + 10)
 
 with h.guarded(t, "stock GDB"):
     app, _ = h.start_app(env, args=["--print-buffers"], running="buffers:")

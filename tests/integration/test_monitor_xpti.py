@@ -22,7 +22,10 @@ SMALL = "platform=xehpc,subslices=2,eus=4,threads=4,pace=20"  # 32 threads
 TWO = "devices=2,pace=40,subslices=2,eus=4,threads=4"
 NOTE = ("note: no XPTI table for pid %d (application not instrumented): no submission sites "
         "or allocations\n")
-t = h.Tap()
+ROUNDS = 3  # stops of concurrent(): the attach, then two ^C
+# demo() 35 checks; concurrent() 7, 4 per round and a ^C for each round after
+# the first, twice; plain() 12; crowded() 5.
+t = h.Tap(35 + 2 * (7 + 4 * ROUNDS + ROUNDS - 1) + 12 + 5)
 
 
 def traced_env(env):
@@ -270,7 +273,7 @@ def concurrent(same):
     srv, c = serve(env, app.proc.pid)
     t.ok(c.req("qDeltaThreadList") == "1", "%s: delta thread lists" % tag)
     view = {}
-    for stop in range(3):
+    for stop in range(ROUNDS):
         if stop:
             c.send("vCont;c")
             time.sleep(0.3)

@@ -268,6 +268,7 @@ static void test_cr0(void)
 
 int main(void)
 {
+    tap_plan(136);
     test_xehpc();
     test_gen12lp();
     test_skipped();

@@ -58,6 +58,7 @@ int main(int argc, char **argv)
     uint32_t t;
 
     conf_init(argc, argv, 90);
+    tap_plan(26);
     conf_set_pace(200);
     if (!tap_ok(zd_open(&zd, &err) == 0, "zd_open: %s", err.msg))
         return tap_done();

@@ -11,6 +11,7 @@
 int main(int argc, char **argv)
 {
     struct sycl_flow flow = {.submissions = argc > 1 ? atoi(argv[1]) : 3};
+    tap_plan(2);
     xptiFrameworkInitialize();
     tap_ok(sycl_flow_run(&flow) == 0, "the sycl flow ran (%d dispatcher surprises)",
            flow.api_failures);

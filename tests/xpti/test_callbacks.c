@@ -179,6 +179,7 @@ static void test_notify(void)
 
 int main(void)
 {
+    tap_plan(30);
     unsetenv("XPTI_SUBSCRIBERS");
     test_registration();
     xptiReset();

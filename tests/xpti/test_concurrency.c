@@ -167,6 +167,10 @@ int main(void)
 {
     unsetenv("XPTI_SUBSCRIBERS");
     xptiForceSetTraceEnabled(true);
+    int rounds = 0;
+    for (int t = 2; t <= MAX_THREADS; t *= 2)
+        rounds++;
+    tap_plan(rounds * (2 + 3)); /* strings_round 2 checks, events_round 3 */
     for (int t = 2; t <= MAX_THREADS; t *= 2) {
         strings_round(t);
         events_round(t);

@@ -14,6 +14,7 @@ static xpti_object_id_t int_object(int64_t v)
 
 int main(void)
 {
+    tap_plan(17);
     unsetenv("XPTI_SUBSCRIBERS");
     struct xpti_payload p = {.name = "md", .flags = XPTI_PAYLOAD_NAME_AVAILABLE};
     uint64_t inst;

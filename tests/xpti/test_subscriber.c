@@ -137,6 +137,8 @@ static void test_sycl_stream(void)
            "wait_begin/wait_end share an xptiGetUniqueId instance");
 }
 
+#define PLAN 24 /* checks in test_protocol, test_sycl_stream and main */
+
 int main(int argc, char **argv)
 {
     const char *build = getenv("top_builddir");
@@ -144,8 +146,10 @@ int main(int argc, char **argv)
              build ? build : ".");
     if (argc == 2 && strcmp(argv[1], "--report") == 0)
         return report_state();
+    tap_plan(PLAN);
     if (access(recorder_path, R_OK) != 0) {
-        tap_skip("recorder subscriber not built (set top_builddir)");
+        for (int i = 0; i < PLAN; i++)
+            tap_skip("recorder subscriber not built (set top_builddir)");
         return tap_done();
     }
     test_protocol();

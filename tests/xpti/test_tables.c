@@ -181,6 +181,7 @@ static void test_thread_state(void)
 
 int main(void)
 {
+    tap_plan(60);
     unsetenv("XPTI_SUBSCRIBERS");
     test_initialize();
     xptiReset();

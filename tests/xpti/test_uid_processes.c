@@ -57,6 +57,7 @@ int main(int argc, char **argv)
     unsetenv("XPTI_USE_STRICT_HASH");
     if (argc == 3 && strcmp(argv[1], "--child") == 0)
         return child(argv[2]);
+    tap_plan(6);
 
     struct observed a, b;
     if (!tap_ok(run_child("0", &a) == 0 && run_child("50", &b) == 0, "both children ran"))

@@ -239,6 +239,7 @@ static void test_concurrent_writers(void)
 
 int main(void)
 {
+    tap_plan(34);
     test_round_trip();
     test_full_tables();
     test_concurrent_writers();

@@ -283,6 +283,7 @@ static void test_open_by_pid(void)
 
 int main(void)
 {
+    tap_plan(35);
     build();
     test_headers();
     test_records();

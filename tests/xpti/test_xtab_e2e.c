@@ -106,6 +106,7 @@ static void check_table(struct xtab *t)
 
 int main(void)
 {
+    tap_plan(10);
     const char *top = getenv("top_builddir");
     struct child c;
     if (!top || spawn(top, &c) != 0)
