@@ -314,6 +314,19 @@ static void free_session(struct client_session *s)
     free(s);
 }
 
+/* GTSIM_FAULTS time:ms=N: when this session's device will be lost. */
+static void arm_lost_timer(struct client_session *s)
+{
+    long ms = gtsim_faults_lost_after_ms();
+    if (ms < 0)
+        return;
+    pthread_mutex_lock(&s->lock);
+    clock_gettime(CLOCK_MONOTONIC, &s->lose_at);
+    s->lose_at.tv_sec += ms / 1000 + (s->lose_at.tv_nsec + ms % 1000 * 1000000L) / 1000000000L;
+    s->lose_at.tv_nsec = (s->lose_at.tv_nsec + ms % 1000 * 1000000L) % 1000000000L;
+    pthread_mutex_unlock(&s->lock);
+}
+
 static ze_result_t ZE_APICALL gtsim_zetDebugAttach(zet_device_handle_t hDevice,
                                                    const zet_debug_config_t *config,
                                                    zet_debug_session_handle_t *phSession)
@@ -384,14 +397,7 @@ static ze_result_t ZE_APICALL gtsim_zetDebugAttach(zet_device_handle_t hDevice,
         free_session(s);
         return r;
     }
-    if (gtsim_faults_lost_after_ms() >= 0) {
-        long ms = gtsim_faults_lost_after_ms();
-        pthread_mutex_lock(&s->lock);
-        clock_gettime(CLOCK_MONOTONIC, &s->lose_at);
-        s->lose_at.tv_sec += ms / 1000 + (s->lose_at.tv_nsec + ms % 1000 * 1000000L) / 1000000000L;
-        s->lose_at.tv_nsec = (s->lose_at.tv_nsec + ms % 1000 * 1000000L) % 1000000000L;
-        pthread_mutex_unlock(&s->lock);
-    }
+    arm_lost_timer(s);
     pthread_mutex_lock(&sessions_lock);
     s->next = sessions;
     sessions = s;
