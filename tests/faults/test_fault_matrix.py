@@ -67,10 +67,9 @@ def stopped(reply):
 
 def run_cell(name, faults, fn, wait_load, checks):
     app = srv = None
-    done = [0]
+    first = t.n
 
     def check(cond, desc, detail=None):
-        done[0] += 1
         t.ok(cond, "%s: %s" % (name, desc), detail)
 
     try:
@@ -84,9 +83,9 @@ def run_cell(name, faults, fn, wait_load, checks):
         t.ok(rc == 0 and "Sanitizer" not in err and "runtime error" not in err,
              "%s: zestub ends with status 0, no sanitizer report" % name, "rc %r\n%s" % (rc, err))
     except Exception as e:  # the rest of the cell's checks fail, the plan holds
-        left = checks + COMMON - done[0]
-        for i in range(max(left, 1) if left > 0 else 0):
-            t.ok(False, "%s: check %d: %r" % (name, done[0] + i + 1, e),
+        ran = t.n - first
+        for i in range(checks + COMMON - ran):
+            t.ok(False, "%s: check %d: %r" % (name, ran + i + 1, e),
                  srv.stderr()[-800:] if srv else None)
     finally:
         h.cleanup()
@@ -465,7 +464,25 @@ def launch_cell():
 
 LAUNCH_CHECKS = 3
 
-t = h.Tap(sum(c[4] + COMMON for c in CELLS) + DUMP_CHECKS * len(DUMPS) + LAUNCH_CHECKS)
+# A bad GTSIM_FAULTS fails zeInit with the reason, as a bad GTSIM_CONFIG does.
+BAD_SETTINGS = [("read_memory:every=x", "every=x is not a number"),
+                ("launch:at=1", "launch needs at=N:device_lost"),
+                ("resume:result=ZE_RESULT_BOGUS", "unknown result 'ZE_RESULT_BOGUS'"),
+                ("peek", "unknown call 'peek'")]
+
+
+def bad_settings():
+    for faults, reason in BAD_SETTINGS:
+        p = subprocess.run([os.path.join(h.top, "zestub"), "devices"],
+                           env=dict(env, GTSIM_FAULTS=faults), stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, timeout=30)
+        err = p.stderr.decode(errors="replace")
+        t.ok(p.returncode != 0 and "GTSIM_FAULTS: " + reason in err,
+             "GTSIM_FAULTS=%s is refused: %s" % (faults, reason), err)
+
+t = h.Tap(sum(c[4] + COMMON for c in CELLS) + DUMP_CHECKS * len(DUMPS) + LAUNCH_CHECKS +
+          len(BAD_SETTINGS))
+bad_settings()
 for name, faults, fn, wait_load, checks in CELLS:
     run_cell(name, faults, fn, wait_load, checks)
 for body in DUMPS:
