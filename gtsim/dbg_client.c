@@ -476,8 +476,11 @@ static ze_result_t ZE_APICALL gtsim_zetDebugReadEvent(zet_debug_session_handle_t
         pthread_mutex_lock(&s->lock);
         if (hit.fail) {
             /* The event stays queued, unless the device is lost with it. */
-            if (hit.lose)
+            if (hit.lose) {
+                s->head = (s->head + 1) % s->cap_events;
+                s->nevents--;
                 lose_device_locked(s);
+            }
             pthread_mutex_unlock(&s->lock);
             return hit.result;
         }
