@@ -205,7 +205,8 @@ int cli_dump(int argc, char **argv)
         if (rc == 3)
             fprintf(stderr, "zestub dump: no %s within %.0f s; dumping the current state\n",
                     dump_trigger_name(o.on), o.timeout);
-        dump_take(out, m, &o, o.pid, deadline);
+        if (dump_take(out, m, &o, o.pid, deadline) != 0)
+            rc = 3; /* partial: a device ended during the dump */
     } else if (rc == 4) {
         fprintf(stderr, "zestub dump: the application exited before a %s\n",
                 dump_trigger_name(o.on));

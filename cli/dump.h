@@ -40,9 +40,10 @@ int dump_attach(struct zd *zd, uint32_t pid, double deadline, struct sess_manage
 /* Waits for the trigger; releases module loads meanwhile. 0 triggered,
  * 3 timeout, 4 application gone. */
 int dump_wait_trigger(struct sess_manager *m, enum trigger on, double deadline);
-/* Stops every device, writes every stopped thread, resumes them. */
-void dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_opts *o,
-               uint32_t pid, double deadline);
+/* Stops every device, writes every stopped thread, resumes them. 0, or 3
+ * when a device ended during the dump (partial output, said on stderr). */
+int dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_opts *o, uint32_t pid,
+              double deadline);
 /* Launch mode: zestub dump [OPTIONS] -- PROGRAM [ARGS...]. */
 int cli_dump_launch(const struct dump_opts *o);
 

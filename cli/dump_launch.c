@@ -85,7 +85,7 @@ static int observe(struct run *r)
             fprintf(stderr, "zestub dump: no %s within %.0f s; dumping the current state\n",
                     dump_trigger_name(r->o->on), r->o->timeout);
         dump_watchdog_start(end, r->out);
-        dump_take(r->out, r->m, r->o, (uint32_t)r->l.target, end);
+        (void)dump_take(r->out, r->m, r->o, (uint32_t)r->l.target, end);
         r->dumped = true;
     }
     /* Detached, the program runs on at full speed; the manager stays for

@@ -30,6 +30,10 @@ struct dump_out {
     /* Launch mode (dump_out_launch): the program's end, written last. */
     bool launched, has_program;
     char program[512];
+    /* Threads whose registers could not all be read, and the last reason:
+     * said on stderr when the document is closed. */
+    unsigned reg_failures;
+    char reg_error[256];
 };
 
 struct dump_out *dump_out_open(const char *json_path, uint32_t pid, const char *trigger,
@@ -209,18 +213,32 @@ static size_t fetch_registers(struct dump_out *o, struct sess_manager *m,
 {
     const struct regs_catalog *cat = catalog(o, t->session);
     size_t n = 0;
+    bool failed = false;
+    char err_text[sizeof(o->reg_error)] = "";
     for (size_t i = 0; cat && i < regs_catalog_count(cat) && n < max; i++) {
         const struct regs_reg *r = regs_catalog_at(cat, i);
-        struct zd_error err;
+        struct zd_error err = {0};
         bool have = false;
         if (which == DUMP_REGS_EXPEDITED && !r->expedited)
             continue;
         for (size_t k = 0; k < n && !have; k++)
             have = out[k].type == r->regset_type;
         out[n].type = r->regset_type;
-        if (!have && sess_read_regset(m, t->session, t->thread, r->regset_type, &out[n].data,
-                                      &out[n].size, &err) == 0)
+        if (have)
+            continue;
+        if (sess_read_regset(m, t->session, t->thread, r->regset_type, &out[n].data, &out[n].size,
+                             &err) == 0)
             n++;
+        else {
+            failed = true;
+            snprintf(err_text, sizeof(err_text), "%s", err.msg);
+        }
+    }
+    if (failed) {
+        pthread_mutex_lock(&o->lock);
+        o->reg_failures++;
+        snprintf(o->reg_error, sizeof(o->reg_error), "%s", err_text);
+        pthread_mutex_unlock(&o->lock);
     }
     return n;
 }
@@ -374,6 +392,11 @@ static void finish(struct dump_out *o, struct sess_manager *m, int status, bool 
 void dump_out_close(struct dump_out *o, struct sess_manager *m, int status, bool complete)
 {
     pthread_mutex_lock(&o->lock);
+    if (o->reg_failures)
+        fprintf(stderr,
+                "zestub dump: the registers of %u thread%s could not all be read, so their "
+                "records lack them: %s\n",
+                o->reg_failures, o->reg_failures == 1 ? "" : "s", o->reg_error);
     /* In launch mode the status is the program's when nothing was dumped:
      * the caller says whether the document is complete. */
     finish(o, m, status, o->launched ? complete : complete && status == 0);

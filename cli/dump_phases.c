@@ -147,11 +147,14 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-void dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_opts *o,
-               uint32_t pid, double deadline)
+int dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_opts *o, uint32_t pid,
+              double deadline)
 {
     struct zd_error err;
     char note[512];
+    unsigned alive_before = 0, alive_after = 0;
+    for (unsigned k = 0; k < sess_count(m); k++)
+        alive_before += sess_alive(m, k);
     /* Every thread we dump is stopped once this returns, so a task that
      * was running on its behalf began before stop_ns. */
     (void)sess_stop_all(m, &err);
@@ -165,4 +168,15 @@ void dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_o
     dump_out_collect(out, m, o->regs, x, stop_ns);
     sess_xpti_close(x);
     sess_resume_all(m, &err);
+    for (unsigned k = 0; k < sess_count(m); k++)
+        alive_after += sess_alive(m, k);
+    if (alive_after == alive_before)
+        return 0;
+    /* A device lost (or the application gone) while we dumped: what was
+     * written is all there is of it. */
+    fprintf(stderr,
+            "zestub dump: %u device%s ended during the dump (device lost or the application "
+            "exited): their threads are missing or incomplete\n",
+            alive_before - alive_after, alive_before - alive_after == 1 ? "" : "s");
+    return 3;
 }

@@ -18,6 +18,7 @@
 
 #include "gtsim/dbg_proto.h"
 #include "gtsim/device_build.h"
+#include "gtsim/faults.h"
 #include "gtsim/gtsim.h"
 #include "gtsim/regfile.h"
 #include "gtsim/zet_fill.h"
@@ -38,6 +39,8 @@ struct client_session {
     zet_debug_event_t *events;
     size_t nevents, cap_events, head;
     bool dead;
+    bool lost;               /* GTSIM_FAULTS lost the device */
+    struct timespec lose_at; /* GTSIM_FAULTS time:ms=N, or tv_sec 0 */
     bool have_reply;
     struct gtsim_dbg_hdr reply_hdr;
     void *reply;
@@ -88,6 +91,8 @@ static void *reader_main(void *arg)
             s->reply_hdr = h;
             s->have_reply = true;
         } else {
+            if (h.type == GTSIM_DBG_LOST)
+                s->lost = true; /* the end of stream that follows says DETACHED(INVALID) */
             free(p);
         }
         pthread_cond_broadcast(&s->cv);
@@ -96,7 +101,10 @@ static void *reader_main(void *arg)
     pthread_mutex_lock(&s->lock);
     if (!s->dead) {
         zet_debug_event_t ev = {.type = ZET_DEBUG_EVENT_TYPE_DETACHED};
-        ev.info.detached.reason = ZET_DEBUG_DETACH_REASON_HOST_EXIT;
+        /* The real driver reports a debug connection that went invalid
+         * (a lost device) as DETACHED with reason INVALID. */
+        ev.info.detached.reason =
+            s->lost ? ZET_DEBUG_DETACH_REASON_INVALID : ZET_DEBUG_DETACH_REASON_HOST_EXIT;
         push_event(s, &ev);
         s->dead = true;
     }
@@ -126,6 +134,60 @@ static void access_cost(uint32_t type)
     struct timespec ts = {0, us * 1000};
     if (us && type >= GTSIM_DBG_READ_MEM && type <= GTSIM_DBG_WRITE_REGS)
         nanosleep(&ts, NULL);
+}
+
+/* ---- GTSIM_FAULTS (faults.c) --------------------------------------------- */
+
+/* The device is lost: the session ends as when the real driver's debug
+ * connection goes invalid (DETACHED, then every call fails). Closing our
+ * end makes the debuggee resume the threads we stopped. Caller holds
+ * s->lock. */
+static void lose_device_locked(struct client_session *s)
+{
+    if (!s->dead && !s->lost) {
+        s->lost = true;
+        fprintf(stderr, "gtsim: GTSIM_FAULTS: device lost (debug session of process %u)\n", s->pid);
+        shutdown(s->fd, SHUT_RDWR);
+    }
+}
+
+static bool past(const struct timespec *at)
+{
+    struct timespec now;
+    if (at->tv_sec == 0)
+        return false;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec > at->tv_sec || (now.tv_sec == at->tv_sec && now.tv_nsec >= at->tv_nsec);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, ms % 1000 * 1000000L};
+    while (ms > 0 && nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+/* Counts a call; true when it must return *r instead of running. */
+static bool fault(struct client_session *s, enum gtsim_fault_call call, ze_result_t *r)
+{
+    struct gtsim_fault_hit hit;
+    if (s) {
+        pthread_mutex_lock(&s->lock);
+        if (past(&s->lose_at))
+            lose_device_locked(s);
+        pthread_mutex_unlock(&s->lock);
+    }
+    gtsim_faults_check(call, &hit);
+    sleep_ms(hit.delay_ms);
+    if (!hit.fail)
+        return false;
+    if (hit.lose && s) {
+        pthread_mutex_lock(&s->lock);
+        lose_device_locked(s);
+        pthread_mutex_unlock(&s->lock);
+    }
+    *r = hit.result;
+    return true;
 }
 
 /* Sends a request and waits for its reply. out/outlen receive reply data. */
@@ -252,6 +314,19 @@ static void free_session(struct client_session *s)
     free(s);
 }
 
+/* GTSIM_FAULTS time:ms=N: when this session's device will be lost. */
+static void arm_lost_timer(struct client_session *s)
+{
+    long ms = gtsim_faults_lost_after_ms();
+    if (ms < 0)
+        return;
+    pthread_mutex_lock(&s->lock);
+    clock_gettime(CLOCK_MONOTONIC, &s->lose_at);
+    s->lose_at.tv_sec += ms / 1000 + (s->lose_at.tv_nsec + ms % 1000 * 1000000L) / 1000000000L;
+    s->lose_at.tv_nsec = (s->lose_at.tv_nsec + ms % 1000 * 1000000L) % 1000000000L;
+    pthread_mutex_unlock(&s->lock);
+}
+
 static ze_result_t ZE_APICALL gtsim_zetDebugAttach(zet_device_handle_t hDevice,
                                                    const zet_debug_config_t *config,
                                                    zet_debug_session_handle_t *phSession)
@@ -268,6 +343,8 @@ static ze_result_t ZE_APICALL gtsim_zetDebugAttach(zet_device_handle_t hDevice,
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     if (d->root && !d->driver->cfg.tile_attach)
         return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+    if (fault(NULL, GTSIM_FAULT_ATTACH, &r))
+        return r;
     pthread_mutex_lock(&sessions_lock);
     for (s = sessions; s; s = s->next)
         if (s->device == d) {
@@ -320,6 +397,7 @@ static ze_result_t ZE_APICALL gtsim_zetDebugAttach(zet_device_handle_t hDevice,
         free_session(s);
         return r;
     }
+    arm_lost_timer(s);
     pthread_mutex_lock(&sessions_lock);
     s->next = sessions;
     sessions = s;
@@ -331,8 +409,13 @@ static ze_result_t ZE_APICALL gtsim_zetDebugAttach(zet_device_handle_t hDevice,
 static ze_result_t ZE_APICALL gtsim_zetDebugDetach(zet_debug_session_handle_t hSession)
 {
     struct client_session *s = as_session(hSession);
+    ze_result_t injected = ZE_RESULT_SUCCESS;
     if (!s)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    /* An injected failure still ends the session, as the real driver's
+     * detach closes the connection and frees the session whatever the
+     * close says. */
+    (void)fault(s, GTSIM_FAULT_DETACH, &injected);
     /* The debuggee resumes our threads when it gets DETACH or sees us go. */
     (void)request(s, GTSIM_DBG_DETACH, NULL, 0, NULL, 0, NULL, 0);
     pthread_mutex_lock(&s->lock);
@@ -349,7 +432,7 @@ static ze_result_t ZE_APICALL gtsim_zetDebugDetach(zet_debug_session_handle_t hS
         }
     pthread_mutex_unlock(&sessions_lock);
     free_session(s);
-    return ZE_RESULT_SUCCESS;
+    return injected;
 }
 
 static ze_result_t ZE_APICALL gtsim_zetDebugReadEvent(zet_debug_session_handle_t hSession,
@@ -371,10 +454,36 @@ static ze_result_t ZE_APICALL gtsim_zetDebugReadEvent(zet_debug_session_handle_t
     pthread_mutex_lock(&s->lock);
     /* A dead session with nothing queued never blocks. */
     while (s->nevents == 0 && !s->dead && timeout_ms != 0) {
-        if (timeout_ms == UINT64_MAX)
+        bool forever = timeout_ms == UINT64_MAX, lose_first;
+        if (past(&s->lose_at))
+            lose_device_locked(s); /* the reader queues DETACHED */
+        /* GTSIM_FAULTS time:ms=N may come before the caller's timeout. */
+        lose_first = s->lose_at.tv_sec && !s->lost &&
+                     (forever || s->lose_at.tv_sec < dl.tv_sec ||
+                      (s->lose_at.tv_sec == dl.tv_sec && s->lose_at.tv_nsec < dl.tv_nsec));
+        if (forever && !lose_first)
             pthread_cond_wait(&s->cv, &s->lock);
-        else if (pthread_cond_timedwait(&s->cv, &s->lock, &dl) == ETIMEDOUT)
+        else if (pthread_cond_timedwait(&s->cv, &s->lock, lose_first ? &s->lose_at : &dl) ==
+                     ETIMEDOUT &&
+                 !lose_first)
             break;
+    }
+    if (s->nevents && s->events[s->head].type != ZET_DEBUG_EVENT_TYPE_DETACHED) {
+        struct gtsim_fault_hit hit;
+        gtsim_faults_check(GTSIM_FAULT_READ_EVENT, &hit);
+        pthread_mutex_unlock(&s->lock);
+        sleep_ms(hit.delay_ms);
+        pthread_mutex_lock(&s->lock);
+        if (hit.fail) {
+            /* The event stays queued, unless the device is lost with it. */
+            if (hit.lose) {
+                s->head = (s->head + 1) % s->cap_events;
+                s->nevents--;
+                lose_device_locked(s);
+            }
+            pthread_mutex_unlock(&s->lock);
+            return hit.result;
+        }
     }
     if (s->nevents) {
         *ev = s->events[s->head];
@@ -391,10 +500,13 @@ static ze_result_t ZE_APICALL gtsim_zetDebugAcknowledgeEvent(zet_debug_session_h
                                                              const zet_debug_event_t *ev)
 {
     struct client_session *s = as_session(hSession);
+    ze_result_t r;
     if (!s)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!ev)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (fault(s, GTSIM_FAULT_ACK, &r))
+        return r;
     return request(s, GTSIM_DBG_ACK, ev, sizeof(*ev), NULL, 0, NULL, 0);
 }
 
@@ -403,8 +515,11 @@ static ze_result_t thread_request(zet_debug_session_handle_t hSession, uint32_t 
 {
     struct client_session *s = as_session(hSession);
     struct gtsim_dbg_thread_req rq = {thread};
+    ze_result_t r;
     if (!s)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (fault(s, type == GTSIM_DBG_INTERRUPT ? GTSIM_FAULT_INTERRUPT : GTSIM_FAULT_RESUME, &r))
+        return r;
     return request(s, type, &rq, sizeof(rq), NULL, 0, NULL, 0);
 }
 
@@ -434,6 +549,8 @@ static ze_result_t memory(zet_debug_session_handle_t hSession, ze_device_thread_
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;
     if (size == 0)
         return ZE_RESULT_ERROR_INVALID_SIZE;
+    if (fault(s, write ? GTSIM_FAULT_WRITE_MEMORY : GTSIM_FAULT_READ_MEMORY, &r))
+        return r;
     /* Large transfers go in pieces that fit one message. */
     for (size_t done = 0; done < size && r == ZE_RESULT_SUCCESS;) {
         size_t n = size - done < GTSIM_DBG_MAX_XFER ? size - done : GTSIM_DBG_MAX_XFER;
@@ -500,6 +617,7 @@ static ze_result_t registers(zet_debug_session_handle_t hSession, ze_device_thre
     const struct gtsim_regset_desc *d;
     struct gtsim_dbg_reg_req rq = {thread, type, start, count, 0};
     size_t bytes;
+    ze_result_t r;
     if (!s)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!values)
@@ -508,6 +626,8 @@ static ze_result_t registers(zet_debug_session_handle_t hSession, ze_device_thre
     if (!d || count == 0 || start >= d->count || count > d->count - start)
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     bytes = (size_t)count * (d->bits / 8);
+    if (fault(s, write ? GTSIM_FAULT_WRITE_REGISTERS : GTSIM_FAULT_READ_REGISTERS, &r))
+        return r;
     if (write)
         return request(s, GTSIM_DBG_WRITE_REGS, &rq, sizeof(rq), values, bytes, NULL, 0);
     return request(s, GTSIM_DBG_READ_REGS, &rq, sizeof(rq), NULL, 0, values, bytes);

@@ -25,6 +25,7 @@ enum gtsim_dbg_msg {
     GTSIM_DBG_WRITE_REGS,
     GTSIM_DBG_REPLY = 100, /* debuggee -> debugger */
     GTSIM_DBG_EVENT,       /* debuggee -> debugger, unsolicited */
+    GTSIM_DBG_LOST,        /* debuggee -> debugger: the device is lost, the end follows */
 };
 
 /* Largest payload either side accepts; bigger memory requests are split. */

@@ -20,5 +20,8 @@ void gtsim_dbg_module_created(struct gtsim_module *m);
 void gtsim_dbg_module_destroyed(struct gtsim_module *m);
 void gtsim_dbg_queue_created(struct gtsim_device *d);
 void gtsim_dbg_queue_destroyed(struct gtsim_device *d);
+/* The root device is lost (GTSIM_FAULTS launch:at=N): every session
+ * that sees it is told so and disconnected. */
+void gtsim_dbg_device_lost(struct gtsim_device *root);
 
 #endif

@@ -9,6 +9,7 @@
 #include "gtsim/gtsim.h"
 #include "gtsim/dbg_server.h"
 #include "gtsim/device_build.h"
+#include "gtsim/faults.h"
 
 static struct gtsim_driver *the_driver;
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -35,6 +36,11 @@ static ze_result_t create_driver(void)
     drv->magic = GTSIM_MAGIC_DRIVER;
     gtsim_config_defaults(&drv->cfg);
     if (gtsim_config_parse(getenv("GTSIM_CONFIG"), &drv->cfg, err, sizeof(err)) != 0) {
+        fprintf(stderr, "gtsim: %s\n", err);
+        free(drv);
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    if (gtsim_faults_init(getenv("GTSIM_FAULTS"), err, sizeof(err)) != 0) {
         fprintf(stderr, "gtsim: %s\n", err);
         free(drv);
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;

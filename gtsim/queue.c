@@ -10,6 +10,7 @@
 
 #include "gtsim/dbg_server.h"
 #include "gtsim/device_build.h"
+#include "gtsim/faults.h"
 #include "gtsim/gtsim.h"
 
 static struct gtsim_device *root_of(struct gtsim_device *d)
@@ -50,6 +51,13 @@ static void execute(struct gtsim_queue *q, struct gtsim_cmd *c)
     if (!root_of(dev)->lost) {
         switch (c->type) {
         case GTSIM_CMD_LAUNCH:
+            if (gtsim_faults_launch_loses()) {
+                fprintf(stderr, "gtsim: GTSIM_FAULTS: device %u lost at the launch of '%s'\n",
+                        root_of(dev)->ordinal, c->launch->kernel.name);
+                root_of(dev)->lost = true;
+                gtsim_dbg_device_lost(root_of(dev));
+                break;
+            }
             c->launch->slice_first = dev->slice_first;
             c->launch->slice_count = dev->slice_count;
             if (gtsim_hw_run(dev->hw, c->launch) == -EFAULT) {

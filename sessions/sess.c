@@ -264,6 +264,30 @@ bool sess_exited(struct sess_manager *m, unsigned session)
     return exited;
 }
 
+/* Acknowledges a module load, retrying a failed acknowledgement (an ioctl
+ * error: the load stays held in the application until one succeeds). When
+ * it keeps failing the module is left unacknowledged, so the detach
+ * acknowledges it again rather than leave the application blocked. */
+static int ack_module(struct sess_manager *m, struct session *s, const struct zd_event *ev,
+                      struct zd_error *err)
+{
+    const struct timespec pause = {0, 20 * 1000000L};
+    int rc = zd_ack(s->zs, ev, err);
+    for (int i = 0; rc != 0 && rc != ZD_E_LOST && i < 3; i++) {
+        nanosleep(&pause, NULL);
+        rc = zd_ack(s->zs, ev, err);
+    }
+    if (rc == 0 || rc == ZD_E_LOST)
+        return rc;
+    pthread_mutex_lock(&m->lock);
+    for (size_t i = 0; i < s->nmodules; i++)
+        if (s->modules[i].ev.module_begin == ev->module_begin &&
+            s->modules[i].ev.module_end == ev->module_end)
+            s->modules[i].acked = false;
+    pthread_mutex_unlock(&m->lock);
+    return rc;
+}
+
 int sess_module_release(struct sess_manager *m, unsigned session, uint64_t begin, uint64_t end,
                         struct zd_error *err)
 {
@@ -283,7 +307,7 @@ int sess_module_release(struct sess_manager *m, unsigned session, uint64_t begin
             break;
         }
     pthread_mutex_unlock(&m->lock);
-    return found ? zd_ack(s->zs, &ev, err) : 0;
+    return found ? ack_module(m, s, &ev, err) : 0;
 }
 
 size_t sess_module_count(struct sess_manager *m, unsigned session)

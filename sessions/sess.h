@@ -155,7 +155,8 @@ const struct sym_module *sess_module_for_pc(struct sess_manager *m, unsigned ses
 
 /* Stops every thread of every session: one interrupt per device, then
  * threads that did not report are probed once (cr0, kept in the register
- * cache). Returns the number of stopped threads. */
+ * cache). Returns the number of stopped threads; err holds the first
+ * device's interrupt failure (code 0 when every interrupt went out). */
 int sess_stop_all(struct sess_manager *m, struct zd_error *err);
 /* After sess_stop_all: waits (at most timeout_ms) until every device it
  * interrupted has had one stop event of that interrupt recorded by the

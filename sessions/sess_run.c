@@ -19,7 +19,8 @@
 
 /* Sends the interrupt of session s if anything may run there. Lock held;
  * dropped around the device call. True when it was sent. */
-static bool interrupt_device(struct sess_manager *m, struct session *s, uint64_t *mark)
+static bool interrupt_device(struct sess_manager *m, struct session *s, uint64_t *mark,
+                             struct zd_error *err)
 {
     bool maybe_running = false;
     struct zd_error e;
@@ -35,9 +36,15 @@ static bool interrupt_device(struct sess_manager *m, struct session *s, uint64_t
     *mark = s->answers;
     pthread_mutex_unlock(&m->lock);
     rc = zd_interrupt(s->zs, zd_thread_all(), &e);
+    /* One retry: a failed ioctl may be transient, and a stop-all that
+     * stops nothing leaves the client looking at running threads. */
+    if (rc != 0 && e.code != ZD_E_LOST && e.code != ZD_E_UNAVAILABLE)
+        rc = zd_interrupt(s->zs, zd_thread_all(), &e);
     pthread_mutex_lock(&m->lock);
     if (rc != 0 && e.code == ZD_E_LOST)
         sess_mark_exited(m, s);
+    if (rc != 0 && err->code == 0)
+        *err = e; /* the first device's failure, for the caller to tell */
     return rc == 0;
 }
 
@@ -75,7 +82,7 @@ int sess_stop_all(struct sess_manager *m, struct zd_error *err)
     memset(err, 0, sizeof(*err));
     pthread_mutex_lock(&m->lock);
     for (unsigned k = 0; marks && sent && k < m->nsessions; k++)
-        sent[k] = interrupt_device(m, &m->sessions[k], &marks[k]);
+        sent[k] = interrupt_device(m, &m->sessions[k], &marks[k], err);
     sess_deadline(&dl, ANSWER_TIMEOUT_MS);
     for (unsigned k = 0; k < m->nsessions; k++) {
         struct session *s = &m->sessions[k];
@@ -185,6 +192,18 @@ int sess_prepare_resume(struct session *s, uint32_t thread, bool step, struct zd
     return rc;
 }
 
+/* A device-wide resume failed: no thread moved. The threads taken for
+ * running go back to what they were, so the next resume lets them go
+ * instead of waiting for a stop that cannot come. */
+static void restore_states(struct sess_manager *m, struct session *s, const uint8_t *before)
+{
+    pthread_mutex_lock(&m->lock);
+    for (uint32_t t = 0; t < s->nthreads; t++)
+        if (s->state[t] == SESS_T_RUNNING && before[t] != SESS_T_RUNNING)
+            sess_set_state(s, t, (enum sess_thread_state)before[t]);
+    pthread_mutex_unlock(&m->lock);
+}
+
 int sess_resume_all(struct sess_manager *m, struct zd_error *err)
 {
     int rc = 0;
@@ -193,9 +212,13 @@ int sess_resume_all(struct sess_manager *m, struct zd_error *err)
         struct session *s = &m->sessions[k];
         unsigned resumed = 0;
         struct zd_error e;
+        uint8_t *before;
         if (!sess_alive(m, k))
             continue;
         pthread_mutex_lock(&m->lock);
+        before = malloc(s->nthreads ? s->nthreads : 1);
+        if (before)
+            memcpy(before, s->state, s->nthreads);
         for (uint32_t t = 0; t < s->nthreads; t++) {
             /* A thread nobody read was stopped by the interrupt (or is
              * idle): nothing of its cr0 must change, and it is not read,
@@ -218,7 +241,10 @@ int sess_resume_all(struct sess_manager *m, struct zd_error *err)
         if (resumed && zd_resume(s->zs, zd_thread_all(), &e) != 0 && e.code != ZD_E_UNAVAILABLE) {
             *err = e;
             rc = e.code;
+            if (e.code != ZD_E_LOST && before)
+                restore_states(m, s, before);
         }
+        free(before);
     }
     return rc;
 }
@@ -246,14 +272,25 @@ int sess_resume_thread(struct sess_manager *m, unsigned session, uint32_t thread
 {
     struct session *s;
     int rc;
+    uint8_t before = 0;
     memset(err, 0, sizeof(*err));
     pthread_mutex_lock(&m->lock);
     s = stopped_thread(m, session, thread, err);
+    if (s)
+        before = s->state[thread];
     rc = s ? sess_prepare_resume(s, thread, step, err) : err->code;
     pthread_mutex_unlock(&m->lock);
     if (rc)
         return rc;
-    return zd_resume(s->zs, sess_thread_id(m, session, thread), err);
+    rc = zd_resume(s->zs, sess_thread_id(m, session, thread), err);
+    if (rc != 0 && rc != ZD_E_LOST && rc != ZD_E_UNAVAILABLE) {
+        /* The thread did not move: as it was, so it can be resumed again. */
+        pthread_mutex_lock(&m->lock);
+        if (s->state[thread] == SESS_T_RUNNING)
+            sess_set_state(s, thread, (enum sess_thread_state)before);
+        pthread_mutex_unlock(&m->lock);
+    }
+    return rc;
 }
 
 int sess_interrupt_thread(struct sess_manager *m, unsigned session, uint32_t thread,

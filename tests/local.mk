@@ -15,5 +15,6 @@ include $(srcdir)/tests/gdbstub/local.mk
 include $(srcdir)/tests/cli/local.mk
 include $(srcdir)/tests/xpti/local.mk
 include $(srcdir)/tests/integration/local.mk
+include $(srcdir)/tests/faults/local.mk
 include $(srcdir)/tests/fuzz/local.mk
 include $(srcdir)/tests/arch/local.mk

@@ -143,8 +143,13 @@ int zd_attach_result(struct zd_error *err, ze_result_t r, uint32_t pid, bool sub
                        "of its sub-devices)");
     case ZE_RESULT_ERROR_INVALID_ARGUMENT:
         return zd_fail(err, ZD_E_INVALID, (uint32_t)r, "no such process: %u", (unsigned)pid);
-    default:
+    default: {
+        /* Intel's wording first (scripts match it), then what the code means. */
+        const struct zd_result_entry *e = lookup(r);
         return zd_fail(err, zd_code_of(r) == ZD_E_LOST ? ZD_E_LOST : ZD_E_OTHER, (uint32_t)r,
-                       "failed to attach with error code '0x%x'", (unsigned)r);
+                       "failed to attach with error code '0x%x'%s%s%s%s%s", (unsigned)r,
+                       e ? " (ZE_RESULT_" : "", e ? e->name : "", e ? ": " : "",
+                       e ? e->sentence : "", e ? ")" : "");
+    }
     }
 }

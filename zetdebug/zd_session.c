@@ -16,6 +16,9 @@ _Static_assert(sizeof(zet_debug_event_t) <= sizeof(((struct zd_event *)0)->raw),
 /* How long one zetDebugReadEvent of the reader thread may block. Only so
  * the reader notices zd_detach; events themselves wake it at once. */
 #define READER_SLICE_MS 200
+/* Event reads failing in a row (50 ms apart) before the session is taken
+ * for dead: about 2.5 s. */
+#define READER_MAX_FAILURES 50
 
 static ze_device_thread_t to_ze(struct zd_thread t)
 {
@@ -214,11 +217,14 @@ static bool stop_requested(struct zd_session *s)
 static void *reader_main(void *arg)
 {
     struct zd_session *s = arg;
+    unsigned failures = 0; /* event reads failed in a row */
     while (!stop_requested(s)) {
         struct zd_event ev;
         struct zd_error err;
         uint64_t t0 = now_ms();
         int rc = read_one(s, READER_SLICE_MS, &ev, &err);
+        if (rc == 0)
+            failures = 0;
         if (rc == ZD_E_TIMEOUT) {
             /* A driver whose debuggee is gone answers NOT_READY at once
              * (gtsim does, after the queued events): wait out the slice so
@@ -230,6 +236,15 @@ static void *reader_main(void *arg)
         }
         if (rc == ZD_E_OTHER && err.raw == 0)
             continue; /* an unknown event type, already acknowledged */
+        /* A failed read (an ioctl error, not a lost device) leaves the
+         * event with the driver: read again after a pause, and give up
+         * only when reads keep failing, rather than tell the client the
+         * process is gone because of one error. */
+        if (rc != 0 && rc != ZD_E_LOST && ++failures < READER_MAX_FAILURES) {
+            if (pause_unless_stopped(s, READER_SLICE_MS / 4))
+                break;
+            continue;
+        }
         if (rc != 0) {
             /* The session is dead (device lost, debuggee gone without a
              * DETACHED event): tell the callback the way the driver would

@@ -1,0 +1,497 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The fault matrix (issue 20): each zetDebug call zestub makes fails on
+purpose (gtsim's GTSIM_FAULTS, set in zestub's environment only, so the
+application's device is healthy) with an ioctl error or a lost device,
+and a raw RSP client checks what must follow: an error naming the failure
+(or, for a lost device, the end of the device process, W1, as
+target/README.md documents), zestub serving on, the application finishing
+with exit 0 (no thread left stopped, no module load left blocked), and
+zestub ending with status 0 and no sanitizer report. Then zestub dump
+under a fault, and the device lost in the middle of a stop-all, a step, a
+dump and at a kernel launch. tests/faults/README.md has the matrix with
+each cell's expected outcome."""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+import harness as h  # noqa: E402
+
+EM = h.FEATURES + ";error-message+"  # error replies carry their text
+env = h.small_device(100)
+CELLS = []  # (name, faults, body, options)
+
+
+def cell(name, faults, wait_load=False, checks=3):
+    def register(fn):
+        CELLS.append((name, faults, fn, wait_load, checks))
+        return fn
+    return register
+
+
+COMMON = 2  # the application finishes; zestub ends cleanly
+t = None  # the Tap, made once the cells are known
+
+
+def start(faults, wait_load, app_faults=None):
+    """The application (its buffer address, when it prints one) and zestub
+    over stdio with GTSIM_FAULTS, after qSupported."""
+    aenv = dict(env, GTSIM_FAULTS=app_faults) if app_faults else env
+    app = h.launch(aenv, args=["--wait-before-load"] if wait_load else ["--print-buffers"],
+                   stdin=wait_load)
+    addr = None
+    line = app.stdout.readline().decode(errors="replace")
+    while not wait_load and line and not line.startswith("buffers:"):
+        line = app.stdout.readline().decode(errors="replace")
+    m = re.search(r"a=0x([0-9a-f]+)", line)
+    if m:
+        addr = int(m.group(1), 16)
+    srv = h.Stdio(dict(env, GTSIM_FAULTS=faults), keep_stderr=True, timeout=30)
+    srv.c.req(EM)
+    return app, srv, addr
+
+
+def names(reply, *words):
+    return reply.startswith("E") and all(w in reply for w in words)
+
+
+def stopped(reply):
+    return reply.startswith("T") or reply.startswith("S")
+
+
+def run_cell(name, faults, fn, wait_load, checks):
+    app = srv = None
+    first = t.n
+
+    def check(cond, desc, detail=None):
+        t.ok(cond, "%s: %s" % (name, desc), detail)
+
+    try:
+        app, srv, addr = start(faults, wait_load)
+        fn(srv.c, app, srv, addr, check)
+        rc = srv.close(20)
+        err = srv.stderr()
+        ok_app = h.wait_exit(app, 60) == 0
+        t.ok(ok_app, "%s: the application finishes (exit 0): nothing left stopped" % name,
+             app.stdout.read().decode(errors="replace")[-400:] if app.stdout else None)
+        t.ok(rc == 0 and "Sanitizer" not in err and "runtime error" not in err,
+             "%s: zestub ends with status 0, no sanitizer report" % name, "rc %r\n%s" % (rc, err))
+    except Exception as e:  # the rest of the cell's checks fail, the plan holds
+        ran = t.n - first
+        for i in range(checks + COMMON - ran):
+            t.ok(False, "%s: check %d: %r" % (name, ran + i + 1, e),
+                 srv.stderr()[-800:] if srv else None)
+    finally:
+        h.cleanup()
+
+
+def attach(c, app):
+    return c.req("vAttach;%x" % app.pid, timeout=30)
+
+
+def ended(c):
+    """'?' until it reports the device process's end (W1): the DETACHED
+    event of a lost device arrives on the reader thread, so the reply
+    after the failing call may still be the last stop. Up to 10 s."""
+    deadline = time.time() + 10
+    r = c.req("?")
+    while not r.startswith("W") and time.time() < deadline:
+        time.sleep(0.1)
+        r = c.req("?")
+    return r
+
+
+# ---- attach -----------------------------------------------------------------
+@cell("attach / error", "attach:first=1")
+def _(c, app, srv, addr, check):
+    r = attach(c, app)
+    check(names(r, "ERROR_UNKNOWN"), "vAttach -> E naming ZE_RESULT_ERROR_UNKNOWN", r)
+    r = attach(c, app)
+    check(stopped(r), "a second vAttach succeeds: zestub kept serving", r)
+    check(c.req("D;1") == "OK", "D;1 -> OK")
+
+
+@cell("attach / lost", "attach:first=1:device_lost")
+def _(c, app, srv, addr, check):
+    r = attach(c, app)
+    check(names(r, "ERROR_DEVICE_LOST"), "vAttach -> E naming ZE_RESULT_ERROR_DEVICE_LOST", r)
+    r = attach(c, app)
+    check(stopped(r), "a second vAttach succeeds: zestub kept serving", r)
+    check(c.req("D;1") == "OK", "D;1 -> OK")
+
+
+# ---- read event ---------------------------------------------------------------
+@cell("read_event / error", "read_event:every=2")
+def _(c, app, srv, addr, check):
+    r = attach(c, app)
+    check(stopped(r), "vAttach stops the threads although every 2nd event read fails", r)
+    r = c.req("vCont;c", timeout=60)
+    check(r.startswith("W1;process:1"), "continue runs to the process exit: W1", r)
+    check(h.wait_exit(app, 10) == 0,
+          "W came with the application's real end, not from a failed read", r)
+
+
+@cell("read_event / lost", "read_event:after=1:device_lost")
+def _(c, app, srv, addr, check):
+    attach(c, app)
+    r = ended(c)
+    check(r.startswith("W1;process:1"), "the lost device ends the device process: W1", r)
+    r = c.req("vCont;c")
+    check(r.startswith("E."), "a resume afterwards is an error, not a hang", r)
+    check("device lost" in srv.stderr(), "stderr names the lost device", srv.stderr())
+
+
+# ---- acknowledge --------------------------------------------------------------
+@cell("ack / error once", "ack:first=1", wait_load=True)
+def _(c, app, srv, addr, check):
+    r = attach(c, app)
+    check(r.startswith("U"), "vAttach before the module exists -> U", r)
+    h.release(app)
+    r = c.req("vCont;c", timeout=60)
+    check(r.startswith("W1;process:1"), "the failed acknowledgement is retried: the load goes on, W1",
+          r)
+    check("acknowledging" not in srv.stderr(), "no warning: the retry succeeded", srv.stderr())
+
+
+@cell("ack / error always", "ack", wait_load=True)
+def _(c, app, srv, addr, check):
+    attach(c, app)
+    h.release(app)
+    c.send("vCont;c")
+    deadline = time.time() + 20
+    while time.time() < deadline and "acknowledging module" not in srv.stderr():
+        time.sleep(0.1)
+    err = srv.stderr()
+    check("acknowledging module" in err and "ERROR_UNKNOWN" in err,
+          "stderr names the failed acknowledgement and ZE_RESULT_ERROR_UNKNOWN", err)
+    c.interrupt()
+    r = c.recv(timeout=30).decode("latin-1")
+    check(len(r) > 0, "^C is answered while the load is held", r)
+    check(c.req("D;1") == "OK", "D;1 -> OK: the detach releases the load")
+
+
+@cell("ack / lost", "ack:device_lost", wait_load=True)
+def _(c, app, srv, addr, check):
+    attach(c, app)
+    h.release(app)
+    r = c.req("vCont;c", timeout=60)
+    check(r.startswith("W1;process:1"), "the lost device ends the device process: W1", r)
+    r = c.req("?")
+    check(r.startswith("W") or r.startswith("E") or r == "OK", "? afterwards is answered", r)
+    check("device lost" in srv.stderr(), "stderr names the lost device", srv.stderr())
+
+
+# ---- interrupt ----------------------------------------------------------------
+@cell("interrupt / error once", "interrupt:first=1")
+def _(c, app, srv, addr, check):
+    r = attach(c, app)
+    check(stopped(r), "the attach's stop-all retries the failed interrupt: threads stopped", r)
+    r = c.req("vCont;c", timeout=60)
+    check(r.startswith("W1;process:1"), "continue runs to the exit: W1", r)
+    r = c.req("D;1")
+    check(r == "OK", "D;1 of the ended process -> OK", r)
+
+
+@cell("interrupt / lost", "interrupt:device_lost")
+def _(c, app, srv, addr, check):
+    r = attach(c, app)
+    check(not r.startswith("E") or "lost" in r, "vAttach answers (or names the loss)", r)
+    r = ended(c)
+    check(r.startswith("W1;process:1") or names(r, "lost"),
+          "the lost device ends the device process: W1", r)
+    check("device lost" in srv.stderr(), "stderr names the lost device", srv.stderr())
+
+
+# ---- resume -------------------------------------------------------------------
+@cell("resume / error once", "resume:first=1")
+def _(c, app, srv, addr, check):
+    attach(c, app)
+    r = c.req("vCont;c")
+    check(names(r, "resum", "ERROR_UNKNOWN"), "vCont;c -> E naming the resume and the result", r)
+    r = c.req("vCont;c", timeout=60)
+    check(r.startswith("W1;process:1"), "a second continue works: W1", r)
+    check("resume failed" in srv.stderr(), "stderr says the resume failed", srv.stderr())
+
+
+@cell("resume / error once (in a step)", "resume:first=1")
+def _(c, app, srv, addr, check):
+    r = attach(c, app)
+    m = re.search(r"thread:p1\.([0-9a-f]+);", r)
+    tid = m.group(1) if m else "1"
+    r = c.req("vCont;s:p1.%s" % tid)
+    check(names(r, "resuming thread", "ERROR_UNKNOWN"), "vCont;s -> E naming the thread's resume", r)
+    r = c.req("vCont;s:p1.%s" % tid, timeout=20)
+    check(stopped(r), "the step again: it stops (the thread was not left marked running)", r)
+    r = c.req("vCont;c", timeout=60)
+    check(r.startswith("W1;process:1"), "continue runs to the exit: W1", r)
+
+
+@cell("resume / error always", "resume")
+def _(c, app, srv, addr, check):
+    attach(c, app)
+    r = c.req("vCont;c")
+    check(names(r, "ERROR_UNKNOWN"), "vCont;c -> E naming ZE_RESULT_ERROR_UNKNOWN", r)
+    r = c.req("vCont;c", timeout=20)
+    check(names(r, "ERROR_UNKNOWN"), "a second continue fails the same way, promptly", r)
+    check(c.req("D;1") == "OK", "D;1 -> OK: the detach lets the threads go")
+
+
+@cell("resume / lost (in a continue)", "resume:device_lost")
+def _(c, app, srv, addr, check):
+    attach(c, app)
+    r = c.req("vCont;c", timeout=30)
+    check(r.startswith("W1;process:1"), "the lost device ends the device process: W1", r)
+    r = c.req("vCont;c")
+    check(r.startswith("E."), "a resume afterwards -> E.", r)
+    check("device lost" in srv.stderr(), "stderr names the lost device", srv.stderr())
+
+
+@cell("resume / lost (in a step)", "resume:device_lost")
+def _(c, app, srv, addr, check):
+    r = attach(c, app)
+    m = re.search(r"thread:p1\.([0-9a-f]+);", r)
+    r = c.req("vCont;s:p1.%s" % (m.group(1) if m else "1"), timeout=30)
+    check(r.startswith("W1;process:1"), "the step ends with the device process: W1", r)
+    r = c.req("?")
+    check(r.startswith("W") or r.startswith("E") or r == "OK", "? afterwards is answered", r)
+    check("device lost" in srv.stderr(), "stderr names the lost device", srv.stderr())
+
+
+# ---- memory -------------------------------------------------------------------
+@cell("read_memory / error", "read_memory:every=1")
+def _(c, app, srv, addr, check):
+    attach(c, app)
+    r = c.req("m%x,8" % addr)
+    check(names(r, "ERROR_UNKNOWN"), "m -> E naming ZE_RESULT_ERROR_UNKNOWN", r)
+    r = c.req("g")
+    check(re.match(r"^[0-9a-f]+$", r) is not None, "registers still read: zestub kept serving", r[:80])
+    check(c.req("D;1") == "OK", "D;1 -> OK")
+
+
+@cell("read_memory / lost", "read_memory:device_lost")
+def _(c, app, srv, addr, check):
+    attach(c, app)
+    r = c.req("m%x,8" % addr)
+    check(r.startswith("E."), "m -> E.", r)
+    r = ended(c)
+    check(r.startswith("W1;process:1"), "the lost device ends the device process: W1", r)
+    check("device lost" in srv.stderr(), "stderr names the lost device", srv.stderr())
+
+
+@cell("write_memory / error", "write_memory")
+def _(c, app, srv, addr, check):
+    attach(c, app)
+    r = c.req("M%x,4:01020304" % addr)
+    check(names(r, "ERROR_UNKNOWN"), "M -> E naming ZE_RESULT_ERROR_UNKNOWN", r)
+    r = c.req("m%x,4" % addr)
+    check(re.match(r"^[0-9a-f]{8}$", r) is not None and r != "01020304",
+          "memory still reads, unchanged", r)
+    check(c.req("D;1") == "OK", "D;1 -> OK")
+
+
+@cell("write_memory / lost", "write_memory:device_lost")
+def _(c, app, srv, addr, check):
+    attach(c, app)
+    r = c.req("M%x,4:01020304" % addr)
+    check(r.startswith("E."), "M -> E.", r)
+    r = ended(c)
+    check(r.startswith("W1;process:1"), "the lost device ends the device process: W1", r)
+    check("device lost" in srv.stderr(), "stderr names the lost device", srv.stderr())
+
+
+# ---- registers ----------------------------------------------------------------
+@cell("read_registers / error", "read_registers:p=0.5:seed=7")
+def _(c, app, srv, addr, check):
+    r = attach(c, app)
+    check(stopped(r) or r.startswith("U"), "vAttach answers although register reads fail", r)
+    replies = [c.req("p0") for _ in range(8)]
+    good = [x for x in replies if re.match(r"^[0-9a-f]+$", x)]
+    bad = [x for x in replies if x not in good]
+    check(all(re.match(r"^(x+|E\..*ERROR_UNKNOWN.*)$", x) for x in bad) and good,
+          "each p0 is the value, or unavailable/E naming the failure; some succeed", replies)
+    check(c.req("D;1") == "OK", "D;1 -> OK")
+
+
+@cell("read_registers / lost (in a stop-all)", "read_registers:after=3:device_lost")
+def _(c, app, srv, addr, check):
+    r = attach(c, app)
+    check(not r.startswith("E") or "lost" in r or "exited" in r,
+          "vAttach answers (its stop-all probes threads when the device is lost)", r)
+    r = ended(c)
+    check(r.startswith("W1;process:1"), "the lost device ends the device process: W1", r)
+    check("device lost" in srv.stderr(), "stderr names the lost device", srv.stderr())
+
+
+@cell("write_registers / error", "write_registers")
+def _(c, app, srv, addr, check):
+    attach(c, app)
+    v = c.req("p0")
+    r = c.req("P0=%s" % v)
+    check(names(r, "ERROR_UNKNOWN"), "P -> E naming ZE_RESULT_ERROR_UNKNOWN", r)
+    r = c.req("p0")
+    check(r == v, "the register still reads, unchanged", (v[:40], r[:40]))
+    check(c.req("D;1") == "OK", "D;1 -> OK")
+
+
+@cell("write_registers / lost", "write_registers:device_lost")
+def _(c, app, srv, addr, check):
+    attach(c, app)
+    v = c.req("p0")
+    r = c.req("P0=%s" % v)
+    check(r.startswith("E."), "P -> E.", r)
+    r = ended(c)
+    check(r.startswith("W1;process:1"), "the lost device ends the device process: W1", r)
+    check("device lost" in srv.stderr(), "stderr names the lost device", srv.stderr())
+
+
+# ---- detach -------------------------------------------------------------------
+@cell("detach / error", "detach")
+def _(c, app, srv, addr, check):
+    attach(c, app)
+    r = c.req("D;1")
+    check(r == "OK", "D;1 -> OK: the driver ends the session whatever it returns", r)
+    check("Detached from device" in srv.stderr(), "stderr says the device was detached",
+          srv.stderr())
+    r = attach(c, app)
+    check(stopped(r), "a new vAttach works: nothing of the old session is left", r)
+
+
+@cell("detach / lost", "detach:device_lost")
+def _(c, app, srv, addr, check):
+    attach(c, app)
+    r = c.req("D;1")
+    check(r == "OK", "D;1 -> OK (a lost device is detached)", r)
+    check("device lost" in srv.stderr(), "stderr names the lost device", srv.stderr())
+    r = c.req("?")
+    check(len(r) > 0, "? afterwards is answered", r)
+
+
+@cell("time / lost (during a slow stop-all)", "interrupt:delay_ms=600,time:ms=250:device_lost")
+def _(c, app, srv, addr, check):
+    r = attach(c, app)
+    check(not r.startswith("E") or "lost" in r or "exited" in r,
+          "vAttach answers (the device is lost while its interrupt is on its way)", r)
+    r = ended(c)
+    check(r.startswith("W1;process:1"), "the lost device ends the device process: W1", r)
+    check("device lost" in srv.stderr(), "stderr names the lost device", srv.stderr())
+
+
+# ---- slow calls ---------------------------------------------------------------
+@cell("delays", "read_memory:delay_ms=200,resume:delay_ms=200,read_event:delay_ms=50")
+def _(c, app, srv, addr, check):
+    r = attach(c, app)
+    check(stopped(r), "vAttach works with slow event reads", r)
+    r = c.req("m%x,4" % addr)
+    check(re.match(r"^[0-9a-f]{8}$", r) is not None, "a slow memory read returns its data", r)
+    r = c.req("vCont;c", timeout=60)
+    check(r.startswith("W1;process:1"), "a slow resume, then the exit: W1", r)
+
+
+def dump_cell(name, faults, want_status, want_complete, stderr_words):
+    """zestub dump --on now under a fault: the status, a document with
+    what could be collected, and stderr saying what is missing."""
+    def body():
+        app = h.launch(env, args=["--print-buffers"])
+        line = app.stdout.readline()
+        while line and not line.startswith(b"buffers:"):
+            line = app.stdout.readline()
+        out = tempfile.NamedTemporaryFile(suffix=".json", delete=False)
+        out.close()
+        p = subprocess.run([os.path.join(h.top, "zestub"), "dump", "--attach", str(app.pid),
+                            "--on", "now", "--timeout", "20", "--json", out.name],
+                           env=dict(env, GTSIM_FAULTS=faults), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=60)
+        err = p.stderr.decode(errors="replace")
+        try:
+            with open(out.name) as f:
+                doc = json.load(f)
+        except ValueError as e:
+            doc = {"error": repr(e)}
+        os.unlink(out.name)
+        t.ok(p.returncode == want_status and doc.get("status") == want_status,
+             "%s: status %d" % (name, want_status), "rc %d, doc %s\n%s" % (
+                 p.returncode, doc.get("status"), err))
+        t.ok(doc.get("complete") is want_complete and len(doc.get("threads", [])) > 0,
+             "%s: the document is written (complete: %s) with the threads it could read" % (
+                 name, want_complete), json.dumps(doc)[:300])
+        t.ok(all(w in err for w in stderr_words), "%s: stderr says what is missing" % name, err)
+        t.ok(h.wait_exit(app, 60) == 0, "%s: the application finishes (exit 0)" % name)
+    return body
+
+
+DUMPS = [
+    dump_cell("dump / read_registers error", "read_registers", 0, True,
+              ["could not all be read", "ERROR_UNKNOWN"]),
+    dump_cell("dump / lost (in the dump)", "read_registers:after=6:device_lost", 3, False,
+              ["ended during the dump", "DEVICE_LOST"]),
+]
+DUMP_CHECKS = 4
+
+
+def launch_cell():
+    """The device lost at the application's first kernel launch (the
+    fault is in the application's environment): the client is told the
+    device process ended, the application sees DEVICE_LOST and ends."""
+    name = "launch / lost"
+    try:
+        app, srv, _ = start("", True, app_faults="launch:at=1:device_lost")
+        c = srv.c
+        attach(c, app)
+        h.release(app)
+        r = c.req("vCont;c", timeout=60)
+        while r.startswith("T") and "library" in r:  # module loads before the launch
+            r = c.req("vCont;c", timeout=60)
+        t.ok(r.startswith("W1;process:1"), "%s: the client is told the device process ended: W1"
+             % name, r)
+        rc = srv.close(20)
+        st = h.wait_exit(app, 60)
+        out = app.stdout.read().decode(errors="replace")
+        t.ok(st not in (0, None) and "lost" in out,
+             "%s: the application ends with an error, its device lost" % name, "%r\n%s" % (st, out))
+        t.eq(rc, 0, "%s: zestub ends with status 0" % name)
+    except Exception as e:
+        for i in range(3):
+            t.ok(False, "%s: %r" % (name, e))
+    finally:
+        h.cleanup()
+
+
+LAUNCH_CHECKS = 3
+
+# A bad GTSIM_FAULTS fails zeInit with the reason, as a bad GTSIM_CONFIG does.
+BAD_SETTINGS = [("read_memory:every=x", "every=x is not a number"),
+                ("launch:at=1", "launch needs at=N:device_lost"),
+                ("resume:result=ZE_RESULT_BOGUS", "unknown result 'ZE_RESULT_BOGUS'"),
+                ("peek", "unknown call 'peek'")]
+
+
+def bad_settings():
+    for faults, reason in BAD_SETTINGS:
+        p = subprocess.run([os.path.join(h.top, "zestub"), "devices"],
+                           env=dict(env, GTSIM_FAULTS=faults), stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, timeout=30)
+        err = p.stderr.decode(errors="replace")
+        t.ok(p.returncode != 0 and "GTSIM_FAULTS: " + reason in err,
+             "GTSIM_FAULTS=%s is refused: %s" % (faults, reason), err)
+
+t = h.Tap(sum(c[4] + COMMON for c in CELLS) + DUMP_CHECKS * len(DUMPS) + LAUNCH_CHECKS +
+          len(BAD_SETTINGS))
+bad_settings()
+for name, faults, fn, wait_load, checks in CELLS:
+    run_cell(name, faults, fn, wait_load, checks)
+for body in DUMPS:
+    try:
+        body()
+    except Exception as e:  # the cell's checks fail, the plan holds
+        for i in range(DUMP_CHECKS):
+            t.ok(False, "dump cell: %r" % e)
+    finally:
+        h.cleanup()
+launch_cell()
+sys.exit(t.done())
