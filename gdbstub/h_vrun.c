@@ -269,6 +269,15 @@ enum rsp_hresult rsp_h_vrun(struct rsp_server *s, const char *arg, size_t len)
         return RSP_H_REPLY;
     }
     s->run_host = host;
+    /* No kernel runs yet, so the attach stop names an unavailable thread:
+     * a client that cannot parse U (stock GDB, which would take it for a
+     * failed run) gets a plain stop of a thread, as for '?'. */
+    if (!s->client_intelgt && !s->non_stop && s->have_stop &&
+        s->last_stop.kind == RSP_EVENT_UNAVAILABLE) {
+        rsp_buf_clear(&s->reply);
+        s->have_stop = false;
+        rsp_h_status(s, "", 0);
+    }
     /* Released only once attached: its first module load waits for the
      * client like any other. */
     o->release_program(s->target.ctx, host, true);
