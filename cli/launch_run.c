@@ -129,6 +129,7 @@ static int run_start(void *arg, const struct rsp_run_request *req, uint32_t *hos
         return snprintf(err, errlen, "out of memory"), -ENOMEM;
     if (launch_start_opts(&p->l, (char **)req->argv, &o, err, errlen) != 0 ||
         wait_held(p, req->argv[0], err, errlen) != 0) {
+        launch_release(&p->l); /* closes the handshake of one that ended */
         free(p);
         return -ENOEXEC;
     }

@@ -6,7 +6,8 @@ the client sets reach the program, a program that cannot start or ends
 before its first module gives one clear error and the server goes on, a
 run program is attached before its first module (the load is announced
 before its kernel runs, held until vAck), runs to its exit (W), and vKill
-kills it. The program's output goes to zestub's own stdout."""
+kills it. The program's output goes to zestub's own stdout (its stderr
+over stdio)."""
 import os
 import re
 import subprocess
@@ -17,7 +18,7 @@ import time
 sys.dont_write_bytecode = True
 import harness as h  # noqa: E402
 
-t = h.Tap(32)  # the plan: every check this test makes
+t = h.Tap(34)  # the plan: every check this test makes
 zestub = os.path.join(h.top, "zestub")
 vadd = os.path.abspath(os.path.join(h.top, "examples", "vadd"))
 env = h.small_device(200)
@@ -161,5 +162,20 @@ with h.guarded(t, "vRun, a client without Intel's extensions"):
     t.ok("vadd: PASSED" in srv.text(), "the program finished", srv.text())
     c.req("qRcmd," + hx("exit"))
     t.eq(h.wait_exit(srv.proc, 30), 0, "zestub exits 0")
+with h.guarded(t, "vRun over stdio"):
+    err = tempfile.TemporaryFile()
+    p = subprocess.Popen([zestub, "--once", "--multi", "-"], env=env, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=err, bufsize=0)
+    h._procs.append(p)
+    c = h.Client(p.stdout.fileno(), p.stdin.fileno(), timeout=90)
+    c.req(STOCK)
+    c.req("!")
+    t.ok(vrun(c, vadd).startswith("T05") and continue_to_exit(c)[-1].startswith("W"),
+         "over stdio: vRun, then the exit, the protocol stream untouched by the program")
+    c.req("qRcmd," + hx("exit"))
+    h.wait_exit(p, 30)
+    err.seek(0)
+    t.ok("vadd: PASSED" in err.read().decode(errors="replace"),
+         "over stdio the program's stdout goes to zestub's stderr")
 h.cleanup()
 sys.exit(t.done())
