@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "cli/launch.h"
 #include "target/intelgt.h"
@@ -169,10 +170,46 @@ static int run_kill(void *arg, uint32_t host_pid, char *err, size_t errlen)
     return 0;
 }
 
+/* The device exit comes from the driver; the reaper may be a moment
+ * behind it. */
+#define STATUS_WAIT_MS 1000
+
+/* GDB's number for a Linux signal that ends a process by default (the
+ * protocol's X packet uses GDB's numbering; 1-6, 8, 9, 11, 13-15 agree). */
+static int gdb_signal(int sig)
+{
+    static const int map[][2] = {{SIGBUS, 10},  {SIGUSR1, 30},   {SIGUSR2, 31},
+                                 {SIGSYS, 12},  {SIGXCPU, 24},   {SIGXFSZ, 25},
+                                 {SIGPROF, 27}, {SIGVTALRM, 26}, {SIGIO, 23}};
+    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+        if (map[i][0] == sig)
+            return map[i][1];
+    return sig;
+}
+
+static int run_status(void *arg, uint32_t host_pid, int *code, int *signal)
+{
+    struct launch_runner *r = arg;
+    size_t i;
+    struct run_prog *p = find(r, host_pid, &i);
+    struct timespec tick = {0, 10 * 1000 * 1000};
+    /* Only the program itself: a process it started announced itself
+     * instead, and its status is not ours to read. */
+    if (!p || !p->reaping || p->l.child != p->l.target)
+        return -ENOENT;
+    for (int waited = 0; !atomic_load(&p->done) && waited < STATUS_WAIT_MS; waited += 10)
+        nanosleep(&tick, NULL);
+    if (!atomic_load(&p->done))
+        return -EAGAIN;
+    *signal = WIFSIGNALED(p->status) ? gdb_signal(WTERMSIG(p->status)) : 0;
+    *code = WIFEXITED(p->status) ? WEXITSTATUS(p->status) : 0;
+    return 0;
+}
+
 struct launch_runner *launch_runner_new(struct rsp_target *tgt, bool stdio_away)
 {
     struct launch_runner *r = calloc(1, sizeof(*r));
-    struct tgt_launcher l = {run_start, run_release, run_kill, r};
+    struct tgt_launcher l = {run_start, run_release, run_kill, run_status, r};
     if (!r)
         return NULL;
     r->stdio_away = stdio_away;

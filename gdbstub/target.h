@@ -249,6 +249,12 @@ struct rsp_target_ops {
     /* vKill of a program create_program started, after the server detached
      * its devices: kill it and reap it. */
     int (*kill_program)(void *ctx, uint32_t host_pid, char *err, size_t errlen);
+    /* How a program create_program started ended, once it has (the device
+     * exit arrives first; this waits a moment for the reaping): 0 with
+     * *signal > 0 (killed by it) or *code (its exit status); negative when
+     * unknown; the signal in GDB's numbering. The server reports it
+     * instead of the device exit's code. */
+    int (*program_status)(void *ctx, uint32_t host_pid, int *code, int *signal);
 };
 
 struct rsp_target {

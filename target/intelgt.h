@@ -37,6 +37,7 @@ struct tgt_launcher {
                  size_t errlen);
     void (*release)(void *arg, uint32_t host_pid, bool attached);
     int (*kill)(void *arg, uint32_t host_pid, char *err, size_t errlen);
+    int (*status)(void *arg, uint32_t host_pid, int *code, int *signal);
     void *arg;
 };
 void tgt_target_set_launcher(struct rsp_target *t, const struct tgt_launcher *launcher);

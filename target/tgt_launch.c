@@ -40,3 +40,10 @@ int tgt_kill_program(void *ctx, uint32_t host_pid, char *err, size_t errlen)
     }
     return t->launcher.kill(t->launcher.arg, host_pid, err, errlen);
 }
+
+int tgt_program_status(void *ctx, uint32_t host_pid, int *code, int *signal)
+{
+    struct tgt *t = ctx;
+    return t->launcher.status ? t->launcher.status(t->launcher.arg, host_pid, code, signal)
+                              : -ENOSYS;
+}

@@ -467,6 +467,7 @@ static const struct rsp_target_ops ops = {
     .create_program = tgt_create_program,
     .release_program = tgt_release_program,
     .kill_program = tgt_kill_program,
+    .program_status = tgt_program_status,
 };
 
 int tgt_target_new(struct rsp_target *out, char *err, size_t errlen)

@@ -5,11 +5,12 @@ and examples on gtsim, spoken raw: the environment and working directory
 the client sets reach the program, a program that cannot start or ends
 before its first module gives one clear error and the server goes on, a
 run program is attached before its first module (the load is announced
-before its kernel runs, held until vAck), runs to its exit (W), and vKill
-kills it. The program's output goes to zestub's own stdout (its stderr
+before its kernel runs, held until vAck), runs to its exit (W with its
+status; X with the signal that killed it), and vKill kills it. The program's output goes to zestub's own stdout (its stderr
 over stdio)."""
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -18,7 +19,7 @@ import time
 sys.dont_write_bytecode = True
 import harness as h  # noqa: E402
 
-t = h.Tap(34)  # the plan: every check this test makes
+t = h.Tap(35)  # the plan: every check this test makes
 zestub = os.path.join(h.top, "zestub")
 vadd = os.path.abspath(os.path.join(h.top, "examples", "vadd"))
 env = h.small_device(200)
@@ -123,8 +124,8 @@ with h.guarded(t, "vRun, Intel's client"):
     t.ok(m is not None and c.req("vAck:in-memory-library:0x%s,0x%s" % m.groups()) == "OK",
          "vAck of the load", xml)
     seen = continue_to_exit(c)
-    t.ok(seen and seen[-1].startswith("W") and "process:1" in seen[-1],
-         "continued, the program's exit is reported: W", seen)
+    t.ok(seen and seen[-1] == "W00;process:1",
+         "continued, the program's exit is reported with its status: W00", seen)
     t.ok("vadd: PASSED" in srv.text() and "launch:" in srv.text(),
          "the program ran its kernel to the end; its stdout is zestub's", srv.text())
     t.eq(c.req("?"), "W00", "nothing attached any more")
@@ -138,6 +139,12 @@ with h.guarded(t, "vRun, Intel's client"):
         time.sleep(0.05)
     t.ok(not alive(pid), "the program is killed and reaped")
     t.eq(c.req("?"), "W00", "after vKill nothing is attached")
+    stop = vrun(c, vadd)
+    pid = srv.pids()[-1] if srv.pids() else 0
+    os.kill(pid, signal.SIGTERM)
+    seen = continue_to_exit(c)
+    t.ok(stop[:1] in "TU" and seen and seen[-1] == "X0f;process:1",
+         "a run program killed by SIGTERM: X0f", seen)
     t.eq(c.req("qRcmd," + hx("exit")), "OK", "monitor exit")
     t.eq(h.wait_exit(srv.proc, 30), 0, "zestub exits 0")
 
@@ -157,8 +164,8 @@ with h.guarded(t, "vRun, a client without Intel's extensions"):
     t.eq(c.req("P39=ffffffffffffffff"), "OK",
          "x86-64 GDB's orig_rax write (run sets the PC) changes nothing and is accepted")
     seen = continue_to_exit(c)
-    t.ok(seen and seen[-1].startswith("W") and "process:%x" % pid in seen[-1],
-         "continue to the end: W for the host pid", seen)
+    t.ok(seen and seen[-1] == "W00;process:%x" % pid,
+         "continue to the end: W00 for the host pid", seen)
     t.ok("vadd: PASSED" in srv.text(), "the program finished", srv.text())
     c.req("qRcmd," + hx("exit"))
     t.eq(h.wait_exit(srv.proc, 30), 0, "zestub exits 0")
