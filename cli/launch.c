@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/launch_proto.h"
@@ -65,29 +66,64 @@ static char *env_pair(const char *name, const char *value)
     return s;
 }
 
-/* environ without the names we set, then ours. Built before fork: the
- * child of a threaded process may only make async-signal-safe calls. */
-static char **child_environ(const char *lib, int fd, unsigned long long ino, size_t *ours_at)
+/* NAME is entry's name ("NAME=..." or "NAME"). */
+static bool names(const char *entry, const char *name, size_t len)
+{
+    return !strncmp(entry, name, len) && (entry[len] == '=' || entry[len] == '\0');
+}
+
+/* The edit for NAME in o (the last one wins), or NULL. */
+static const char *edit_of(const struct launch_opts *o, const char *name, size_t len)
+{
+    const char *found = NULL;
+    for (size_t i = 0; o && i < o->nenv; i++)
+        if (names(o->env[i], name, len))
+            found = o->env[i];
+    return found;
+}
+
+/* LD_PRELOAD as the program would have it without us: the client's
+ * setting, else ours. */
+static const char *base_preload(const struct launch_opts *o)
+{
+    const char *e = edit_of(o, "LD_PRELOAD", 10);
+    if (e)
+        return e[10] == '=' ? e + 11 : NULL;
+    return getenv("LD_PRELOAD");
+}
+
+/* environ with o's edits and without the names we set, then ours. Built
+ * before fork: the child of a threaded process may only make
+ * async-signal-safe calls. */
+static char **child_environ(const char *lib, int fd, unsigned long long ino,
+                            const struct launch_opts *o, size_t *ours_at)
 {
     static const char *const ours[] = {"ZET_ENABLE_PROGRAM_DEBUGGING", "LD_PRELOAD", LAUNCH_ENV_FD,
                                        LAUNCH_ENV_INO};
-    size_t n = 0, k = 0;
-    const char *old_preload = getenv("LD_PRELOAD");
+    size_t n = 0, k = 0, nedit = o ? o->nenv : 0;
+    const char *old_preload = base_preload(o);
     char num[32], *preload;
     char **envp;
     while (environ[n])
         n++;
-    envp = calloc(n + 5, sizeof(*envp));
+    envp = calloc(n + nedit + 5, sizeof(*envp));
     if (!envp)
         return NULL;
     for (size_t i = 0; i < n; i++) {
-        bool skip = false;
-        for (size_t j = 0; j < sizeof(ours) / sizeof(ours[0]); j++) {
-            size_t len = strlen(ours[j]);
-            skip |= !strncmp(environ[i], ours[j], len) && environ[i][len] == '=';
-        }
+        size_t len = strcspn(environ[i], "=");
+        bool skip = edit_of(o, environ[i], len) != NULL;
+        for (size_t j = 0; j < sizeof(ours) / sizeof(ours[0]); j++)
+            skip |= names(environ[i], ours[j], strlen(ours[j])) && environ[i][len] == '=';
         if (!skip)
             envp[k++] = environ[i];
+    }
+    for (size_t i = 0; i < nedit; i++) {
+        size_t len = strcspn(o->env[i], "=");
+        bool ourname = false;
+        for (size_t j = 0; j < sizeof(ours) / sizeof(ours[0]); j++)
+            ourname |= names(o->env[i], ours[j], strlen(ours[j])) && len == strlen(ours[j]);
+        if (o->env[i][len] == '=' && !ourname && edit_of(o, o->env[i], len) == o->env[i])
+            envp[k++] = o->env[i];
     }
     preload = malloc(strlen(lib) + (old_preload ? strlen(old_preload) : 0) + 2);
     if (preload)
@@ -104,11 +140,11 @@ static char **child_environ(const char *lib, int fd, unsigned long long ino, siz
     return envp;
 }
 
-/* In the child: async-signal-safe calls only. Reports errno on errpipe
- * when the exec fails. */
-static void exec_child(char **argv, char **envp, int fd, int errpipe, bool stdio_away)
+/* In the child: async-signal-safe calls only. Reports {step, errno} on
+ * errpipe when the chdir (step 1) or the exec (step 0) fails. */
+static void exec_child(char **argv, char **envp, int fd, int errpipe, const struct launch_opts *o)
 {
-    int e;
+    int e[2] = {0, 0};
     sigset_t none;
     /* zestub ignores SIGPIPE and its threads may block signals: the
      * program starts with the dispositions and mask a shell would give it. */
@@ -116,15 +152,23 @@ static void exec_child(char **argv, char **envp, int fd, int errpipe, bool stdio
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     fcntl(fd, F_SETFD, 0);
-    if (stdio_away) {
+    if (o->cwd && chdir(o->cwd) != 0) {
+        e[0] = 1;
+        e[1] = errno;
+        if (write(errpipe, e, sizeof(e)) < 0) {
+            /* the parent sees a closed pipe without a message */
+        }
+        _exit(127);
+    }
+    if (o->stdio_away) {
         int null = open("/dev/null", O_RDONLY);
         if (null >= 0)
             dup2(null, 0);
         dup2(2, 1);
     }
     execvpe(argv[0], argv, envp);
-    e = errno;
-    if (write(errpipe, &e, sizeof(e)) < 0) {
+    e[1] = errno;
+    if (write(errpipe, e, sizeof(e)) < 0) {
         /* the parent sees a closed pipe without a message */
     }
     _exit(127);
@@ -132,8 +176,15 @@ static void exec_child(char **argv, char **envp, int fd, int errpipe, bool stdio
 
 int launch_start(struct launch *l, char **argv, bool stdio_away, char *err, size_t errlen)
 {
+    struct launch_opts o = {.stdio_away = stdio_away};
+    return launch_start_opts(l, argv, &o, err, errlen);
+}
+
+int launch_start_opts(struct launch *l, char **argv, const struct launch_opts *o, char *err,
+                      size_t errlen)
+{
     char lib[PATH_MAX];
-    int sv[2], ep[2], e = 0;
+    int sv[2], ep[2], e[2] = {0, 0};
     struct stat st;
     char **envp;
     size_t ours_at = 0;
@@ -151,14 +202,14 @@ int launch_start(struct launch *l, char **argv, bool stdio_away, char *err, size
         return -1;
     }
     fstat(sv[1], &st);
-    envp = child_environ(lib, sv[1], (unsigned long long)st.st_ino, &ours_at);
+    envp = child_environ(lib, sv[1], (unsigned long long)st.st_ino, o, &ours_at);
     l->child = envp ? fork() : -1;
     if (l->child == 0)
-        exec_child(argv, envp, sv[1], ep[1], stdio_away);
-    e = errno;
+        exec_child(argv, envp, sv[1], ep[1], o);
+    e[1] = errno;
     close(sv[1]);
     close(ep[1]);
-    if (l->child > 0 && read(ep[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
+    if (l->child > 0 && read(ep[0], e, sizeof(e)) == (ssize_t)sizeof(e)) {
         waitpid(l->child, NULL, 0);
         l->child = -1;
     }
@@ -167,7 +218,10 @@ int launch_start(struct launch *l, char **argv, bool stdio_away, char *err, size
         free(envp[ours_at + i]);
     free(envp);
     if (l->child < 0) {
-        snprintf(err, errlen, "cannot run %s: %s", argv[0], strerror(e));
+        if (e[0] == 1)
+            snprintf(err, errlen, "cannot run %s in %s: %s", argv[0], o->cwd, strerror(e[1]));
+        else
+            snprintf(err, errlen, "cannot run %s: %s", argv[0], strerror(e[1]));
         close(sv[0]);
         return -1;
     }
@@ -177,9 +231,24 @@ int launch_start(struct launch *l, char **argv, bool stdio_away, char *err, size
 
 int launch_wait_held(struct launch *l)
 {
+    return launch_wait_held_for(l, -1);
+}
+
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int launch_wait_held_for(struct launch *l, int timeout_ms)
+{
     char buf[64];
     size_t got = 0;
+    long long until = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
     for (;;) {
+        if (until >= 0 && now_ms() >= until)
+            return -1;
         struct pollfd p = {.fd = l->fd, .events = POLLIN};
         int r = poll(&p, 1, 200);
         if (r > 0) {

@@ -21,9 +21,22 @@ struct launch {
  * /dev/null and its stdout goes to zestub's stderr (the server speaks RSP
  * on zestub's own stdin/stdout). 0, or -1 and err says why. */
 int launch_start(struct launch *l, char **argv, bool stdio_away, char *err, size_t errlen);
+/* How vRun starts a program: as launch_start, plus the client's changes to
+ * zestub's environment ("NAME=VALUE" sets, "NAME" unsets; ours still
+ * win: LD_PRELOAD gets the library in front) and a working directory. */
+struct launch_opts {
+    bool stdio_away;
+    char *const *env;
+    size_t nenv;
+    const char *cwd; /* NULL: zestub's own */
+};
+int launch_start_opts(struct launch *l, char **argv, const struct launch_opts *o, char *err,
+                      size_t errlen);
 /* Waits until the program is held in its first zeModuleCreate (1,
  * l->target set) or has exited before creating a module (0). */
 int launch_wait_held(struct launch *l);
+/* The same, giving up after timeout_ms (-1: never): -1 then. */
+int launch_wait_held_for(struct launch *l, int timeout_ms);
 /* Lets the held program go on. */
 void launch_release(struct launch *l);
 /* Reaps the program if it has exited; true once it has. */

@@ -16,6 +16,7 @@
 
 #include "cli/cli.h"
 #include "cli/launch.h"
+#include "cli/launch_run.h"
 #include "gdbstub/server.h"
 #include "target/intelgt.h"
 #include "gdbstub/transport.h"
@@ -308,6 +309,7 @@ int cli_serve(int argc, char **argv)
     struct rsp_server *srv = NULL;
     struct rsp_listener l;
     struct launch prog = {.child = -1, .fd = -1};
+    struct launch_runner *runner = NULL;
     bool gone = false;
     char err[RSP_ERR_LEN * 4];
     int rc = parse_serve_args(argc, argv, &o);
@@ -328,6 +330,8 @@ int cli_serve(int argc, char **argv)
     tgt_target_set_log(&tgt, &o.cfg.log);
     tgt_target_set_dump(&tgt, cli_monitor_dump, NULL);
     install_signal_wakeup(&o.cfg);
+    if (o.cfg.multi) /* vRun: GDB's run starts programs as launch mode does */
+        runner = launch_runner_new(&tgt, !strcmp(o.comm, "-"));
     if (rsp_server_new(&tgt, &o.cfg, &srv, err, sizeof(err)) != 0) {
         fprintf(stderr, "zestub: %s\n", err);
         rc = 1;
@@ -340,5 +344,6 @@ int cli_serve(int argc, char **argv)
     rsp_listener_close(&l);
     rsp_server_free(srv);
     tgt_target_free(&tgt);
+    launch_runner_free(runner);
     return gone ? rc : program_status(&prog, rc);
 }

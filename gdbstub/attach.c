@@ -14,7 +14,7 @@
 /* Intel's GDB reads a failed vAttach as E02<text> (protocol 12.3); GDB 13
  * and other clients take anything but "Enn" or "E.<text>" for success and
  * then crash looking for the thread they think they attached to. */
-static void reply_attach_error(const struct rsp_server *s, struct rsp_buf *reply, const char *text)
+void rsp_reply_attach_error(const struct rsp_server *s, struct rsp_buf *reply, const char *text)
 {
     if (s->client_intelgt) {
         rsp_reply_e02(reply, text);
@@ -61,7 +61,7 @@ int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply
 
     if (o->process_count(s->target.ctx) > 0) {
         already_attached(s, host_pid, text, sizeof(text));
-        reply_attach_error(s, reply, text);
+        rsp_reply_attach_error(s, reply, text);
         return -EALREADY;
     }
     memset(&ev, 0, sizeof(ev));
@@ -74,13 +74,14 @@ int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply
         rsp_buf_puts(&msg, text[0] ? text : "Failed to attach to any device.");
         if (rc == RSP_TARGET_TOO_EARLY && !strstr(text, "attempting to attach too early"))
             rsp_buf_puts(&msg, "\nattempting to attach too early");
-        reply_attach_error(s, reply, msg.oom ? "Failed to attach." : msg.data);
+        rsp_reply_attach_error(s, reply, msg.oom ? "Failed to attach." : msg.data);
         rsp_logf(&s->cfg.log, RSP_LOG_WARNING, "attach to process %u failed: %s",
                  (unsigned)host_pid, msg.oom ? "out of memory" : msg.data);
         rsp_buf_free(&msg);
         return rc;
     }
     s->attached_host = host_pid;
+    s->run_host = 0; /* vRun sets it again for the program it started */
     rsp_logf(&s->cfg.log, RSP_LOG_INFO, "attached to process %u: %zu device process(es)",
              (unsigned)host_pid, o->process_count(s->target.ctx));
     if (!s->client_intelgt && s->conn && !rsp_find_process(s, host_pid, NULL)) {

@@ -12,6 +12,9 @@ struct rsp_server;
 /* 0, or negative with reply holding the one error: E02<text> for Intel's
  * GDB (protocol 12.3), E.<text> for every other client and for --attach. */
 int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply);
+/* The one attach error reply: E02<text> for Intel's GDB, E.<text> for
+ * every other client (vAttach, vRun). */
+void rsp_reply_attach_error(const struct rsp_server *s, struct rsp_buf *reply, const char *text);
 /* Interrupt (^C or vCtrlC) while running; nothing while stopped. */
 void rsp_interrupt(struct rsp_server *s);
 

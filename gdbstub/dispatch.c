@@ -6,6 +6,7 @@
 #include "gdbstub/h_break.h"
 #include "gdbstub/h_library.h"
 #include "gdbstub/h_nonstop.h"
+#include "gdbstub/h_vrun.h"
 #include "gdbstub/h_xfer.h"
 #include "gdbstub/server_state.h"
 
@@ -88,9 +89,15 @@ static const struct rsp_packet table[] = {
     EXACT("D", rsp_h_detach),
     PREFIX("D;", rsp_h_detach),
     EXACT("k", rsp_h_kill),
-    PREFIX("vKill;", rsp_h_vkill),
-    REFUSED("vRun;", "vRun-"),
     REFUSED("R", "R-"),
+    /* h_vrun.c: GDB sends the Q packets before vRun only when announced */
+    PREFIX("vRun;", rsp_h_vrun),
+    PREFIX("vKill;", rsp_h_vkill),
+    PREFIX_F("QEnvironmentHexEncoded:", rsp_h_env_set, "QEnvironmentHexEncoded+", rsp_run_offered),
+    PREFIX_F("QEnvironmentUnset:", rsp_h_env_unset, "QEnvironmentUnset+", rsp_run_offered),
+    EXACT_F("QEnvironmentReset", rsp_h_env_reset, "QEnvironmentReset+", rsp_run_offered),
+    PREFIX_F("QSetWorkingDir:", rsp_h_set_cwd, "QSetWorkingDir+", rsp_run_offered),
+    PREFIX_F("QStartupWithShell:", rsp_h_startup_shell, "QStartupWithShell+", rsp_run_offered),
     /* h_nonstop.c */
     EXACT("vCtrlC", rsp_h_vctrlc),
     EXACT("vStopped", rsp_h_vstopped),

@@ -6,17 +6,21 @@
 #include "gdbstub/h_break.h"
 #include "gdbstub/h_library.h"
 #include "gdbstub/h_nonstop.h"
+#include "gdbstub/h_vrun.h"
 #include "gdbstub/h_xfer.h"
 
 /* Order matters for events: a reloaded module gets its breakpoints back
  * before the library feature acknowledges the load, and a library event
  * the client is not told about never reaches the non-stop queue. */
+/* clang-format off */
 static const struct rsp_feature *const features[] = {
     &rsp_feature_breakpoints,
     &rsp_feature_libraries,
     &rsp_feature_nonstop,
     &rsp_feature_thread_lists,
+    &rsp_feature_run, /* no events: frees what vRun's client set */
 };
+/* clang-format on */
 #define NFEATURES (sizeof(features) / sizeof(features[0]))
 
 void rsp_features_reset(struct rsp_server *s)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gdbstub/h_library.h"
+#include "gdbstub/h_vrun.h"
 #include "gdbstub/handlers.h"
 #include "gdbstub/hostview.h"
 #include "gdbstub/output.h"
@@ -86,7 +87,8 @@ enum rsp_hresult rsp_h_qattached(struct rsp_server *s, const char *arg, size_t l
             return RSP_H_REPLY;
         }
     }
-    rsp_buf_puts(&s->reply, "1");
+    /* The program vRun started is GDB's to kill (vKill), as gdbserver's. */
+    rsp_buf_puts(&s->reply, rsp_run_is_ours(s, len ? (int64_t)pid : 0) ? "0" : "1");
     return RSP_H_REPLY;
 }
 

@@ -170,6 +170,10 @@ enum rsp_hresult rsp_h_write_reg(struct rsp_server *s, const char *arg, size_t l
     uint64_t n;
     struct regctx r;
 
+    if (!s->client_intelgt && rsp_hostview_write_ignored(s, arg, len)) {
+        rsp_reply_ok(&s->reply);
+        return RSP_H_REPLY;
+    }
     if (archless_write(s))
         return RSP_H_REPLY;
     if (!rsp_parse_hex(&p, end, &n) || p == end || *p != '=') {

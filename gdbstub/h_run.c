@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Run control in all-stop mode: ?, vCont?, vCont, c/C/s/S, vCtrlC, and the
- * process lifetime packets vAttach, D, k, vKill. A resume is answered later
+ * process lifetime packets vAttach, D, k (vRun and vKill: h_vrun.c). A resume is answered later
  * by the stop reply the event loop sends. */
 #include <stdlib.h>
 #include <string.h>
@@ -351,11 +351,4 @@ enum rsp_hresult rsp_h_kill(struct rsp_server *s, const char *arg, size_t len)
     /* GDB sends "k" without reading a reply; answering would pair E01 with
      * its next request. Killing a device process is not supported. */
     return RSP_H_NOREPLY;
-}
-
-enum rsp_hresult rsp_h_vkill(struct rsp_server *s, const char *arg, size_t len)
-{
-    /* GDB's kill becomes a detach of the device (qAttached said 1). */
-    rsp_reply_e01(&s->reply);
-    return RSP_H_REPLY;
 }

@@ -73,7 +73,14 @@ enum rsp_hresult rsp_h_ctrlc(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_attach(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_detach(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_kill(struct rsp_server *s, const char *arg, size_t len);
+/* h_vrun.c */
+enum rsp_hresult rsp_h_vrun(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_vkill(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_env_set(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_env_unset(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_env_reset(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_set_cwd(struct rsp_server *s, const char *arg, size_t len);
+enum rsp_hresult rsp_h_startup_shell(struct rsp_server *s, const char *arg, size_t len);
 /* h_xfer.c */
 enum rsp_hresult rsp_h_xfer_features(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_xfer_threads(struct rsp_server *s, const char *arg, size_t len);

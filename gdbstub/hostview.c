@@ -27,6 +27,8 @@
  * each), rip is 16 at byte 128 of the 'g' block. */
 #define X86_64_RIP 16
 #define X86_64_RIP_OFFSET 128
+/* x86-64 GNU/Linux's orig_rax, after the built-in registers. */
+#define X86_64_LINUX_ORIG_RAX 57
 
 enum rsp_host_arch rsp_host_arch_from_qsupported(const char *arg, size_t len)
 {
@@ -105,6 +107,18 @@ void rsp_hostview_read_regs(struct rsp_server *s)
     }
     put_unavailable(&s->reply, X86_64_RIP_OFFSET);
     put_pc(s);
+}
+
+bool rsp_hostview_write_ignored(struct rsp_server *s, const char *arg, size_t len)
+{
+    const char *p = arg, *end = arg + len;
+    uint64_t regnum;
+    /* Whenever it sets the PC (`run` does, to the PC it has), an x86-64
+     * GNU/Linux GDB also writes orig_rax = -1 so that the kernel restarts
+     * no system call. A device has no such register: the write changes
+     * nothing, and refusing it would make GDB abandon `run`. */
+    return s->host_arch == RSP_HOST_X86_64 && rsp_parse_hex(&p, end, &regnum) && p < end &&
+           *p == '=' && regnum == X86_64_LINUX_ORIG_RAX;
 }
 
 void rsp_hostview_read_reg(struct rsp_server *s, uint64_t regnum)

@@ -17,7 +17,8 @@
 #include "gdbstub/target.h"
 #include "gdbstub/transport.h"
 
-struct rsp_packet; /* handlers.h: one entry of the dispatch table */
+struct rsp_packet;    /* handlers.h: one entry of the dispatch table */
+struct rsp_run_state; /* h_vrun.c */
 
 /* A thread id as the client writes it: pid/tid -1 = all, 0 = any. */
 struct rsp_ptid {
@@ -82,6 +83,11 @@ struct rsp_server {
     /* The host process the devices attached belong to (0: none yet), so
      * that a second vAttach can say what is in the way. */
     uint32_t attached_host;
+    /* vRun (h_vrun.c): what the client set for the programs it runs
+     * (environment, directory, the last program), and the host process of
+     * the program it started (0: none; GDB kills it rather than detach). */
+    struct rsp_run_state *run;
+    uint32_t run_host;
     bool delta_threads; /* the client asked qDeltaThreadList: lists are deltas */
     /* qXfer:libraries:read:in-memory-library+ and vAck:in-memory-library+
      * from the client (h_library.c). */

@@ -57,6 +57,24 @@ void rsp_stop_reply(struct rsp_server *s, const struct rsp_event *ev, struct rsp
     rsp_stop_reply_append(s, ev, b);
 }
 
+/* The device exit of the program vRun started: how the program itself
+ * ended, when the target can tell (W with its status, or X with the
+ * signal that killed it), as gdbserver reports a program it ran. */
+static bool program_end(struct rsp_server *s, const struct rsp_event *ev, struct rsp_buf *b)
+{
+    int code = 0, sig = 0;
+    if (!s->run_host || s->attached_host != s->run_host || !s->target.ops->program_status ||
+        s->target.ops->program_status(s->target.ctx, s->run_host, &code, &sig) < 0)
+        return false;
+    if (sig > 0)
+        rsp_buf_printf(b, "X%02x;process:%llx", (unsigned)sig & 0xff,
+                       (unsigned long long)rsp_pid_to_wire(s, ev->pid));
+    else
+        rsp_buf_printf(b, "W%02x;process:%llx", (unsigned)code & 0xff,
+                       (unsigned long long)rsp_pid_to_wire(s, ev->pid));
+    return true;
+}
+
 void rsp_stop_reply_append(struct rsp_server *s, const struct rsp_event *ev, struct rsp_buf *b)
 {
     struct rsp_thread_info ti;
@@ -93,6 +111,8 @@ void rsp_stop_reply_append(struct rsp_server *s, const struct rsp_event *ev, str
         rsp_buf_puts(b, ";library");
         break;
     case RSP_EVENT_EXITED:
+        if (program_end(s, ev, b))
+            break;
         rsp_buf_printf(b, "W%x;process:%llx", (unsigned)ev->code & 0xff,
                        (unsigned long long)rsp_pid_to_wire(s, ev->pid));
         break;

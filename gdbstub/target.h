@@ -114,6 +114,17 @@ struct rsp_library {
     bool needs_ack; /* the load waits for the client's vAck */
 };
 
+/* vRun (extended-remote `run`): the program and what the client set
+ * before it (QEnvironment*, QSetWorkingDir). */
+struct rsp_run_request {
+    char *const *argv; /* argv[0] the program; NULL-terminated */
+    /* The client's changes to the server's environment, in order: "NAME=VALUE"
+     * sets NAME, "NAME" (no '=') unsets it. */
+    char *const *env;
+    size_t nenv;
+    const char *cwd; /* NULL: the server's own directory */
+};
+
 struct rsp_target_ops {
     /* vAttach: attach every supported device of the host process and, in
      * all-stop, stop them; *stop is the reply (a STOP or UNAVAILABLE event
@@ -226,6 +237,24 @@ struct rsp_target_ops {
      * or negative with a sentence in err (a running thread has none). */
     int (*thread_siginfo)(void *ctx, uint32_t pid, uint32_t tid, uint8_t *buf, size_t len,
                           char *err, size_t errlen);
+
+    /* Optional (NULL: vRun is refused). vRun: starts req's program held
+     * before its first Level Zero module is created; *host_pid is the
+     * process to attach to (the server attaches as for vAttach, then calls
+     * release_program: attached, the program goes on and its first module
+     * load is reported like any other; not attached, it is killed). */
+    int (*create_program)(void *ctx, const struct rsp_run_request *req, uint32_t *host_pid,
+                          char *err, size_t errlen);
+    void (*release_program)(void *ctx, uint32_t host_pid, bool attached);
+    /* vKill of a program create_program started, after the server detached
+     * its devices: kill it and reap it. */
+    int (*kill_program)(void *ctx, uint32_t host_pid, char *err, size_t errlen);
+    /* How a program create_program started ended, once it has (the device
+     * exit arrives first; this waits a moment for the reaping): 0 with
+     * *signal > 0 (killed by it) or *code (its exit status); negative when
+     * unknown; the signal in GDB's numbering. The server reports it
+     * instead of the device exit's code. */
+    int (*program_status)(void *ctx, uint32_t host_pid, int *code, int *signal);
 };
 
 struct rsp_target {

@@ -4,7 +4,9 @@
 #ifndef ZESTUB_TARGET_INTELGT_H
 #define ZESTUB_TARGET_INTELGT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gdbstub/log.h"
 #include "gdbstub/target.h"
@@ -25,5 +27,19 @@ struct zd;
 typedef int (*tgt_dump_fn)(void *arg, struct sess_manager *m, struct zd *zd, uint32_t host_pid,
                            const char *args, struct rsp_buf *out);
 void tgt_target_set_dump(struct rsp_target *t, tgt_dump_fn fn, void *arg);
+
+/* vRun: starting a program belongs to the caller (cli/'s launch mode);
+ * the target forwards create_program, release_program and kill_program of
+ * rsp_target_ops to these (gdbstub/target.h says what each does). Without
+ * a launcher set, create_program fails saying so. */
+struct tgt_launcher {
+    int (*start)(void *arg, const struct rsp_run_request *req, uint32_t *host_pid, char *err,
+                 size_t errlen);
+    void (*release)(void *arg, uint32_t host_pid, bool attached);
+    int (*kill)(void *arg, uint32_t host_pid, char *err, size_t errlen);
+    int (*status)(void *arg, uint32_t host_pid, int *code, int *signal);
+    void *arg;
+};
+void tgt_target_set_launcher(struct rsp_target *t, const struct tgt_launcher *launcher);
 
 #endif

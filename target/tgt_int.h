@@ -58,6 +58,7 @@ struct tgt {
         bool range;
     } unfinished[16];
     unsigned nunfinished;
+    struct tgt_launcher launcher; /* vRun (tgt_launch.c); start NULL: none */
 };
 
 struct range_step {
@@ -102,6 +103,13 @@ int tgt_insert_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, bool *was_s
                              size_t errlen);
 int tgt_remove_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, char *err, size_t errlen);
 int tgt_thread_pc(void *ctx, uint32_t pid, uint32_t tid, uint64_t *pc, char *err, size_t errlen);
+/* tgt_launch.c: rsp_target_ops.create_program, .release_program,
+ * .kill_program, .program_status, forwarded to the caller's launcher. */
+int tgt_create_program(void *ctx, const struct rsp_run_request *req, uint32_t *host_pid, char *err,
+                       size_t errlen);
+void tgt_release_program(void *ctx, uint32_t host_pid, bool attached);
+int tgt_kill_program(void *ctx, uint32_t host_pid, char *err, size_t errlen);
+int tgt_program_status(void *ctx, uint32_t host_pid, int *code, int *signal);
 /* tgt_siginfo.c: the thread's siginfo (gdbstub/target.h thread_siginfo). */
 int tgt_thread_siginfo(void *ctx, uint32_t pid, uint32_t tid, uint8_t *buf, size_t len, char *err,
                        size_t errlen);

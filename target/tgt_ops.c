@@ -464,6 +464,10 @@ static const struct rsp_target_ops ops = {
     .thread_pc = tgt_thread_pc,
     .thread_siginfo = tgt_thread_siginfo,
     .process_exited = t_process_exited,
+    .create_program = tgt_create_program,
+    .release_program = tgt_release_program,
+    .kill_program = tgt_kill_program,
+    .program_status = tgt_program_status,
 };
 
 int tgt_target_new(struct rsp_target *out, char *err, size_t errlen)

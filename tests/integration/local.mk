@@ -23,6 +23,8 @@ INTEGRATION_TESTS = \
 	tests/integration/test_monitor_xpti.py \
 	tests/integration/test_launch.py \
 	tests/integration/test_launch_mpi.py \
+	tests/integration/test_vrun.py \
+	tests/integration/test_vrun_gdb.py \
 	tests/integration/test_monitor_clients.py \
 	tests/integration/test_interrupt_signal.py \
 	tests/integration/test_dap_launch_json.py \
