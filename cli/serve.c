@@ -220,6 +220,7 @@ static int attach_to_pid(struct rsp_server *srv, const char *pidarg, char *err, 
     }
     if (rsp_server_attach(srv, (uint32_t)pid, err, errlen) != 0) {
         fprintf(stderr, "zestub: cannot attach to process %lu:\n%s\n", pid, err);
+        cli_doctor_explain(stderr, (unsigned)pid);
         return 1;
     }
     fprintf(stderr, "Attached; pid = %lu\n", pid);
