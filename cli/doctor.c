@@ -72,16 +72,6 @@ static long slurp(const char *path, char *buf, size_t cap)
     return (long)n;
 }
 
-/* NAME's value in a NUL-separated environment block, or NULL. */
-static const char *env_of(const char *env, long len, const char *name)
-{
-    size_t k = strlen(name);
-    for (long i = 0; i < len; i += (long)strlen(env + i) + 1)
-        if (strncmp(env + i, name, k) == 0 && env[i + k] == '=')
-            return env + i + k + 1;
-    return NULL;
-}
-
 static bool on_gtsim(void)
 {
     const char *alt = getenv("ZE_ENABLE_ALT_DRIVERS");
@@ -124,12 +114,16 @@ static bool check_driver(struct doctor *d, struct zd **zd)
     if (zd_open(zd, &err) != 0) {
         struct check *c =
             add(d, "driver", V_FAIL, "no Level Zero driver could be loaded: %s", err.msg);
-        set_fix(c, "%s",
-                alt ? "ZE_ENABLE_ALT_DRIVERS must name the driver by absolute path "
-                      "(e.g. $PWD/_build/.libs/libze_gtsim.so for the simulator)"
-                    : "install Intel's GPU compute runtime (Debian: "
-                      "intel-level-zero-gpu), or run on the simulator: export "
-                      "ZE_ENABLE_ALT_DRIVERS=/abs/path/libze_gtsim.so");
+        if (!alt)
+            set_fix(c, "install Intel's GPU compute runtime (Debian: intel-level-zero-gpu), or "
+                       "run on the simulator: export "
+                       "ZE_ENABLE_ALT_DRIVERS=/abs/path/libze_gtsim.so");
+        else if (on_gtsim() && getenv("GTSIM_CONFIG") && strstr(err.msg, "failed to initialise"))
+            set_fix(c, "correct GTSIM_CONFIG (gtsim printed what is wrong with it above; "
+                       "gtsim/README.md lists its keys), or unset it for the default device");
+        else
+            set_fix(c, "point ZE_ENABLE_ALT_DRIVERS at the driver by absolute path "
+                       "(e.g. $PWD/_build/.libs/libze_gtsim.so for the simulator)");
         return false;
     }
     if (alt)
@@ -163,40 +157,34 @@ static bool check_driver(struct doctor *d, struct zd **zd)
     return false;
 }
 
-/* /proc/PID: exists, uses Level Zero, may be debugged by us. */
+/* /proc/PID: exists, uses Level Zero (zetdebug's probe, which the attach
+ * sentences use too). */
 static bool check_process(struct doctor *d, unsigned pid)
 {
-    char path[64], *buf = malloc(1 << 20);
-    long n;
-    bool ok = true;
-
-    snprintf(path, sizeof(path), "/proc/%u/maps", pid);
-    n = buf ? slurp(path, buf, 1 << 20) : -ENOMEM;
-    if (n == -ENOENT) {
+    struct zd_proc p;
+    zd_proc_probe(pid, &p);
+    if (!p.exists) {
         set_fix(add(d, "process", V_FAIL, "no process %u", pid),
                 "check the PID (pgrep -a NAME), and that the application is still running");
-        free(buf);
         return false;
     }
-    if (n < 0) {
-        set_fix(add(d, "process", V_FAIL, "cannot read /proc/%u/maps: %s", pid, strerror((int)-n)),
-                "run zestub as the user that runs the application, or as root");
-        free(buf);
+    if (p.maps_errno) {
+        set_fix(
+            add(d, "process", V_FAIL, "cannot read /proc/%u/maps: %s", pid, strerror(p.maps_errno)),
+            "run zestub as the user that runs the application, or as root");
         return false;
     }
     add(d, "process", V_OK, "process %u exists and we may read it", pid);
-    if (!strstr(buf, "libze_loader")) {
+    if (!p.level_zero) {
         set_fix(add(d, "level-zero", V_FAIL,
                     "process %u has not loaded Level Zero (no libze_loader in /proc/%u/maps)", pid,
                     pid),
                 "zestub debugs programs that use Level Zero; if this one does, attach once it "
                 "has started its GPU work (after zeInit)");
-        ok = false;
-    } else {
-        add(d, "level-zero", V_OK, "process %u has loaded Level Zero", pid);
+        return false;
     }
-    free(buf);
-    return ok;
+    add(d, "level-zero", V_OK, "process %u has loaded Level Zero", pid);
+    return true;
 }
 
 /* The ptrace scope and owner: informative on gtsim, which needs neither. */
@@ -231,24 +219,20 @@ static bool check_permission(struct doctor *d, unsigned pid)
 /* The application's environment: program debugging, and the same gtsim. */
 static bool check_environment(struct doctor *d, unsigned pid)
 {
-    char path[64], *env = malloc(1 << 16);
-    long n;
-    const char *v, *mine = getenv("GTSIM_CONFIG");
+    char v[16], app[4096];
+    const char *mine = getenv("GTSIM_CONFIG");
+    int has = zd_proc_getenv(pid, "ZET_ENABLE_PROGRAM_DEBUGGING", v, sizeof(v));
     bool ok = true;
 
-    snprintf(path, sizeof(path), "/proc/%u/environ", pid);
-    n = env ? slurp(path, env, 1 << 16) : -ENOMEM;
-    if (n < 0) {
+    if (has < 0) {
         add(d, "environment", V_NOTE, "cannot read /proc/%u/environ (%s): not checked", pid,
-            strerror((int)-n));
-        free(env);
+            strerror(-has));
         return true;
     }
-    v = env_of(env, n, "ZET_ENABLE_PROGRAM_DEBUGGING");
-    if (!v || strcmp(v, "1") != 0) {
+    if (has == 0 || strcmp(v, "1") != 0) {
         set_fix(add(d, "program-debugging", V_FAIL,
-                    "process %u was started without ZET_ENABLE_PROGRAM_DEBUGGING=1%s%s", pid,
-                    v ? " (it has " : "", v ? "another value)" : ""),
+                    "process %u was started without ZET_ENABLE_PROGRAM_DEBUGGING=1%s", pid,
+                    has ? " (it has another value)" : ""),
                 "restart the application with ZET_ENABLE_PROGRAM_DEBUGGING=1 in its "
                 "environment: the driver reads it when the application starts");
         ok = false;
@@ -256,22 +240,21 @@ static bool check_environment(struct doctor *d, unsigned pid)
         add(d, "program-debugging", V_OK, "ZET_ENABLE_PROGRAM_DEBUGGING=1 in its environment");
     }
     if (on_gtsim()) {
-        const char *app = env_of(env, n, "GTSIM_CONFIG");
-        bool same = (!app && !mine) || (app && mine && strcmp(app, mine) == 0);
+        bool set = zd_proc_getenv(pid, "GTSIM_CONFIG", app, sizeof(app)) == 1;
+        bool same = (!set && !mine) || (set && mine && strcmp(app, mine) == 0);
         if (!same) {
             set_fix(add(d, "gtsim-config", V_FAIL,
                         "the application runs with GTSIM_CONFIG=%s, "
                         "zestub with GTSIM_CONFIG=%s",
-                        app ? app : "(unset)", mine ? mine : "(unset)"),
-                    app ? "export GTSIM_CONFIG='%s' before starting zestub"
+                        set ? app : "(unset)", mine ? mine : "(unset)"),
+                    set ? "export GTSIM_CONFIG='%s' before starting zestub"
                         : "unset GTSIM_CONFIG before starting zestub%s",
-                    app ? app : "");
+                    set ? app : "");
             ok = false;
         } else {
             add(d, "gtsim-config", V_OK, "the application and zestub share GTSIM_CONFIG");
         }
     }
-    free(env);
     return ok;
 }
 
@@ -308,6 +291,34 @@ static void print_human(const struct doctor *d)
         if (d->c[i].fix[0])
             printf("      fix: %s\n", d->c[i].fix);
     }
+}
+
+int cli_doctor_explain(FILE *f, unsigned pid)
+{
+    struct doctor *d = calloc(1, sizeof(*d));
+    int failed = 0;
+    if (!d)
+        return 0;
+    if (check_process(d, pid)) {
+        check_permission(d, pid);
+        check_environment(d, pid);
+    }
+    for (int i = 0; i < d->n; i++) {
+        /* The attach sentences already say these (zetdebug reads the same
+         * /proc files): what is left is what the driver cannot tell. */
+        static const char *const said[] = {"process", "level-zero", "program-debugging"};
+        bool repeat = false;
+        for (size_t k = 0; k < sizeof(said) / sizeof(said[0]); k++)
+            repeat |= !strcmp(d->c[i].name, said[k]);
+        if (d->c[i].v != V_FAIL || repeat)
+            continue;
+        fprintf(f, "zestub doctor: %s\n", d->c[i].detail);
+        if (d->c[i].fix[0])
+            fprintf(f, "      fix: %s\n", d->c[i].fix);
+        failed++;
+    }
+    free(d);
+    return failed;
 }
 
 static void print_json(const struct doctor *d, bool ok)

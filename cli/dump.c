@@ -191,7 +191,7 @@ int cli_dump(int argc, char **argv)
         return 1;
     }
     dump_watchdog_start(deadline, out);
-    rc = dump_attach(zd, o.pid, deadline, &m);
+    rc = dump_attach(zd, o.pid, deadline, &m, out);
     if (rc) {
         dump_out_close(out, NULL, rc, false);
         zd_close(zd);

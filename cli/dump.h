@@ -36,7 +36,11 @@ double dump_now_s(void);
 /* Ends the process with status 3 when the run is still going at
  * deadline + 2 s (a device that stopped answering), closing out first. */
 void dump_watchdog_start(double deadline, struct dump_out *out);
-int dump_attach(struct zd *zd, uint32_t pid, double deadline, struct sess_manager **m);
+/* Attaches to every device of pid, retrying while it is too early (until
+ * deadline) or has not loaded Level Zero (briefly: it may have just
+ * started). 0, or the exit status with the reason on stderr and in out. */
+int dump_attach(struct zd *zd, uint32_t pid, double deadline, struct sess_manager **m,
+                struct dump_out *out);
 /* Waits for the trigger; releases module loads meanwhile. 0 triggered,
  * 3 timeout, 4 application gone. */
 int dump_wait_trigger(struct sess_manager *m, enum trigger on, double deadline);

@@ -159,7 +159,7 @@ int cli_dump_launch(const struct dump_opts *o)
     dump_out_launch(r.out, out_rank(NULL), host);
     if (launch_wait_held(&r.l) == 0)
         return finish(&r, 4); /* exited before its first module */
-    rc = dump_attach(r.zd, (uint32_t)r.l.target, r.deadline, &r.m);
+    rc = dump_attach(r.zd, (uint32_t)r.l.target, r.deadline, &r.m, r.out);
     launch_release(&r.l);
     if (rc != 0) {
         fprintf(stderr, "zestub dump: %s runs on without zestub\n", o->program[0]);

@@ -34,6 +34,8 @@ struct dump_out {
      * said on stderr when the document is closed. */
     unsigned reg_failures;
     char reg_error[256];
+    /* Why no dump could be taken (dump_out_fail), "" otherwise. */
+    char failure[256];
 };
 
 struct dump_out *dump_out_open(const char *json_path, uint32_t pid, const char *trigger,
@@ -348,6 +350,23 @@ void dump_out_thread(struct dump_out *o, struct sess_manager *m, const struct du
     pthread_mutex_unlock(&o->lock);
 }
 
+/* The human format's word for a document cut short. */
+static const char *incomplete_reason(const struct dump_out *o, int status)
+{
+    if (o->failure[0])
+        return o->failure;
+    if (!o->launched && status == 4)
+        return "the application exited before the trigger";
+    return "timed out";
+}
+
+void dump_out_fail(struct dump_out *o, const char *reason)
+{
+    pthread_mutex_lock(&o->lock);
+    snprintf(o->failure, sizeof(o->failure), "%s", reason);
+    pthread_mutex_unlock(&o->lock);
+}
+
 /* Closes whatever sections are open; lock held. */
 static void finish(struct dump_out *o, struct sess_manager *m, int status, bool complete)
 {
@@ -374,14 +393,21 @@ static void finish(struct dump_out *o, struct sess_manager *m, int status, bool 
                 ",\"acknowledge\":%" PRIu64 ",\"interrupt\":%" PRIu64 ",\"resume\":%" PRIu64
                 ",\"read_memory\":%" PRIu64 ",\"write_memory\":%" PRIu64
                 ",\"read_registers\":%" PRIu64 ",\"write_registers\":%" PRIu64
-                "},\"register_reads\":%" PRIu64 ",\"probes_failed\":%" PRIu64 "},"
-                "\"status\":%d,\"complete\":%s}\n",
+                "},\"register_reads\":%" PRIu64 ",\"probes_failed\":%" PRIu64 "},",
                 o->nthreads, st.read_event, st.ack, st.interrupt, st.resume, st.read_memory,
                 st.write_memory, st.read_registers, st.write_registers, ss.register_reads,
-                ss.probes_failed, status, complete ? "true" : "false");
+                ss.probes_failed);
+        if (o->failure[0]) {
+            fputs("\"error\":", o->f);
+            cli_json_str(o->f, o->failure);
+            fputc(',', o->f);
+        }
+        fprintf(o->f, "\"status\":%d,\"complete\":%s}\n", status, complete ? "true" : "false");
     } else {
-        fprintf(o->f, "%u stopped thread%s%s\n", o->nthreads, o->nthreads == 1 ? "" : "s",
-                complete ? "" : " (incomplete: timed out)");
+        fprintf(o->f, "%u stopped thread%s", o->nthreads, o->nthreads == 1 ? "" : "s");
+        if (!complete)
+            fprintf(o->f, " (incomplete: %s)", incomplete_reason(o, status));
+        fputc('\n', o->f);
         if (o->has_program)
             fprintf(o->f, "%s\n", o->program);
     }

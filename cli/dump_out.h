@@ -56,6 +56,9 @@ void dump_out_launch(struct dump_out *o, long rank, const char *host);
 /* Launch mode: how the program ended, written when the document closes.
  * exit_code in the shell's convention, signal 0 when it exited. */
 void dump_out_program(struct dump_out *o, const char *path, int exit_code, int signal, bool dumped);
+/* Why no dump could be taken (e.g. "no such process: 42"): the human
+ * format's closing line says it, the JSON document's "error" field. */
+void dump_out_fail(struct dump_out *o, const char *reason);
 /* Finishes the document with the exit status; frees o. */
 void dump_out_close(struct dump_out *o, struct sess_manager *m, int status, bool complete);
 /* From the watchdog: finish whatever section is open, mark the document

@@ -61,10 +61,40 @@ void dump_watchdog_start(double deadline, struct dump_out *out)
 
 /* ---- phases --------------------------------------------------------------- */
 
-int dump_attach(struct zd *zd, uint32_t pid, double deadline, struct sess_manager **m)
+/* How long a process without the Level Zero loader is retried: one that
+ * was just started maps it within moments; one that never uses it should
+ * not make the user wait for the whole timeout to hear so. */
+#define NO_LEVEL_ZERO_GRACE_S 2.0
+
+/* Why the attach failed, on one line for the dump's closing line. */
+static void record_failure(struct dump_out *out, uint32_t pid, const struct zd_error *err)
+{
+    char why[256];
+    size_t n = (size_t)snprintf(why, sizeof(why), "cannot attach to process %u: %s", (unsigned)pid,
+                                err->msg);
+    for (size_t i = 0; i < n && i < sizeof(why); i++)
+        if (why[i] == '\n')
+            why[i] = ' ';
+    if (out)
+        dump_out_fail(out, why);
+}
+
+int dump_attach(struct zd *zd, uint32_t pid, double deadline, struct sess_manager **m,
+                struct dump_out *out)
 {
     struct sess_options so;
     struct zd_error err;
+    struct zd_proc p;
+    double grace = dump_now_s() + NO_LEVEL_ZERO_GRACE_S;
+
+    zd_proc_probe(pid, &p);
+    if (!p.exists) {
+        snprintf(err.msg, sizeof(err.msg), "no such process: %u", (unsigned)pid);
+        fprintf(stderr, "zestub dump: %s\n", err.msg);
+        if (out)
+            dump_out_fail(out, err.msg);
+        return 1;
+    }
     sess_options_from_env(&so);
     for (;;) {
         int rc = sess_attach(zd, pid, &so, m, &err);
@@ -74,12 +104,14 @@ int dump_attach(struct zd *zd, uint32_t pid, double deadline, struct sess_manage
             return 0;
         }
         /* "Too early": the application has not initialised Level Zero yet. */
-        if (rc == ZD_E_TOO_EARLY && dump_now_s() < deadline) {
+        if ((rc == ZD_E_TOO_EARLY && dump_now_s() < deadline) ||
+            (rc == ZD_E_NO_LEVEL_ZERO && dump_now_s() < deadline && dump_now_s() < grace)) {
             struct timespec ts = {0, 100000000};
             nanosleep(&ts, NULL);
             continue;
         }
         fprintf(stderr, "zestub dump: cannot attach to process %u:\n%s\n", pid, err.msg);
+        record_failure(out, pid, &err);
         return rc == ZD_E_TOO_EARLY ? 3 : 1;
     }
 }

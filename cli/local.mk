@@ -21,3 +21,18 @@ libzestub_launch_la_SOURCES = cli/launch_hold.c cli/launch_proto.h
 libzestub_launch_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 libzestub_launch_la_LDFLAGS = -module -avoid-version -no-undefined
 libzestub_launch_la_LIBADD = $(DL_LIBS) $(PTHREAD_LIBS)
+
+# gdbserver-ze: the name Intel's GDB auto-attach runs
+# (INTELGT_AUTO_ATTACH_GDBSERVER_PATH=DIR: `DIR/gdbserver-ze --multi --once -`),
+# a symlink to zestub in a directory of its own so that pointing GDB there
+# brings in nothing else. libexec/gdbserver-ze is the same in the build tree,
+# for the tests.
+install-exec-hook:
+	$(MKDIR_P) '$(DESTDIR)$(pkglibexecdir)'
+	ln -sf '$(bindir)/zestub' '$(DESTDIR)$(pkglibexecdir)/gdbserver-ze'
+uninstall-hook:
+	rm -f '$(DESTDIR)$(pkglibexecdir)/gdbserver-ze'
+all-local: libexec/gdbserver-ze
+libexec/gdbserver-ze:
+	$(MKDIR_P) libexec && ln -sf ../zestub $@
+CLEANFILES += libexec/gdbserver-ze

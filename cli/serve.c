@@ -62,6 +62,9 @@ void cli_serve_usage(FILE *f)
                "  --allow-remote       needed to listen on an address other machines can\n"
                "                       reach; the remote protocol has no authentication\n"
                "  --debug-rsp          every packet in and out, on stderr\n"
+               "  --debug[=all,threads,event-loop,remote], --remote-debug, --debug-format=X\n"
+               "                       gdbserver's spellings, for Intel's GDB auto-attach:\n"
+               "                       --log-level debug, and remote: --debug-rsp\n"
                "  --help               this help\n");
 }
 
@@ -107,11 +110,59 @@ static bool parse_ack_timeout(const char *v, uint64_t *ms)
     return true;
 }
 
+/* gdbserver's debug options, which Intel's GDB passes on from
+ * INTELGT_AUTO_ATTACH_GDBSERVER_ARGS: --debug[=all,threads,event-loop,
+ * remote] (threads and event-loop are our --log-level debug, remote is
+ * --debug-rsp; a leading '-' turns one off, as in gdbserver),
+ * --remote-debug and --event-loop-debug (older gdbservers),
+ * --debug-format=... (accepted: our lines have no timestamps to add).
+ * 1 when a was one of them, 0 when not, 2 for a component we do not know. */
+static int gdbserver_debug_option(const char *a, struct rsp_server_config *cfg)
+{
+    char list[128], *save = NULL;
+    if (!strcmp(a, "--debug") || !strcmp(a, "--event-loop-debug")) {
+        cfg->log.level = RSP_LOG_DEBUG;
+        return 1;
+    }
+    if (!strcmp(a, "--remote-debug")) {
+        cfg->trace = stderr;
+        return 1;
+    }
+    if (!strncmp(a, "--debug-format=", 15))
+        return 1;
+    if (strncmp(a, "--debug=", 8) != 0)
+        return 0;
+    snprintf(list, sizeof(list), "%s", a + 8);
+    for (char *c = strtok_r(list, ",", &save); c; c = strtok_r(NULL, ",", &save)) {
+        bool off = c[0] == '-';
+        const char *name = c + off;
+        bool all = !strcmp(name, "all");
+        if (!all && strcmp(name, "threads") && strcmp(name, "event-loop") &&
+            strcmp(name, "remote")) {
+            fprintf(stderr,
+                    "zestub: --debug: unknown component '%s' (all, threads, event-loop, "
+                    "remote)\n",
+                    name);
+            return 2;
+        }
+        if (all || strcmp(name, "remote"))
+            cfg->log.level = off ? RSP_LOG_WARNING : RSP_LOG_DEBUG;
+        if (all || !strcmp(name, "remote"))
+            cfg->trace = off ? NULL : stderr;
+    }
+    return 1;
+}
+
 /* -1: go on serving; otherwise the exit status (usage error or --help). */
 static int parse_serve_args(int argc, char **argv, struct serve_args *o)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        int dbg = gdbserver_debug_option(a, &o->cfg);
+        if (dbg == 2)
+            return 2;
+        if (dbg == 1)
+            continue;
         if (!strcmp(a, "--once"))
             o->cfg.once = true;
         else if (!strcmp(a, "--multi"))
@@ -221,6 +272,7 @@ static int attach_to_pid(struct rsp_server *srv, const char *pidarg, char *err, 
     }
     if (rsp_server_attach(srv, (uint32_t)pid, err, errlen) != 0) {
         fprintf(stderr, "zestub: cannot attach to process %lu:\n%s\n", pid, err);
+        cli_doctor_explain(stderr, (unsigned)pid);
         return 1;
     }
     fprintf(stderr, "Attached; pid = %lu\n", pid);

@@ -75,8 +75,11 @@ int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply
         if (rc == RSP_TARGET_TOO_EARLY && !strstr(text, "attempting to attach too early"))
             rsp_buf_puts(&msg, "\nattempting to attach too early");
         rsp_reply_attach_error(s, reply, msg.oom ? "Failed to attach." : msg.data);
-        rsp_logf(&s->cfg.log, RSP_LOG_WARNING, "attach to process %u failed: %s",
-                 (unsigned)host_pid, msg.oom ? "out of memory" : msg.data);
+        /* Without a client (the command line's --attach) the caller
+         * reports it: logged here too, it was printed twice. */
+        if (s->conn)
+            rsp_logf(&s->cfg.log, RSP_LOG_WARNING, "attach to process %u failed: %s",
+                     (unsigned)host_pid, msg.oom ? "out of memory" : msg.data);
         rsp_buf_free(&msg);
         return rc;
     }

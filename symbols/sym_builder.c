@@ -79,10 +79,19 @@ char *sym_die_string(struct builder *b, Dwarf_Die die, Dwarf_Half at)
     return copy;
 }
 
+/* True when name already starts with the directory dir (libdwarf's
+ * dwarf_linesrc joins the unit's directory itself; only a relative one,
+ * such as the fixtures' "tests/kernels/", leaves a relative result). */
+static bool under_dir(const char *name, const char *dir)
+{
+    size_t k = strlen(dir);
+    return strncmp(name, dir, k) == 0 && (dir[k - 1] == '/' || name[k] == '/');
+}
+
 const char *sym_full_path(struct builder *b, const char *name, const char *comp_dir)
 {
     char *p;
-    if (name[0] == '/' || !comp_dir || !comp_dir[0])
+    if (name[0] == '/' || !comp_dir || !comp_dir[0] || under_dir(name, comp_dir))
         return sym_keep(b->m, strdup(name));
     if (asprintf(&p, "%s%s%s", comp_dir, comp_dir[strlen(comp_dir) - 1] == '/' ? "" : "/", name) <
         0)

@@ -78,8 +78,9 @@ void *sym_grow(void *arr, size_t *cap, size_t n, size_t elem);
 int sym_dw_fail(struct builder *b, Dwarf_Error e, const char *what);
 /* The DIE's own string attribute (malloc'd), or NULL. */
 char *sym_die_string(struct builder *b, Dwarf_Die die, Dwarf_Half at);
-/* A file name from the line table made absolute with the CU's comp_dir;
- * owned by the module. NULL if out of memory. */
+/* A file name from the line table joined with the CU's comp_dir (once:
+ * a name already under it is kept); owned by the module. NULL if out of
+ * memory. */
 const char *sym_full_path(struct builder *b, const char *name, const char *comp_dir);
 
 /* sym_elf.c: kernels (.text.<name> sections) and ELF function symbols. */

@@ -28,7 +28,8 @@ struct sym_location {
     /* The innermost DW_TAG_inlined_subroutine containing the pc, or NULL. */
     const char *inlined;
     /* The source file as DWARF names it, joined with DW_AT_comp_dir when
-     * relative (for IGC modules "/proc/self/cwd/<file>"). NULL if !has_line. */
+     * relative (for the test fixtures "tests/kernels/<file>"). NULL if
+     * !has_line. */
     const char *file;
     uint32_t line, column; /* column 0: DWARF does not say */
     bool is_stmt;

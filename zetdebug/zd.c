@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* zet_debug_regset_type_intel_gpu_t values (level-zero-facts.md 7); the
  * header that defines them is not installed with Debian's loader. */
@@ -38,6 +39,8 @@ const char *zd_err_name(int code)
         return "no-driver";
     case ZD_E_NOMEM:
         return "no-memory";
+    case ZD_E_NO_LEVEL_ZERO:
+        return "no-level-zero";
     default:
         return "other";
     }
@@ -238,13 +241,40 @@ static int add_root(struct zd *zd, ze_device_handle_t h, struct zd_error *err)
     return rc;
 }
 
+/* zeInit failed. With ZE_ENABLE_ALT_DRIVERS set the user has chosen a
+ * driver already: say what is wrong with the name, or that the driver
+ * itself failed to start (a driver that does so prints its reason), never
+ * "install the runtime". */
 static int no_driver(struct zd_error *err, ze_result_t r)
 {
+    const char *alt = getenv("ZE_ENABLE_ALT_DRIVERS");
+    if (!alt || !*alt)
+        return zd_fail(err, ZD_E_NO_DRIVER, (uint32_t)r,
+                       "no Level Zero GPU driver found (zeInit: 0x%x): install Intel's GPU "
+                       "compute runtime, or for the simulator set "
+                       "ZE_ENABLE_ALT_DRIVERS=/abs/path/libze_gtsim.so",
+                       (unsigned)r);
+    /* The loader takes a comma-separated list of absolute paths. */
+    for (const char *p = alt; *p;) {
+        size_t n = strcspn(p, ",");
+        char path[4096];
+        snprintf(path, sizeof(path), "%.*s", (int)n, p);
+        if (path[0] && path[0] != '/')
+            return zd_fail(err, ZD_E_NO_DRIVER, (uint32_t)r,
+                           "ZE_ENABLE_ALT_DRIVERS names '%s', which is not an absolute path: "
+                           "the Level Zero loader only loads drivers named by absolute path",
+                           path);
+        if (path[0] && access(path, R_OK) != 0)
+            return zd_fail(err, ZD_E_NO_DRIVER, (uint32_t)r,
+                           "ZE_ENABLE_ALT_DRIVERS names %s, which does not exist or cannot be "
+                           "read",
+                           path);
+        p += n + (p[n] == ',');
+    }
     return zd_fail(err, ZD_E_NO_DRIVER, (uint32_t)r,
-                   "no Level Zero GPU driver found (zeInit: 0x%x): install Intel's GPU compute "
-                   "runtime, or for the simulator set "
-                   "ZE_ENABLE_ALT_DRIVERS=/abs/path/libze_gtsim.so",
-                   (unsigned)r);
+                   "the Level Zero driver ZE_ENABLE_ALT_DRIVERS names failed to initialise "
+                   "(zeInit: %s, 0x%x); its own message, if it printed one, says why",
+                   zd_result_name((uint32_t)r), (unsigned)r);
 }
 
 int zd_open(struct zd **out, struct zd_error *err)

@@ -26,6 +26,7 @@ enum zd_err {
     ZD_E_NO_DRIVER = -9,     /* zeInit failed: no Level Zero driver */
     ZD_E_NOMEM = -10,
     ZD_E_OTHER = -11,
+    ZD_E_NO_LEVEL_ZERO = -12, /* attach: the process has not loaded Level Zero */
 };
 
 struct zd_error {
@@ -133,6 +134,19 @@ int zd_read_registers(struct zd_session *s, struct zd_thread t, uint32_t type, u
                       uint32_t count, void *buf, struct zd_error *err);
 int zd_write_registers(struct zd_session *s, struct zd_thread t, uint32_t type, uint32_t start,
                        uint32_t count, const void *buf, struct zd_error *err);
+
+/* What /proc tells about a process, without asking the driver (zd_proc.c):
+ * the attach sentences and zestub doctor both use it. */
+struct zd_proc {
+    bool exists;     /* /proc/PID is there */
+    int maps_errno;  /* 0 when its memory map was read */
+    bool level_zero; /* the Level Zero loader is mapped */
+};
+/* 0, or -errno when the map could not be read (p says what is known). */
+int zd_proc_probe(uint32_t pid, struct zd_proc *p);
+/* NAME in the environment PID was started with: 1 and its value in val,
+ * 0 when unset, -errno when that environment cannot be read. */
+int zd_proc_getenv(uint32_t pid, const char *name, char *val, size_t len);
 
 /* Totals since zd_open, over all sessions. */
 void zd_get_stats(const struct zd *zd, struct zd_stats *out);

@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Every ze_result_t we map. Anything not listed becomes ZD_E_OTHER with its
@@ -117,21 +118,72 @@ int zd_from_result(struct zd_error *err, ze_result_t r, const char *what)
                    (unsigned)r);
 }
 
+/* NOT_READY: the driver cannot tell "not yet" from "never". A process
+ * without the Level Zero loader in its map will not become attachable by
+ * retrying, so it gets its own code (no "too early", which Intel's GDB and
+ * zestub dump retry on). */
+static int not_ready(struct zd_error *err, ze_result_t r, uint32_t pid)
+{
+    struct zd_proc p;
+    zd_proc_probe(pid, &p);
+    if (!p.exists)
+        return zd_fail(err, ZD_E_INVALID, (uint32_t)r, "no such process: %u", (unsigned)pid);
+    if (!p.maps_errno && !p.level_zero)
+        return zd_fail(err, ZD_E_NO_LEVEL_ZERO, (uint32_t)r,
+                       "process %u has not loaded Level Zero (no libze_loader in "
+                       "/proc/%u/maps): zestub debugs programs that use Level Zero",
+                       (unsigned)pid, (unsigned)pid);
+    return zd_fail(err, ZD_E_TOO_EARLY, (uint32_t)r,
+                   "attempting to attach too early: process %u has not initialised Level "
+                   "Zero on this device yet; retry once it has called zeInit",
+                   (unsigned)pid);
+}
+
+/* UNSUPPORTED_FEATURE: asks about ZET_ENABLE_PROGRAM_DEBUGGING only when
+ * the process's environment cannot be read; otherwise says what it holds. */
+static int not_supported(struct zd_error *err, ze_result_t r, uint32_t pid, bool subdevice)
+{
+    const char *tile = subdevice ? " Is sub-device (tile) attach enabled in the driver?" : "";
+    char v[16], app_alt[4096];
+    const char *mine = getenv("ZE_ENABLE_ALT_DRIVERS");
+    int has = zd_proc_getenv(pid, "ZET_ENABLE_PROGRAM_DEBUGGING", v, sizeof(v));
+    int alt = zd_proc_getenv(pid, "ZE_ENABLE_ALT_DRIVERS", app_alt, sizeof(app_alt));
+    /* The loader's own variable: another driver there is sure to refuse. */
+    bool other_driver = alt >= 0 && (alt == 1 ? !mine || strcmp(mine, app_alt) != 0 : !!mine);
+
+    if (has < 0)
+        return zd_fail(err, ZD_E_NOT_SUPPORTED, (uint32_t)r,
+                       "attaching is not supported: was ZET_ENABLE_PROGRAM_DEBUGGING=1 set in "
+                       "the application's environment before it started?%s",
+                       tile);
+    if (has == 0 || strcmp(v, "1") != 0)
+        return zd_fail(err, ZD_E_NOT_SUPPORTED, (uint32_t)r,
+                       "attaching is not supported: process %u was started without "
+                       "ZET_ENABLE_PROGRAM_DEBUGGING=1; restart it with that in its "
+                       "environment.%s",
+                       (unsigned)pid, tile);
+    if (other_driver)
+        return zd_fail(err, ZD_E_NOT_SUPPORTED, (uint32_t)r,
+                       "attaching is not supported: process %u runs with "
+                       "ZE_ENABLE_ALT_DRIVERS=%s, zestub with %s: use the application's.%s",
+                       (unsigned)pid, alt == 1 ? app_alt : "(unset)", mine ? mine : "(unset)",
+                       tile);
+    return zd_fail(err, ZD_E_NOT_SUPPORTED, (uint32_t)r,
+                   "attaching is not supported although process %u has "
+                   "ZET_ENABLE_PROGRAM_DEBUGGING=1: its driver settings may differ from "
+                   "zestub's; run 'zestub doctor %u'.%s",
+                   (unsigned)pid, (unsigned)pid, tile);
+}
+
 int zd_attach_result(struct zd_error *err, ze_result_t r, uint32_t pid, bool subdevice)
 {
     switch (r) {
     case ZE_RESULT_SUCCESS:
         return zd_from_result(err, r, "attach");
     case ZE_RESULT_NOT_READY:
-        return zd_fail(err, ZD_E_TOO_EARLY, (uint32_t)r,
-                       "attempting to attach too early: process %u has not initialised Level "
-                       "Zero on this device yet; retry once it has called zeInit",
-                       (unsigned)pid);
+        return not_ready(err, r, pid);
     case ZE_RESULT_ERROR_UNSUPPORTED_FEATURE:
-        return zd_fail(err, ZD_E_NOT_SUPPORTED, (uint32_t)r,
-                       "attaching is not supported: was ZET_ENABLE_PROGRAM_DEBUGGING=1 set in "
-                       "the application's environment before it started?%s",
-                       subdevice ? " Is sub-device (tile) attach enabled in the driver?" : "");
+        return not_supported(err, r, pid, subdevice);
     case ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS:
         return zd_fail(err, ZD_E_NOT_PERMITTED, (uint32_t)r,
                        "attaching is not permitted: run zestub as the user of process %u or as "

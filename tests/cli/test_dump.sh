@@ -132,7 +132,7 @@ for when in 0.2 0.6 1.0 1.5; do
 done
 unset GTSIM_CONFIG
 
-# 7. errors: no such process; a process that is not using Level Zero yet.
+# 7. errors: no such process; a process that does not use Level Zero.
 "$zestub" dump --attach 999999 --timeout 2 >"$tmp/e.out" 2>&1
 rc=$?
 if [ $rc -eq 1 ] && grep -qi "no such process" "$tmp/e.out"; then ok "no such process: status 1 with a reason"
@@ -142,8 +142,9 @@ sl=$!
 "$zestub" dump --attach $sl --timeout 1 >"$tmp/e.out" 2>&1
 rc=$?
 kill $sl
-if [ $rc -eq 3 ] && grep -q "attempting to attach too early" "$tmp/e.out"; then ok "too early until the timeout: status 3"
-else notok "too early (status $rc)" "$tmp/e.out"; fi
+if [ $rc -eq 1 ] && grep -q "has not loaded Level Zero" "$tmp/e.out" &&
+    ! grep -q "too early" "$tmp/e.out"; then ok "no Level Zero: status 1, said so (not 'too early')"
+else notok "no Level Zero (status $rc)" "$tmp/e.out"; fi
 "$zestub" dump --on sometimes >"$tmp/e.out" 2>&1
 rc=$?
 if [ $rc -eq 2 ]; then ok "usage error: status 2"; else notok "usage error (status $rc)" "$tmp/e.out"; fi

@@ -28,7 +28,9 @@ INTEGRATION_TESTS = \
 	tests/integration/test_monitor_clients.py \
 	tests/integration/test_interrupt_signal.py \
 	tests/integration/test_dap_launch_json.py \
-	tests/integration/test_dap_adapter.py
+	tests/integration/test_dap_adapter.py \
+	tests/integration/test_gdbserver_ze.py \
+	tests/integration/test_gdbserver_ze_intelgt.py
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/harness.py tests/integration/mi.py \
 	tests/integration/README.md

@@ -6,6 +6,7 @@
 EXTRA_DIST += \
 	tests/kernels/README.md \
 	tests/kernels/regen.sh \
+	tests/kernels/relative_comp_dir.py \
 	tests/kernels/vadd.cl \
 	tests/kernels/loop_call.cl \
 	tests/kernels/oob.cl \

@@ -6,7 +6,8 @@
 # .text.* section of it (<kernel>-<platform>.insns).
 #
 # Usage: tests/kernels/regen.sh [fixtures-dir]
-# Environment: OCLOC, IGA64, READELF, OBJCOPY override the tools found in PATH.
+# Environment: OCLOC, IGA64, READELF, OBJCOPY, PYTHON override the tools found
+# in PATH.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,15 +16,16 @@ OCLOC=${OCLOC:-ocloc}
 IGA64=${IGA64:-iga64}
 READELF=${READELF:-readelf}
 OBJCOPY=${OBJCOPY:-objcopy}
+PYTHON=${PYTHON:-python3}
 
 die() {
     echo "regen.sh: $*" >&2
     exit 1
 }
 
-for tool in "$OCLOC" "$IGA64" "$READELF" "$OBJCOPY"; do
+for tool in "$OCLOC" "$IGA64" "$READELF" "$OBJCOPY" "$PYTHON"; do
     command -v "$tool" >/dev/null 2>&1 ||
-        die "'$tool' not found (ocloc: package intel-opencl-icd; iga64: libigc-tools; readelf/objcopy: binutils)"
+        die "'$tool' not found (ocloc: package intel-opencl-icd; iga64: libigc-tools; readelf/objcopy: binutils; python3)"
 done
 
 mkdir -p "$out"
@@ -113,14 +115,17 @@ for src in "$here"/*.cl; do
         elf=$out/$kernel-$plat.elf
         insns=$out/$kernel-$plat.insns
         # PWD=/proc/self/cwd makes LLVM record that as DW_AT_comp_dir (it
-        # trusts $PWD when it names the current directory), so the fixtures do
-        # not depend on where the checkout or the temporary directory is.
+        # trusts $PWD when it is absolute and names the current directory), so
+        # the fixtures do not depend on where the checkout or the temporary
+        # directory is; relative_comp_dir.py then turns it into tests/kernels/
+        # (same length), a directory that exists in every checkout.
         (cd "$work" && PWD=/proc/self/cwd "$OCLOC" compile -q -file "$kernel.cl" \
             -device "$device" -options "$(options_for "$kernel")" --format zebin \
             -output "$kernel-$plat" -output_no_suffix -out_dir "$work/out") \
             >"$work/ocloc.log" 2>&1 ||
             die "ocloc failed for $kernel on $device: $(cat "$work/ocloc.log")"
         cp "$work/out/$kernel-$plat" "$elf"
+        "$PYTHON" "$here/relative_comp_dir.py" "$elf" || die "cannot rewrite the comp_dir of $elf"
 
         "$READELF" -SW "$elf" | grep -q ' \.ze_info ' || die "$elf has no .ze_info"
         "$READELF" -SW "$elf" | grep -q ' \.debug_info ' || die "$elf has no .debug_info"

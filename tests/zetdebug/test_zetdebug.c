@@ -146,15 +146,33 @@ static void test_attach_errors(struct zd *zd, size_t root, size_t sub)
     pid_t pid;
     int rc;
 
-    /* A process that exists but never initialised Level Zero. */
+    /* A process that exists but never loaded Level Zero: not "too early"
+     * (retrying would never end), but said as it is. */
     pid = spawn_sleep();
     if (tap_ok(pid > 0, "spawned sleep")) {
         rc = zd_attach(zd, root, (uint32_t)pid, &s, &err);
-        tap_ok(rc == ZD_E_TOO_EARLY && err.code == rc && err.raw == 0x1 &&
-                   strncmp(err.msg, "attempting to attach too early", 30) == 0,
-               "too early: %s", err.msg);
+        tap_ok(rc == ZD_E_NO_LEVEL_ZERO && err.code == rc && err.raw == 0x1 &&
+                   strstr(err.msg, "has not loaded Level Zero") != NULL &&
+                   strstr(err.msg, "too early") == NULL,
+               "no Level Zero: %s", err.msg);
         kill(pid, SIGKILL);
         waitpid(pid, NULL, 0);
+    }
+
+    /* Level Zero loaded (linked), zeInit not called yet: too early. */
+    if (conf_app_start(&app, 1, (const char *const[]){"sleep-before-init", NULL}) == 0) {
+        char line[256];
+        if (conf_app_expect(&app, "waiting ", 30000, line, sizeof(line))) {
+            rc = zd_attach(zd, root, (uint32_t)app.pid, &s, &err);
+            tap_ok(rc == ZD_E_TOO_EARLY && err.raw == 0x1 &&
+                       strncmp(err.msg, "attempting to attach too early", 30) == 0,
+                   "too early: %s", err.msg);
+        } else {
+            tap_ok(0, "the debuggee said it waits before zeInit");
+        }
+        conf_app_kill(&app);
+    } else {
+        tap_ok(0, "debuggee started (sleep-before-init)");
     }
 
     pid = dead_pid();
