@@ -537,6 +537,8 @@ int main(int argc, char **argv)
     int n = 0, failed = 0;
     if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
         return write_seeds(argv[2]);
+    /* one check per file replayed, per sound session, and the mutations */
+    printf("1..%d\n", argc - 1 + 2 + 1);
     for (int i = 1; i < argc; i++)
         printf("%s %d - replayed %s\n", replay_file(argv[i]) == 0 ? "ok" : "not ok", ++n, argv[i]);
     for (int s = 0; s < 2; s++) {
@@ -567,8 +569,7 @@ int main(int argc, char **argv)
         const char *bad = serve_once(buf, len, &frames);
         served++;
         if (bad && failed++ < 5) {
-            printf("not ok %d - mutation %d: %s\n", ++n, i, bad);
-            printf("# input:");
+            printf("# mutation %d: %s; input:", i, bad);
             for (size_t k = 0; k < len && k < 512; k++)
                 printf(buf[k] >= 0x20 && buf[k] < 0x7f ? "%c" : "\\x%02x", buf[k]);
             printf("\n");
@@ -579,7 +580,6 @@ int main(int argc, char **argv)
     printf("%s %d - %d of %d mutated sessions served: no crash, sound output, devices released "
            "(%d failed)\n",
            ok ? "ok" : "not ok", ++n, served, MUTATIONS, failed);
-    printf("1..%d\n", n);
     free(buf);
     return ok ? 0 : 1;
 }
