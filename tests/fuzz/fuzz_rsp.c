@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzz target for the RSP server: any bytes from a client, served by the
- * real server (receive state machine, acks, dispatch, every handler) from
- * a memory file (its output into another) against the mock target of
- * tests/gdbstub. What must hold: no
- * crash or memory error (ASan), the connection ends (the input's end is a
+ * real server (its poll loop, receive state machine, acks, dispatch, every
+ * handler) over a connection that lives in memory (see the wrapped system
+ * calls below) against the mock target of tests/gdbstub. What must hold:
+ * no crash or memory error (ASan), the connection ends (the input's end is a
  * disconnect), every byte the server sends is an ack or a well-formed
  * frame with the right checksum, and the target was told the client is
  * gone (no device left attached, so no thread left stopped).
