@@ -49,6 +49,11 @@ struct mdev {
 struct mock_target {
     struct mdev dev[NDEV];
     struct regs_catalog *cat[NTDESC + 1]; /* by tdesc id */
+    /* each register's offset in a thread's image, by tdesc and register
+     * number, and cr0 and isabase: found once, not at every access and
+     * attach (fuzz_rsp attaches thousands of times a second) */
+    size_t *reg_off[NTDESC + 1];
+    const struct regs_reg *cr0[NTDESC + 1], *isabase[NTDESC + 1];
     uint32_t tdesc_pid[NTDESC + 1];
     int pipe[2];
     struct rsp_event queue[16];
@@ -80,28 +85,34 @@ static const struct zd_regset small_sets[] = {
 static const struct zd_regset pvc_sets[] = PVC_SETS(256);
 static const struct zd_regset pvc128_sets[] = PVC_SETS(128);
 
-static size_t reg_offset(const struct regs_catalog *c, uint32_t regnum)
+static int make_offsets(struct mock_target *m, uint32_t tdesc)
 {
-    size_t off = 0;
-    for (uint32_t i = 0; i < regnum; i++)
-        off += regs_catalog_at(c, i)->byte_size;
-    return off;
+    const struct regs_catalog *c = m->cat[tdesc];
+    size_t n = regs_catalog_count(c), off = 0;
+    m->reg_off[tdesc] = malloc((n + 1) * sizeof(size_t));
+    m->cr0[tdesc] = regs_catalog_find(c, "cr0");
+    m->isabase[tdesc] = regs_catalog_find(c, "isabase");
+    if (!m->reg_off[tdesc] || !m->cr0[tdesc] || !m->isabase[tdesc])
+        return -1;
+    for (size_t i = 0; i <= n; i++) {
+        m->reg_off[tdesc][i] = off;
+        off += i < n ? regs_catalog_at(c, i)->byte_size : 0;
+    }
+    return 0;
 }
 
 static void fill_regs(struct mock_target *m, uint32_t pid, uint32_t tid)
 {
     struct mthread *t = &m->dev[pid - 1].t[tid - 1];
-    const struct regs_catalog *c = m->cat[t->tdesc];
     for (size_t i = 0; i < REGBUF; i++)
         t->regs[i] = (uint8_t)(i * 7 + tid * 13 + pid);
     /* cr0: IP 0x100 * tid, no exception bits; isabase 0x800000. */
     {
-        const struct regs_reg *cr0 = regs_catalog_find(c, "cr0");
-        const struct regs_reg *isa = regs_catalog_find(c, "isabase");
-        uint8_t *p = t->regs + reg_offset(c, cr0->regnum);
+        const struct regs_reg *cr0 = m->cr0[t->tdesc], *isa = m->isabase[t->tdesc];
+        uint8_t *p = t->regs + m->reg_off[t->tdesc][cr0->regnum];
         memset(p, 0, cr0->byte_size);
         regs_cr0_set_dword(p, 2, 0x100 * tid);
-        p = t->regs + reg_offset(c, isa->regnum);
+        p = t->regs + m->reg_off[t->tdesc][isa->regnum];
         memset(p, 0, 8);
         p[2] = 0x80;
     }
@@ -117,7 +128,9 @@ struct mock_target *mock_target_new(void)
     m->cat[3] = regs_catalog_new(pvc128_sets, sizeof(pvc128_sets) / sizeof(pvc128_sets[0]));
     m->tdesc_pid[1] = 1;
     m->tdesc_pid[2] = m->tdesc_pid[3] = 2;
-    if (!m->cat[1] || !m->cat[2] || !m->cat[3] || pipe2(m->pipe, O_NONBLOCK | O_CLOEXEC) < 0) {
+    if (!m->cat[1] || !m->cat[2] || !m->cat[3] || make_offsets(m, 1) < 0 ||
+        make_offsets(m, 2) < 0 || make_offsets(m, 3) < 0 ||
+        pipe2(m->pipe, O_NONBLOCK | O_CLOEXEC) < 0) {
         mock_target_free(m);
         return NULL;
     }
@@ -129,13 +142,31 @@ void mock_target_free(struct mock_target *m)
 {
     if (!m)
         return;
-    for (int i = 0; i <= NTDESC; i++)
+    for (int i = 0; i <= NTDESC; i++) {
         regs_catalog_free(m->cat[i]);
+        free(m->reg_off[i]);
+    }
     if (m->pipe[0] > 0) {
         close(m->pipe[0]);
         close(m->pipe[1]);
     }
     free(m);
+}
+
+void mock_target_reset(struct mock_target *m)
+{
+    for (int i = 0; i < NDEV; i++) {
+        m->dev[i].attached = false;
+        m->lib_loaded[i] = m->lib_waits[i] = false;
+    }
+    m->nq = 0;
+    while (read(m->pipe[0], &(char){0}, 1) > 0)
+        ;
+    m->running = false;
+    snprintf(m->next, sizeof(m->next), "none");
+    m->next_pid = m->next_tid = 0;
+    m->lastresume[0] = m->lastmem[0] = 0;
+    m->acks = 0;
 }
 
 unsigned mock_target_attached_count(const struct mock_target *m)
@@ -306,7 +337,7 @@ static int reg_access(struct mock_target *m, uint32_t pid, uint32_t tid, uint32_
     r = regs_catalog_at(c, regnum);
     if (!r || r->byte_size != size)
         return -EINVAL;
-    *where = t->regs + reg_offset(c, regnum);
+    *where = t->regs + m->reg_off[t->tdesc][regnum];
     return 0;
 }
 

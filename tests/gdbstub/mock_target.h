@@ -13,6 +13,9 @@ struct mock_target;
 
 struct mock_target *mock_target_new(void);
 void mock_target_free(struct mock_target *m);
+/* Back to the state mock_target_new gives, cheaply (the catalogs, the pipe
+ * and the devices' memory stay; an attach fills memory and registers). */
+void mock_target_reset(struct mock_target *m);
 const struct rsp_target_ops *mock_target_ops(void);
 /* Devices attached now (client_gone detaches them all). */
 unsigned mock_target_attached_count(const struct mock_target *m);
