@@ -18,6 +18,7 @@
 #include "target/intelgt.h"
 
 struct tgt_xpti;
+struct zd_error;
 
 struct tgt {
     struct zd *zd;
@@ -91,6 +92,9 @@ void tgt_stop_event(struct tgt *t, unsigned k, uint32_t thread, struct rsp_event
 /* All-stop: stops every device; threads found stopped for a reason of
  * their own are held for a later report. */
 void tgt_stop_all_and_hold(struct tgt *t);
+/* The same; err holds the first device's interrupt failure (code 0 when
+ * every interrupt went out). */
+void tgt_stop_all_and_hold_err(struct tgt *t, struct zd_error *err);
 /* rsp_target_ops.resume and .interrupt. */
 int tgt_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err, size_t errlen);
 int tgt_interrupt(void *ctx, char *err, size_t errlen);

@@ -43,6 +43,7 @@ static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *
     struct tgt *t = ctx;
     struct sess_options opt;
     struct zd_error e;
+    bool settled;
     int rc;
 
     if (t->m && t_process_count(t) == 0)
@@ -85,8 +86,16 @@ static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *
      * The modules loaded before the attach are replayed as events ahead of
      * the interrupt's answer: wait for it, so the first thread list names
      * threads and the first library list has every module. */
-    tgt_stop_all_and_hold(t);
-    if (sess_settle(t->m, 2000) != 0)
+    tgt_stop_all_and_hold_err(t, &e);
+    settled = sess_settle(t->m, 2000) == 0;
+    if (e.code != 0)
+        /* The driver refused the interrupt (sess_stop_all retried it):
+         * that, not a slow answer, is what the user must read. */
+        rsp_logf(&t->log, RSP_LOG_WARNING,
+                 "the attach could not stop the device: %s; its threads are listed as "
+                 "running",
+                 e.msg);
+    else if (!settled)
         rsp_logf(&t->log, RSP_LOG_WARNING,
                  "a device did not answer the attach interrupt within 2 s: modules "
                  "loaded before the attach may be listed late");

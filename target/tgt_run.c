@@ -525,11 +525,16 @@ static bool hold_unreported(struct tgt *t)
     return any;
 }
 
+void tgt_stop_all_and_hold_err(struct tgt *t, struct zd_error *err)
+{
+    sess_stop_all(t->m, err);
+    hold_unreported(t);
+}
+
 void tgt_stop_all_and_hold(struct tgt *t)
 {
     struct zd_error e;
-    sess_stop_all(t->m, &e);
-    hold_unreported(t);
+    tgt_stop_all_and_hold_err(t, &e);
 }
 
 /* The event queued without a device event (held_fd): a held thread

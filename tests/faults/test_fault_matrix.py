@@ -198,6 +198,17 @@ def _(c, app, srv, addr, check):
     check(r == "OK", "D;1 of the ended process -> OK", r)
 
 
+@cell("interrupt / error always", "interrupt:every=1")
+def _(c, app, srv, addr, check):
+    r = attach(c, app)
+    check(r[:1] in ("T", "U"), "vAttach answers though nothing could be stopped", r)
+    err = srv.stderr()
+    check("could not stop the device" in err and "ZE_RESULT" in err and "within 2 s" not in err,
+          "stderr names the refused interrupt, not a timeout", err[-600:])
+    r = c.req("D;1")
+    check(r == "OK", "D;1 -> OK", r)
+
+
 @cell("interrupt / lost", "interrupt:device_lost")
 def _(c, app, srv, addr, check):
     r = attach(c, app)

@@ -306,7 +306,7 @@ int main(int argc, char **argv)
         printf("1..0 # SKIP GTSIM_LIB is not set\n");
         return 0;
     }
-    tap_plan(45);
+    tap_plan(46);
     if (!tap_ok(zd_open(&zd, &err) == 0 && zd_device_count(zd) > 0, "zd_open finds gtsim: %s",
                 err.msg))
         tap_bail(err.msg);
