@@ -176,6 +176,22 @@ static bool report_held_instead(struct tgt *t, const struct rsp_resume *actions,
     return true;
 }
 
+/* The threads a vCont steps by name (s or r), recorded as unfinished steps
+ * when a held thread is reported instead of the resume: GDB believes them
+ * stepping all the same, and keeps that step until their own stop is
+ * reported (issue 22: an interrupt naming one was taken for its step). */
+static void note_named_steps(struct tgt *t, const struct rsp_resume *actions, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct rsp_resume *a = &actions[i];
+        if ((a->kind == RSP_RESUME_STEP || a->kind == RSP_RESUME_RANGE) && a->pid > 0 &&
+            a->pid <= (int64_t)t->n && a->tid > 0 &&
+            a->tid <= (int64_t)sess_thread_count(t->m, (unsigned)a->pid - 1))
+            note_step(t, (unsigned)a->pid - 1, (uint32_t)a->tid - 1, true,
+                      a->kind == RSP_RESUME_RANGE);
+    }
+}
+
 /* vCont;c (every thread of every device continues): one resume per device
  * instead of one per thread. */
 static bool continues_everything(const struct rsp_resume *actions, size_t n)
@@ -329,6 +345,7 @@ int tgt_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err,
      * step's end GDB would take for one inside the range (issue 22). */
     if (report_held_instead(t, actions, n)) {
         t->nranges = 0;
+        note_named_steps(t, actions, n);
         return 0;
     }
     t->nranges = 0; /* a new resume cancels the range steps of the last */
