@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Registers of the Hg thread: g, G, p, P and Intel's e (expedited only).
+/* Registers of the Hg thread: g, G, p, P and Intel's e (the expedited
+ * registers that cost no device access beyond the PC's).
  * Registers that cannot be read are sent as "xx" per byte, which GDB shows
  * as <unavailable> (protocol 1.3).
  *
@@ -94,6 +95,7 @@ enum rsp_hresult rsp_h_read_regs(struct rsp_server *s, const char *arg, size_t l
 
 enum rsp_hresult rsp_h_expedited(struct rsp_server *s, const char *arg, size_t len)
 {
+    const struct rsp_target_ops *o = s->target.ops;
     struct regctx r;
     if (!current(s, &r))
         return RSP_H_REPLY;
@@ -101,6 +103,8 @@ enum rsp_hresult rsp_h_expedited(struct rsp_server *s, const char *arg, size_t l
         const struct regs_reg *reg = regs_catalog_at(r.regs, i);
         if (!reg->expedited)
             continue;
+        if (o->register_cheap && !o->register_cheap(s->target.ctx, r.pid, r.tid, reg->regnum))
+            continue; /* fetched with p if the client needs it */
         rsp_buf_printf(&s->reply, "%02x:", (unsigned)reg->regnum);
         put_reg(s, &r, reg);
         rsp_buf_putc(&s->reply, ';');

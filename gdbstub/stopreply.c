@@ -38,17 +38,16 @@ static void expedite(struct rsp_server *s, uint32_t pid, uint32_t tid, uint32_t 
 enum { GDB_SIGINT = 2, GDB_SIGTRAP = 5 };
 
 /* The signal the client is told. A stop the client's interrupt caused is
- * SIGINT, as gdbserver reports a ^C: GDB, GDB/MI and front ends show a
- * pause ("received signal SIGINT", reason signal-received), never a
- * SIGTRAP, which GDB may take for the end of a step and resume silently.
- * Intel's GDB keeps SIGTRAP, what Intel's own gdbserver sends it and all
- * it has been checked with (doc/intel-gdb.md); for it the target never
- * names a thread with an unfinished step in an interrupt's stop. */
-static int stop_signal(const struct rsp_server *s, const struct rsp_event *ev)
+ * SIGINT for every client, as gdbserver reports a ^C: GDB, GDB/MI and
+ * front ends show a pause ("received signal SIGINT", reason
+ * signal-received). A SIGTRAP there could be taken for the end of a step
+ * and resumed silently, the lost ^C of issue 22; Intel's GDB, checked with
+ * T02 for device threads, shows "received signal SIGINT" and continues
+ * cleanly (doc/intel-gdb.md), although Intel's own gdbserver sends it
+ * SIGTRAP. */
+static int stop_signal(const struct rsp_event *ev)
 {
-    if (!ev->interrupted)
-        return ev->signal;
-    return s->client_intelgt ? GDB_SIGTRAP : GDB_SIGINT;
+    return ev->interrupted ? GDB_SIGINT : ev->signal;
 }
 
 void rsp_stop_reply(struct rsp_server *s, const struct rsp_event *ev, struct rsp_buf *b)
@@ -81,7 +80,7 @@ void rsp_stop_reply_append(struct rsp_server *s, const struct rsp_event *ev, str
 
     switch (ev->kind) {
     case RSP_EVENT_STOP:
-        rsp_buf_printf(b, "T%02x", (unsigned)stop_signal(s, ev) & 0xff);
+        rsp_buf_printf(b, "T%02x", (unsigned)stop_signal(ev) & 0xff);
         if (ev->swbreak && s->client_swbreak)
             rsp_buf_puts(b, "swbreak:;");
         if (s->client_intelgt &&

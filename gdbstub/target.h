@@ -146,6 +146,12 @@ struct rsp_target_ops {
                          size_t size, char *err, size_t errlen);
     int (*write_register)(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnum,
                           const uint8_t *buf, size_t size, char *err, size_t errlen);
+    /* Optional. True when the register is needed for the thread's PC or
+     * reading it costs no device access now (already read since the stop).
+     * Intel's `e` answers only these: the client fetches the others with
+     * `p` when it needs them, so a thread list that only wants PCs pays
+     * one register read per thread instead of one per register set. */
+    bool (*register_cheap)(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnum);
 
     /* Reads up to len bytes; *done is how many were read (a short read is
      * fine, the client asks for the rest). */

@@ -204,6 +204,9 @@ int sess_write_registers(struct sess_manager *m, unsigned session, uint32_t thre
 const struct zd_regset *sess_regsets(struct sess_manager *m, unsigned session, size_t *n);
 int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, uint32_t type,
                      const uint8_t **data, size_t *size, struct zd_error *err);
+/* True when reading the thread's register set of type costs no device
+ * access: it is in the per-stop cache (or, for SBA, the device's copy). */
+bool sess_regset_cached(struct sess_manager *m, unsigned session, uint32_t thread, uint32_t type);
 /* cr0-derived facts of a stopped thread (reads CR and SBA through the cache). */
 int sess_thread_pc(struct sess_manager *m, unsigned session, uint32_t thread, uint64_t *pc,
                    struct zd_error *err);

@@ -98,6 +98,23 @@ int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, 
     return rc;
 }
 
+bool sess_regset_cached(struct sess_manager *m, unsigned session, uint32_t thread, uint32_t type)
+{
+    struct session *s;
+    int slot;
+    bool cached;
+    if (session >= m->nsessions || thread >= m->sessions[session].nthreads)
+        return false;
+    s = &m->sessions[session];
+    if ((slot = sess_regset_slot(s, type)) < 0)
+        return false;
+    pthread_mutex_lock(&m->lock);
+    cached = s->cache[(size_t)thread * s->nregsets + slot] != NULL ||
+             (type == REGS_SBA && s->sba && sess_state_stopped(s->state[thread]));
+    pthread_mutex_unlock(&m->lock);
+    return cached;
+}
+
 /* The PC is cr0's IP from isabase, which every thread of a device shares:
  * one register read per thread and stop (its cr0, cached), not two. */
 int sess_thread_pc(struct sess_manager *m, unsigned session, uint32_t thread, uint64_t *pc,

@@ -231,6 +231,18 @@ static int t_read_register(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnu
     return 0;
 }
 
+/* The PC is cr0 and isabase (the CR and SBA sets; SBA is kept once per
+ * device); any other set is cheap once it is in the per-stop cache. */
+static bool t_register_cheap(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnum)
+{
+    struct tgt *t = ctx;
+    const struct regs_reg *r = reg_of(t, pid, regnum);
+    if (!r || !valid(t, pid, tid) || tid == 0)
+        return false;
+    return r->regset_type == REGS_CR || r->regset_type == REGS_SBA ||
+           sess_regset_cached(t->m, pid - 1, tid - 1, r->regset_type);
+}
+
 static int t_write_register(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnum,
                             const uint8_t *buf, size_t size, char *err, size_t errlen)
 {
@@ -454,6 +466,7 @@ static const struct rsp_target_ops ops = {
     .device_info = t_device_info,
     .read_register = t_read_register,
     .write_register = t_write_register,
+    .register_cheap = t_register_cheap,
     .read_memory = t_read_memory,
     .write_memory = t_write_memory,
     .resume = tgt_resume,

@@ -154,6 +154,37 @@ static bool find_held(struct tgt *t, const struct rsp_resume *actions, size_t n,
     return false;
 }
 
+/* A held breakpoint hit whose breakpoint the client has removed since
+ * (the bit is no longer in the instruction at the thread's PC): nobody
+ * wants that stop any more, so it is forgotten and the thread resumes
+ * with the others, as Intel's gdbserver drops such pending events
+ * (protocol 5). Otherwise, after a `delete`, the client would get one
+ * stop per held thread at a breakpoint it no longer has. A step's end
+ * also shows as a breakpoint stop: a thread with a step under way keeps
+ * its report. */
+static void drop_gone_breakpoints(struct tgt *t, const struct rsp_resume *actions, size_t n)
+{
+    for (unsigned k = 0; k < t->n; k++) {
+        for (uint32_t th = 0; sess_alive(t->m, k) && th < sess_thread_count(t->m, k); th++) {
+            const struct rsp_resume *a;
+            uint64_t pc;
+            uint8_t insn[16];
+            if (sess_thread_state_known(t->m, k, th, NULL) != SESS_T_HELD)
+                continue;
+            a = action_for(actions, n, k, th);
+            if (!a || a->kind == RSP_RESUME_STOP || unfinished_of(t, k, th) || range_of(t, k, th) ||
+                sess_thread_is_stepping(t->m, k, th) ||
+                sess_thread_reason(t->m, k, th) != REGS_STOP_BREAKPOINT ||
+                !insn_at_pc(t, k, th, &pc, insn) || regs_insn_breakpoint(insn))
+                continue;
+            rsp_logf(&t->log, RSP_LOG_DEBUG,
+                     "p%u.%u: held breakpoint stop at 0x%llx dropped: the breakpoint is gone",
+                     k + 1, th + 1, (unsigned long long)pc);
+            sess_thread_mark_reported(t->m, k, th);
+        }
+    }
+}
+
 /* Threads may have stopped on their own since the last report (the
  * devices keep running across a library report, and events arrive late):
  * their notes are still queued, but resuming them now would step over
@@ -166,6 +197,7 @@ static bool report_held_instead(struct tgt *t, const struct rsp_resume *actions,
     uint32_t hth;
 
     hold_unreported(t);
+    drop_gone_breakpoints(t, actions, n);
     if (!find_held(t, actions, n, &hk, &hth))
         return false;
     rsp_logf(&t->log, RSP_LOG_DEBUG, "p%u.%u was held: reported instead of a resume", hk + 1,
@@ -376,9 +408,11 @@ int tgt_interrupt(void *ctx, char *err, size_t errlen)
 }
 
 /* All-stop: an interrupt's stop never names a thread with an unfinished
- * step. Intel's GDB is told of an interrupt as SIGTRAP; for such a thread
- * it takes the stop for the step's end and, the PC still in the step's
- * range, steps on silently: the user's ^C is lost (issue 22). Another
+ * step. Told SIGTRAP (as Intel's GDB was until it got SIGINT too), GDB
+ * takes such a stop for the step's end and, the PC still in the step's
+ * range, steps on silently: the user's ^C is lost (issue 22). With SIGINT
+ * it would stop, but the guard stays for any client that still gets a
+ * SIGTRAP-like stop for an interrupt (the gdbserver dialect). Another
  * resumed thread stopped by the interrupt is named instead. When every one
  * has such a step, one stepped by a single instruction (s) is preferred to
  * one stepping a range (r): GDB ends a stepi wherever the PC is, while a

@@ -18,6 +18,7 @@ INTEGRATION_TESTS = \
 	tests/integration/test_libraries.py \
 	tests/integration/test_process_exit.py \
 	tests/integration/test_breakpoints.py \
+	tests/integration/test_deleted_breakpoint.py \
 	tests/integration/test_nonstop.py \
 	tests/integration/test_monitor.py \
 	tests/integration/test_monitor_xpti.py \
@@ -32,5 +33,5 @@ INTEGRATION_TESTS = \
 	tests/integration/test_gdbserver_ze.py \
 	tests/integration/test_gdbserver_ze_intelgt.py
 TESTS += $(INTEGRATION_TESTS)
-EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/harness.py tests/integration/mi.py \
+EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/harness.py tests/integration/mi.py tests/integration/bp_util.py \
 	tests/integration/README.md

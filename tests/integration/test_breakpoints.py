@@ -10,13 +10,12 @@ line's first address, from the module's own DWARF line table (objdump);
 stepping an end-of-thread send reports U. Ground truth: the line table, the
 work-group count vadd prints, and each thread's cr0/isabase."""
 import re
-import subprocess
 import sys
-import tempfile
 import time
 
 sys.dont_write_bytecode = True
 import harness as h  # noqa: E402
+from bp_util import line_rows, load_module, pc_of, regnums  # noqa: E402
 
 env = h.small_device(200)
 INTEL = h.FEATURES + ";qXfer:libraries:read:in-memory-library+;vAck:in-memory-library+"
@@ -29,52 +28,6 @@ def start(features, extra=()):
     srv = h.Stdio(env, timeout=30.0)
     srv.attach(app.pid, features)
     return app, srv, srv.c
-
-
-def regnums(c):
-    xml = c.xfer("features", "target.xml")[0].decode()
-    return {m.group(1): int(m.group(2)) for m in
-            re.finditer(r'<reg name="([^"]+)"[^>]*regnum="(\d+)"', xml)}
-
-
-def pc_of(c, rn, tid):
-    c.req("Hgp1.%x" % tid)
-    cr0 = bytes.fromhex(c.req("p%x" % rn["cr0"]))
-    base = int.from_bytes(bytes.fromhex(c.req("p%x" % rn["isabase"])), "little")
-    return base + int.from_bytes(cr0[8:12], "little")
-
-
-def line_rows(c, begin, end):
-    """(address, line) rows of the module's DWARF line table, and the
-    kernel's SIMD width from its zeinfo."""
-    data = b""
-    while begin + len(data) < end:
-        n = min(0x4000, end - begin - len(data))
-        r = c.request("x%x,%x" % (begin + len(data), n))
-        if not r.startswith(b"b") or len(r) == 1:
-            break
-        data += r[1:]
-    with tempfile.NamedTemporaryFile(suffix=".elf") as f:
-        f.write(data)
-        f.flush()
-        out = subprocess.run(["objdump", "--dwarf=decodedline", f.name], capture_output=True,
-                             text=True).stdout
-    rows = []
-    for m in re.finditer(r"^\S+\.cl\s+(\d+)\s+(0x[0-9a-f]+|\d+)", out, re.M):
-        rows.append((int(m.group(2), 0), int(m.group(1))))
-    simd = re.search(rb"simd_size:\s*(\d+)", data)
-    return rows, int(simd.group(1)) if simd else 0
-
-
-def load_module(app, c):
-    """Lets vadd create its module; returns (begin, end) once acknowledged."""
-    h.release(app)
-    c.send("vCont;c")
-    r = c.recv(timeout=30).decode()
-    if r != "Up1.0;library":
-        return None
-    m = re.search(r'begin="0x([0-9a-f]+)" end="0x([0-9a-f]+)"', c.xfer("libraries", "")[0].decode())
-    return (int(m.group(1), 16), int(m.group(2), 16)) if m else None
 
 
 def dispatches(app):
