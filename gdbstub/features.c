@@ -6,6 +6,7 @@
 #include "gdbstub/h_break.h"
 #include "gdbstub/h_library.h"
 #include "gdbstub/h_nonstop.h"
+#include "gdbstub/h_run_entry.h"
 #include "gdbstub/h_vrun.h"
 #include "gdbstub/h_xfer.h"
 
@@ -15,6 +16,7 @@
 /* clang-format off */
 static const struct rsp_feature *const features[] = {
     &rsp_feature_breakpoints,
+    &rsp_feature_run_entry, /* its loads are acknowledged, not reported */
     &rsp_feature_libraries,
     &rsp_feature_nonstop,
     &rsp_feature_thread_lists,

@@ -95,7 +95,6 @@ static void ack(struct rsp_server *s, uint32_t pid, uint64_t b, uint64_t e, cons
  * breakpoint feature has planted the reloaded module's breakpoints. */
 static int library_event(struct rsp_server *s, const struct rsp_event *ev)
 {
-    struct rsp_library lib;
     uint32_t pid = ev->pid;
     if (ev->kind != RSP_EVENT_LIBRARY)
         return RSP_EVENT_PASS;
@@ -106,10 +105,16 @@ static int library_event(struct rsp_server *s, const struct rsp_event *ev)
         return s->client_libraries ? RSP_EVENT_PASS : RSP_EVENT_DROP;
     }
     /* The client cannot acknowledge: nothing may wait for it. */
+    rsp_libraries_ack_waiting(s, pid, "acknowledged at once (the client has no vAck)");
+    return s->client_libraries ? RSP_EVENT_PASS : RSP_EVENT_DROP;
+}
+
+void rsp_libraries_ack_waiting(struct rsp_server *s, uint32_t pid, const char *why)
+{
+    struct rsp_library lib;
     for (size_t i = 0; s->target.ops->library_at(s->target.ctx, pid, i, &lib) == 0; i++)
         if (lib.needs_ack)
-            ack(s, pid, lib.begin, lib.end, "acknowledged at once (the client has no vAck)");
-    return s->client_libraries ? RSP_EVENT_PASS : RSP_EVENT_DROP;
+            ack(s, pid, lib.begin, lib.end, why);
 }
 
 /* Milliseconds until the next acknowledgement timeout (-1: none). */

@@ -58,7 +58,7 @@ enum rsp_hresult rsp_h_vcont_query(struct rsp_server *s, const char *arg, size_t
 }
 
 /* Resumes with the given actions; the stop reply follows asynchronously. */
-static enum rsp_hresult start(struct rsp_server *s, const struct rsp_resume *a, size_t n)
+enum rsp_hresult rsp_resume_start(struct rsp_server *s, const struct rsp_resume *a, size_t n)
 {
     char e[RSP_ERR_LEN] = "";
     bool only_stop = true;
@@ -191,7 +191,7 @@ enum rsp_hresult rsp_h_vcont(struct rsp_server *s, const char *arg, size_t len)
     }
     if (n == 0)
         goto bad;
-    return start(s, a, n);
+    return rsp_resume_start(s, a, n);
 bad:
     rsp_reply_e01(&s->reply);
     return RSP_H_REPLY;
@@ -217,7 +217,7 @@ static enum rsp_hresult simple(struct rsp_server *s, bool step)
         a[n++] = (struct rsp_resume){.kind = RSP_RESUME_STEP, .pid = pid, .tid = tid};
     }
     a[n++] = (struct rsp_resume){.kind = RSP_RESUME_CONTINUE, .pid = -1, .tid = -1};
-    return start(s, a, n);
+    return rsp_resume_start(s, a, n);
 }
 
 /* Resuming at another address is not supported: GDB never asks. */

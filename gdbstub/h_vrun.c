@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gdbstub/attach.h"
+#include "gdbstub/h_run_entry.h"
 #include "gdbstub/handlers.h"
 #include "gdbstub/output.h"
 #include "gdbstub/server_state.h"
@@ -281,6 +282,11 @@ enum rsp_hresult rsp_h_vrun(struct rsp_server *s, const char *arg, size_t len)
     /* Released only once attached: its first module load waits for the
      * client like any other. */
     o->release_program(s->target.ctx, host, true);
+    /* Intel's GDB reads the new thread's PC before anything runs: answer
+     * with the first thread at a kernel's entry instead. */
+    if (s->client_intelgt && !s->non_stop && s->have_stop &&
+        s->last_stop.kind == RSP_EVENT_UNAVAILABLE)
+        return rsp_run_to_entry(s);
     return RSP_H_REPLY;
 }
 

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct rsp_resume;
 struct rsp_server;
 
 /* What a handler asks of the loop. */
@@ -65,6 +66,9 @@ enum rsp_hresult rsp_h_write_mem_bin(struct rsp_server *s, const char *arg, size
 enum rsp_hresult rsp_h_status(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_vcont_query(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_vcont(struct rsp_server *s, const char *arg, size_t len);
+/* Resumes with the given actions (h_run.c); in all-stop the stop reply
+ * follows from the event loop (RSP_H_NOREPLY), else the reply is built. */
+enum rsp_hresult rsp_resume_start(struct rsp_server *s, const struct rsp_resume *a, size_t n);
 enum rsp_hresult rsp_h_continue(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_continue_sig(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_step(struct rsp_server *s, const char *arg, size_t len);

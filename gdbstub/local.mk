@@ -15,6 +15,7 @@ libgdbstub_la_SOURCES = gdbstub/packet.h gdbstub/packet.c gdbstub/log.h gdbstub/
 	gdbstub/monitor.h gdbstub/h_query.c gdbstub/h_monitor.c gdbstub/h_threads.c gdbstub/h_regs.c gdbstub/hostview.h gdbstub/hostview.c \
 	gdbstub/h_memory.c gdbstub/h_run.c gdbstub/h_xfer.h gdbstub/h_xfer.c \
 	gdbstub/h_library.h gdbstub/h_library.c gdbstub/h_break.h gdbstub/h_break.c \
-	gdbstub/h_nonstop.h gdbstub/h_nonstop.c gdbstub/h_vrun.h gdbstub/h_vrun.c
+	gdbstub/h_nonstop.h gdbstub/h_nonstop.c gdbstub/h_vrun.h gdbstub/h_vrun.c \
+	gdbstub/h_run_entry.h gdbstub/h_run_entry.c
 libgdbstub_la_CFLAGS = $(AM_CFLAGS)
 EXTRA_DIST += gdbstub/README.md

@@ -19,6 +19,7 @@
 
 struct rsp_packet;    /* handlers.h: one entry of the dispatch table */
 struct rsp_run_state; /* h_vrun.c */
+struct rsp_run_entry; /* h_run_entry.c */
 
 /* A thread id as the client writes it: pid/tid -1 = all, 0 = any. */
 struct rsp_ptid {
@@ -88,6 +89,9 @@ struct rsp_server {
      * the program it started (0: none; GDB kills it rather than detach). */
     struct rsp_run_state *run;
     uint32_t run_host;
+    /* vRun for Intel's GDB waiting for a thread at a kernel's entry
+     * (h_run_entry.c); NULL otherwise. */
+    struct rsp_run_entry *run_entry;
     bool delta_threads; /* the client asked qDeltaThreadList: lists are deltas */
     /* qXfer:libraries:read:in-memory-library+ and vAck:in-memory-library+
      * from the client (h_library.c). */

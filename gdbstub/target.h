@@ -227,6 +227,9 @@ struct rsp_target_ops {
      * architecture shows its PC unavailable). The program counter of a
      * stopped thread; negative or RSP_TARGET_UNAVAILABLE when it has none. */
     int (*thread_pc)(void *ctx, uint32_t pid, uint32_t tid, uint64_t *pc, char *err, size_t errlen);
+    /* Optional. The first instruction of each kernel of pid's loaded
+     * modules: up to max stored in addrs, the number there is returned. */
+    size_t (*kernel_entries)(void *ctx, uint32_t pid, uint64_t *addrs, size_t max);
 
     /* Optional (NULL: no process ever exits while attached). True once the
      * application of device process pid has ended, until the next attach.

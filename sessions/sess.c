@@ -341,6 +341,18 @@ int sess_module_at(struct sess_manager *m, unsigned session, size_t i, struct se
     return rc;
 }
 
+const struct sym_module *sess_module_symbols(struct sess_manager *m, unsigned session, size_t i)
+{
+    const struct sym_module *sym = NULL;
+    if (session >= m->nsessions)
+        return NULL;
+    pthread_mutex_lock(&m->lock);
+    if (i < m->sessions[session].nmodules)
+        sym = m->sessions[session].modules[i].sym;
+    pthread_mutex_unlock(&m->lock);
+    return sym;
+}
+
 const struct sym_module *sess_module_for_pc(struct sess_manager *m, unsigned session, uint64_t pc,
                                             uint64_t *begin, uint64_t *end)
 {

@@ -107,6 +107,7 @@ int tgt_insert_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, bool *was_s
                              size_t errlen);
 int tgt_remove_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, char *err, size_t errlen);
 int tgt_thread_pc(void *ctx, uint32_t pid, uint32_t tid, uint64_t *pc, char *err, size_t errlen);
+size_t tgt_kernel_entries(void *ctx, uint32_t pid, uint64_t *addrs, size_t max);
 /* tgt_launch.c: rsp_target_ops.create_program, .release_program,
  * .kill_program, .program_status, forwarded to the caller's launcher. */
 int tgt_create_program(void *ctx, const struct rsp_run_request *req, uint32_t *host_pid, char *err,

@@ -134,6 +134,21 @@ int tgt_remove_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, char *err, 
     return write_insn(t, pid, addr, insn, len, err, errlen);
 }
 
+size_t tgt_kernel_entries(void *ctx, uint32_t pid, uint64_t *addrs, size_t max)
+{
+    struct tgt *t = ctx;
+    size_t n = 0;
+    if (!alive(t, pid))
+        return 0;
+    for (size_t i = 0; i < sess_module_count(t->m, pid - 1); i++) {
+        const struct sym_module *sm = sess_module_symbols(t->m, pid - 1, i);
+        for (size_t k = 0; sm && k < sym_kernel_count(sm); k++, n++)
+            if (n < max)
+                addrs[n] = sym_kernel_at(sm, k)->addr;
+    }
+    return n;
+}
+
 int tgt_thread_pc(void *ctx, uint32_t pid, uint32_t tid, uint64_t *pc, char *err, size_t errlen)
 {
     struct tgt *t = ctx;

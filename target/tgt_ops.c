@@ -484,6 +484,7 @@ static const struct rsp_target_ops ops = {
     .insert_sw_breakpoint = tgt_insert_sw_breakpoint,
     .remove_sw_breakpoint = tgt_remove_sw_breakpoint,
     .thread_pc = tgt_thread_pc,
+    .kernel_entries = tgt_kernel_entries,
     .thread_siginfo = tgt_thread_siginfo,
     .process_exited = t_process_exited,
     .create_program = tgt_create_program,

@@ -52,3 +52,25 @@ def load_module(app, c):
         return None
     m = re.search(r'begin="0x([0-9a-f]+)" end="0x([0-9a-f]+)"', c.xfer("libraries", "")[0].decode())
     return (int(m.group(1), 16), int(m.group(2), 16)) if m else None
+
+
+def module_elf(c, begin, end):
+    """The module's ELF, read from the debuggee's memory with x."""
+    data = b""
+    while begin + len(data) < end:
+        r = c.request("x%x,%x" % (begin + len(data), min(0x4000, end - begin - len(data))))
+        if not r.startswith(b"b") or len(r) == 1:
+            break
+        data += r[1:]
+    return data
+
+
+def kernel_entries(elf):
+    """The address of each .text.<kernel> section (a kernel's first
+    instruction in a debug zebin), from readelf."""
+    with tempfile.NamedTemporaryFile(suffix=".elf") as f:
+        f.write(elf)
+        f.flush()
+        out = subprocess.run(["readelf", "-SW", f.name], capture_output=True, text=True).stdout
+    return [int(m.group(1), 16) for m in
+            re.finditer(r"\]\s+\.text\.\S+\s+\S+\s+([0-9a-f]+)", out)]
