@@ -6,8 +6,9 @@
 #include <sys/mman.h>
 
 #define HUGE_FROM ((size_t)1 << 20)
-/* Chunks double from 64 KiB, so a process with a handful of strings keeps
- * its memory small, up to one huge page each. */
+/* The first chunk is 64 KiB, so a process with a handful of strings keeps
+ * its memory small; every later one is a huge page (or more, for a record
+ * that large): steps between would each fault in their own 4 KiB pages. */
 #define FIRST_CHUNK ((size_t)64 << 10)
 
 struct arena_chunk {
@@ -65,9 +66,7 @@ static struct arena_chunk *next_chunk(struct arena *a, size_t bytes)
     size_t need = align8(sizeof(struct arena_chunk)) + bytes;
     if (a->cur && a->cur->newer && a->cur->newer->size >= need)
         return a->cur->newer;
-    size_t size = a->chunks ? 2 * a->chunks->size : FIRST_CHUNK;
-    if (size > ARENA_HUGE_PAGE)
-        size = ARENA_HUGE_PAGE;
+    size_t size = a->chunks ? ARENA_HUGE_PAGE : FIRST_CHUNK;
     if (size < need)
         size = need;
     struct arena_chunk *c = xpti_huge_map(&size);

@@ -37,7 +37,12 @@ struct tp_inst *tp_pool_take(struct tp_pool *pool)
     if (n == 0 || pool->used_in_cur == pool->slab[pool->cur].n) {
         if (n == TP_POOL_SLABS)
             return NULL;
+        /* A program with a few instances keeps a small first slab; past it
+         * the second slab is already one huge page (6,241 instances): the
+         * doubling steps between would each fault in their own 4 KiB pages. */
         size_t size = n == 0 ? FIRST_SLAB : 2 * pool->slab[n - 1].n;
+        if (size * sizeof(struct tp_inst) < ARENA_HUGE_PAGE && n > 0)
+            size = ARENA_HUGE_PAGE / sizeof(struct tp_inst);
         if (size > LARGEST_SLAB)
             size = LARGEST_SLAB;
         size_t bytes;
