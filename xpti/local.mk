@@ -7,6 +7,7 @@ lib_LTLIBRARIES += libxptifw.la
 libxptifw_la_SOURCES = \
 	xpti/xpti.h \
 	xpti/hash.h \
+	xpti/arena.h xpti/arena.c \
 	xpti/chash.h xpti/chash.c \
 	xpti/idvec.h xpti/idvec.c \
 	xpti/strtab.h xpti/strtab.c \

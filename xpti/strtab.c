@@ -30,18 +30,13 @@ int strtab_init(struct strtab *t)
 {
     pthread_mutex_init(&t->lock, NULL);
     idvec_init(&t->by_id);
+    arena_init(&t->mem);
     return chash_init(&t->by_text, 10);
-}
-
-static void free_entries(struct strtab *t)
-{
-    for (size_t i = 0; i < t->by_id.count; i++)
-        free(idvec_get(&t->by_id, i));
 }
 
 void strtab_destroy(struct strtab *t)
 {
-    free_entries(t);
+    arena_destroy(&t->mem);
     idvec_destroy(&t->by_id);
     chash_destroy(&t->by_text);
     pthread_mutex_destroy(&t->lock);
@@ -49,7 +44,7 @@ void strtab_destroy(struct strtab *t)
 
 int strtab_clear(struct strtab *t)
 {
-    free_entries(t);
+    arena_rewind(&t->mem);
     idvec_destroy(&t->by_id);
     return chash_clear(&t->by_text, 10);
 }
@@ -65,7 +60,9 @@ xpti_string_id_t strtab_intern(struct strtab *t, const char *s, const char **cop
         pthread_mutex_lock(&t->lock);
         n = chash_find(&t->by_text, hash, text_matches, &key, CHASH_UNBOUNDED);
         if (!n) {
-            struct str_entry *e = malloc(sizeof(*e) + key.len + 1);
+            /* Entries are never freed one by one: the arena packs them
+             * on warm pages (arena.h says why that matters). */
+            struct str_entry *e = arena_alloc(&t->mem, sizeof(*e) + key.len + 1);
             if (e) {
                 /* Filled before publication: readers never see half an entry. */
                 e->id = (xpti_string_id_t)(t->by_id.count + 1);
@@ -73,7 +70,6 @@ xpti_string_id_t strtab_intern(struct strtab *t, const char *s, const char **cop
                 memcpy(e->text, s, key.len + 1);
             }
             if (!e || e->id >= XPTI_INVALID_STRING_ID || idvec_push(&t->by_id, e) == (size_t)-1) {
-                free(e);
                 pthread_mutex_unlock(&t->lock);
                 return XPTI_INVALID_STRING_ID;
             }

@@ -7,6 +7,7 @@
 
 #include <pthread.h>
 
+#include "xpti/arena.h"
 #include "xpti/chash.h"
 #include "xpti/idvec.h"
 #include "xpti/xpti.h"
@@ -15,6 +16,7 @@ struct strtab {
     pthread_mutex_t lock; /* serialises inserts into both indexes */
     struct chash by_text;
     struct idvec by_id;
+    struct arena mem; /* the entries, under lock; rewound by strtab_clear */
 };
 
 int strtab_init(struct strtab *t);

@@ -3,12 +3,23 @@
  * kept through an xptiReset (tp_pool_empty) and returned to the system only
  * by tp_pool_free_all. Keeping it mapped is what lets lock-free readers and
  * pointer validation run without hazard pointers. */
-#include <stdlib.h>
-
+#include "xpti/arena.h"
 #include "xpti/tracepoints.h"
 
 #define FIRST_SLAB 64
 #define LARGEST_SLAB 65536
+
+/* Slabs of 1 MiB and more come in huge pages (xpti_huge_map), grown to fill
+ * their last 2 MiB: otherwise every 12th new instance lands on a fresh
+ * 4 KiB page. */
+static struct tp_inst *slab_alloc(size_t *n, size_t *bytes)
+{
+    *bytes = *n * sizeof(struct tp_inst);
+    struct tp_inst *base = xpti_huge_map(bytes);
+    if (base)
+        *n = *bytes / sizeof(struct tp_inst);
+    return base;
+}
 
 struct tp_inst *tp_pool_take(struct tp_pool *pool)
 {
@@ -26,13 +37,19 @@ struct tp_inst *tp_pool_take(struct tp_pool *pool)
     if (n == 0 || pool->used_in_cur == pool->slab[pool->cur].n) {
         if (n == TP_POOL_SLABS)
             return NULL;
+        /* A program with a few instances keeps a small first slab; past it
+         * the second slab is already one huge page (6,241 instances): the
+         * doubling steps between would each fault in their own 4 KiB pages. */
         size_t size = n == 0 ? FIRST_SLAB : 2 * pool->slab[n - 1].n;
+        if (size * sizeof(struct tp_inst) < ARENA_HUGE_PAGE && n > 0)
+            size = ARENA_HUGE_PAGE / sizeof(struct tp_inst);
         if (size > LARGEST_SLAB)
             size = LARGEST_SLAB;
-        struct tp_inst *base = calloc(size, sizeof(*base));
+        size_t bytes;
+        struct tp_inst *base = slab_alloc(&size, &bytes);
         if (!base)
             return NULL;
-        pool->slab[n] = (struct tp_slab){.base = base, .n = size};
+        pool->slab[n] = (struct tp_slab){.base = base, .n = size, .bytes = bytes};
         pool->cur = n;
         pool->used_in_cur = 0;
         /* Release: validators that see the count see the slab. */
@@ -63,7 +80,7 @@ void tp_pool_free_all(struct tp_pool *pool)
 {
     size_t n = atomic_load_explicit(&pool->nslabs, memory_order_relaxed);
     for (size_t i = 0; i < n; i++)
-        free(pool->slab[i].base);
+        xpti_huge_unmap(pool->slab[i].base, pool->slab[i].bytes);
     atomic_store_explicit(&pool->nslabs, 0, memory_order_relaxed);
     tp_pool_empty(pool);
 }

@@ -138,6 +138,7 @@ int tpreg_init(struct tpreg *r, struct strtab *strings, bool strict, tp_dress_fn
     r->strings = strings;
     r->strict = strict;
     r->dress = dress;
+    arena_init(&r->key_mem);
     if (chash_init(&r->keys, 10) || chash_init(&r->uids, 10))
         return -1;
     return 0;
@@ -155,14 +156,12 @@ static void free_keys_and_instances(struct tpreg *r, bool keep_memory)
                 atomic_store_explicit(&inst->live, false, memory_order_relaxed);
             }
         }
-    if (keep_memory)
+    if (keep_memory) {
         tp_pool_empty(&r->pool);
-    else
+        arena_rewind(&r->key_mem);
+    } else {
         tp_pool_free_all(&r->pool);
-    while (r->all_keys) {
-        struct tp_key *k = r->all_keys;
-        r->all_keys = k->all_next;
-        free(k);
+        arena_destroy(&r->key_mem);
     }
 }
 
@@ -198,19 +197,18 @@ static xpti_string_id_t key_string(struct tpreg *r, const char *s, bool string_i
 static struct tp_key *new_key(struct tpreg *r, const struct xpti_payload *p,
                               const struct key_parts *parts, uint64_t hash)
 {
-    struct tp_key *k = malloc(sizeof(*k));
+    /* From the arena: keys are never freed one by one, and new keys then
+     * share warm pages instead of each touching malloc's next fresh one. A
+     * key whose index insert fails stays in the arena until tpreg_clear. */
+    struct tp_key *k = arena_alloc(&r->key_mem, sizeof(*k));
     if (!k)
         return NULL;
     *k = (struct tp_key){
         .p1 = parts->p1, .p2 = parts->p2, .name_id = parts->name_id, .file_id = parts->file_id};
     k->name_sid = key_string(r, payload_name(p), parts->string_ids, parts->name_id, &k->name);
     k->file_sid = key_string(r, payload_file(p), parts->string_ids, parts->file_id, &k->file);
-    if (chash_insert(&r->keys, &k->node, hash) != 0) {
-        free(k);
+    if (chash_insert(&r->keys, &k->node, hash) != 0)
         return NULL;
-    }
-    k->all_next = r->all_keys;
-    r->all_keys = k;
     return k;
 }
 

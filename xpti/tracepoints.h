@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "xpti/arena.h"
 #include "xpti/chash.h"
 #include "xpti/metadata.h"
 #include "xpti/strtab.h"
@@ -26,7 +27,6 @@ struct tp_key {
     xpti_string_id_t name_sid, file_sid;
     uint32_t name_id, file_id; /* the hash (or strict) ids inside p1 */
     uint64_t instances;        /* under tpreg.lock: the instance numbers handed out */
-    struct tp_key *all_next;   /* every key, for tpreg_clear */
     /* Under tpreg.lock: this key's live instances whose task has ended,
      * oldest first (tp_ended.c). */
     struct tp_inst *ended_oldest, *ended_newest;
@@ -70,6 +70,7 @@ static inline struct md_store *tp_md(struct tp_inst *inst)
 struct tp_slab {
     struct tp_inst *base;
     size_t n;
+    size_t bytes; /* as xpti_huge_map returned it */
 };
 
 struct tp_pool {
@@ -92,7 +93,7 @@ struct tpreg {
     struct chash keys;
     struct chash uids;
     struct tp_pool pool;
-    struct tp_key *all_keys;
+    struct arena key_mem; /* the keys, under lock; rewound by tpreg_clear */
     struct strtab *strings;
     bool strict;       /* XPTI_USE_STRICT_HASH: string-table ids instead of FNV-1a */
     tp_dress_fn dress; /* set once at init, may be NULL */

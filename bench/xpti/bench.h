@@ -43,6 +43,8 @@ int bench_parse_options(int argc, char **argv, struct bench_options *o);
  * return the wall time in nanoseconds. */
 typedef void (*bench_body)(struct bench_data *d, size_t begin, size_t end);
 double bench_run(int threads, size_t count, bench_body body, struct bench_data *d);
+/* CPU ns of the whole process during the last bench_run (all threads). */
+extern double bench_last_cpu_ns;
 
 int bench_data_init(struct bench_data *d, size_t n, double tp_frequency);
 void bench_data_free(struct bench_data *d);

@@ -142,7 +142,7 @@ void bench_data_structures(const struct bench_options *o, struct bench_data *d)
     for (int r = 0; r < o->nthreads; r++) {
         int t = o->threads[r];
         double ins, lu, inslu, create, uncached, cached, local, notify, call, locked;
-        double faults0, faults1, faults2;
+        double faults0, faults1, faults2, cpu_create, cpu_uncached, cpu_notify;
         bench_fresh_framework(d);
         ins = bench_run(t, d->n, str_insert, d) / (double)d->n;
         lu = bench_run(t, 2 * d->m, str_lookup, d) / (2.0 * (double)d->m);
@@ -151,12 +151,15 @@ void bench_data_structures(const struct bench_options *o, struct bench_data *d)
         bench_fresh_framework(d);
         faults0 = minor_faults();
         create = bench_run(t, d->n, tp_create, d) / (double)d->n;
+        cpu_create = bench_last_cpu_ns / (double)d->n;
         faults1 = minor_faults();
         uncached = bench_run(t, d->n, tp_create, d) / (double)d->n;
+        cpu_uncached = bench_last_cpu_ns / (double)d->n;
         faults2 = minor_faults();
         cached = bench_run(t, d->n, tp_find, d) / (double)d->n;
         local = bench_run(t, d->m, tp_local, d) / (double)d->m;
         notify = bench_run(t, d->m, notify_scoped, d) / (double)d->m;
+        cpu_notify = bench_last_cpu_ns / (double)d->m;
         call = bench_run(t, d->m, indirect_calls, d) / (double)d->m;
         locked = bench_run(t, d->m, locked_lookups, d) / (double)d->m;
         printf(" threads %d%s\n", t, t == 0 ? " (serial)" : "");
@@ -171,6 +174,8 @@ void bench_data_structures(const struct bench_options *o, struct bench_data *d)
         printf("  page faults per 1000 tracepoints: TP Create %.0f, TP Un-Cached %.0f\n",
                (faults1 - faults0) * 1000.0 / (double)d->n,
                (faults2 - faults1) * 1000.0 / (double)d->n);
+        printf("  CPU ns per op (all threads): TP Create %.1f, TP Un-Cached %.1f, Notify %.1f\n",
+               cpu_create, cpu_uncached, cpu_notify);
         printf("  baselines: indirect call %.2f ns (Notify = %.1f calls), mutex+load %.1f ns "
                "(Str.Lookup x%.2f of it)\n",
                call, call > 0 ? notify / call : 0, locked, locked > 0 ? lu / locked : 0);
@@ -202,9 +207,11 @@ void bench_instrumentation(const struct bench_options *o, struct bench_data *d)
         int t = o->threads[r];
         bench_fresh_framework(d);
         double create = bench_run(t, d->n, tp_create, d) / (double)d->n;
+        double cpu_create = bench_last_cpu_ns / (double)d->n;
         bench_fresh_framework(d);
         /* N creations spread over the M notifications, averaged over 2M. */
         double composite = bench_run(t, d->m, create_and_notify, d) / (2.0 * (double)d->m);
+        double cpu_composite = bench_last_cpu_ns / (2.0 * (double)d->m);
         printf(" %-8d %12.1f %14.2f", t, create, composite);
         for (size_t c = 0; c < sizeof(cb_cost) / sizeof(cb_cost[0]); c++)
             printf(" %11.0f", 1e9 / ((composite + cb_cost[c]) * 100.0 / o->overhead));
@@ -212,6 +219,8 @@ void bench_instrumentation(const struct bench_options *o, struct bench_data *d)
         printf("   composite: seed %.0f ns (x%.2f), target < %.0f ns (x%.2f) %s\n", REF_COMPOSITE,
                composite / REF_COMPOSITE, TARGET_COMPOSITE, composite / TARGET_COMPOSITE,
                composite < TARGET_COMPOSITE ? "met" : "MISSED");
+        printf("   CPU ns per op (all threads): TP Create %.1f, TP LU+Notify %.2f\n", cpu_create,
+               cpu_composite);
     }
     printf(" seed Ev/s at 1%%: ~150K (cb=10), ~64K (100), ~18K (500), ~9.5K (1000)\n");
 }

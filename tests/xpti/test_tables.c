@@ -2,6 +2,8 @@
 /* Strings, objects, unique ids, streams, defaults, user-defined types and
  * per-thread state (xpti-facts.md section 7, "Unit tests"). */
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +43,49 @@ static void test_strings(void)
     xptiReset();
     tap_ok(xptiLookupString(id) == NULL, "reset empties the string table");
     tap_ok(xptiRegisterString("sycl_device", &again) == 1, "ids restart at 1 after reset");
+}
+
+/* Strings live in an arena of 64 KiB, then 2 MiB chunks, rewound by
+ * xptiReset: 100,000 strings span several chunks, a 3 MiB one needs a chunk
+ * of its own, and after a reset the same texts get the same ids again in
+ * the reused memory. */
+static bool intern_many(size_t n, xpti_string_id_t first)
+{
+    char text[32];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(text, sizeof(text), "arena string %zu", i);
+        if (xptiRegisterString(text, &(char *){0}) != first + i)
+            return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        snprintf(text, sizeof(text), "arena string %zu", i);
+        const char *copy = xptiLookupString(first + (xpti_string_id_t)i);
+        if (!copy || strcmp(copy, text) != 0)
+            return false;
+    }
+    return true;
+}
+
+static void test_string_arena(void)
+{
+    size_t big_len = (size_t)3 << 20;
+    char *big = malloc(big_len + 1);
+    if (big) {
+        memset(big, 'x', big_len);
+        big[big_len] = '\0';
+    }
+    for (int round = 0; round < 2; round++) {
+        bool ok = intern_many(100000, 1);
+        char *copy = NULL;
+        xpti_string_id_t id = big ? xptiRegisterString(big, &copy) : 0;
+        ok = ok && id == 100001 && copy && strlen(copy) == big_len && copy[0] == 'x';
+        /* The texts are found again, not added: still ids 1..100,000. */
+        ok = ok && intern_many(100000, 1) && xptiRegisterString("one more", &copy) == 100002;
+        tap_ok(ok, "%s: 100,000 strings and a 3 MiB one interned and read back",
+               round == 0 ? "fresh tables" : "after a reset");
+        xptiReset();
+    }
+    free(big);
 }
 
 static void test_objects(void)
@@ -181,12 +226,13 @@ static void test_thread_state(void)
 
 int main(void)
 {
-    tap_plan(60);
+    tap_plan(62);
     unsetenv("XPTI_SUBSCRIBERS");
     test_initialize();
     xptiReset();
     test_strings();
     xptiReset();
+    test_string_arena();
     test_objects();
     xptiReset();
     test_unique_ids();
