@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gdbstub/progress.h"
 #include "gdbstub/server_state.h"
 #include "gdbstub/stopreply.h"
 #include "gdbstub/threadid.h"
@@ -51,12 +52,27 @@ static void already_attached(const struct rsp_server *s, uint32_t host_pid, char
                  (unsigned)have, (unsigned)host_pid);
 }
 
+/* Hardware threads of every device process attached. */
+static uint64_t thread_count(struct rsp_server *s)
+{
+    const struct rsp_target_ops *o = s->target.ops;
+    size_t n = o->process_count(s->target.ctx);
+    uint64_t threads = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct rsp_process_info pi;
+        if (o->process_at(s->target.ctx, i, &pi) == 0)
+            threads += pi.nthreads;
+    }
+    return threads;
+}
+
 int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply)
 {
     const struct rsp_target_ops *o = s->target.ops;
     struct rsp_event ev;
     char text[2048];
     struct rsp_buf msg;
+    struct rsp_progress progress;
     int rc;
 
     if (o->process_count(s->target.ctx) > 0) {
@@ -66,6 +82,7 @@ int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply
     }
     memset(&ev, 0, sizeof(ev));
     text[0] = 0;
+    rsp_progress_begin(&progress, &s->cfg.log, "attach and stop");
     rc = o->attach(s->target.ctx, host_pid, &ev, text, sizeof(text));
     if (rc < 0) {
         /* One error reply, always naming the retryable case with the
@@ -85,6 +102,7 @@ int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply
     }
     s->attached_host = host_pid;
     s->run_host = 0; /* vRun sets it again for the program it started */
+    rsp_progress_end(&progress, thread_count(s), "threads");
     rsp_logf(&s->cfg.log, RSP_LOG_INFO, "attached to process %u: %zu device process(es)",
              (unsigned)host_pid, o->process_count(s->target.ctx));
     if (!s->client_intelgt && s->conn && !rsp_find_process(s, host_pid, NULL)) {

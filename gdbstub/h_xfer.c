@@ -17,6 +17,7 @@
 #include "gdbstub/hooks.h"
 #include "gdbstub/hostview.h"
 #include "gdbstub/output.h"
+#include "gdbstub/progress.h"
 #include "gdbstub/server_state.h"
 #include "gdbstub/tdesc.h"
 #include "gdbstub/threadid.h"
@@ -221,6 +222,74 @@ static uint32_t entry_digest(uint32_t tdesc, const char *name)
     return h | 0x80000000u;
 }
 
+/* Hardware threads of every device process. */
+static uint64_t count_threads(struct rsp_server *s, size_t nproc)
+{
+    const struct rsp_target_ops *o = s->target.ops;
+    size_t threads = 0;
+    for (size_t i = 0; i < nproc; i++) {
+        struct rsp_process_info pi;
+        if (o->process_at(s->target.ctx, i, &pi) == 0)
+            threads += pi.nthreads;
+    }
+    return threads;
+}
+
+/* Decimal or hex digits of v at p; returns the end. */
+static char *put_digits(char *p, uint64_t v, unsigned base)
+{
+    char d[24];
+    size_t i = sizeof(d);
+    do {
+        d[--i] = "0123456789abcdef"[v % base];
+        v /= base;
+    } while (v);
+    memcpy(p, d + i, sizeof(d) - i);
+    return p + (sizeof(d) - i);
+}
+
+static char *put_str(char *p, const char *lit, size_t n)
+{
+    memcpy(p, lit, n);
+    return p + n;
+}
+
+#define PUT_LIT(p, lit) put_str(p, lit, sizeof(lit) - 1)
+
+/* One <thread> entry: formatted in place and appended with one copy, as
+ * a list has one per hardware thread (65,536 and more). The attributes are
+ * what Intel's gdbserver sends (id, id_str, tdesc), and the name of a
+ * stopped thread's code when the target knows it. */
+static void put_entry(const struct rsp_server *s, struct rsp_buf *list, uint32_t pid, uint32_t tid,
+                      const struct rsp_thread_info *ti, const char *name)
+{
+    char e[160], *p = e;
+    p = PUT_LIT(p, "<thread id=\"p");
+    p = put_digits(p, rsp_pid_to_wire(s, pid), 16);
+    *p++ = '.';
+    p = put_digits(p, tid, 16);
+    p = PUT_LIT(p, "\" id_str=\"ZE ");
+    p = put_digits(p, ti->slice, 10);
+    *p++ = '.';
+    p = put_digits(p, ti->subslice, 10);
+    *p++ = '.';
+    p = put_digits(p, ti->eu, 10);
+    *p++ = '.';
+    p = put_digits(p, ti->thread, 10);
+    p = PUT_LIT(p, "\" tdesc=\"");
+    p = put_digits(p, ti->tdesc, 10);
+    *p++ = '"';
+    if (name[0]) {
+        rsp_buf_put(list, e, (size_t)(p - e));
+        rsp_buf_puts(list, " name=\"");
+        rsp_xml_escape(list, name);
+        p = e;
+        *p++ = '"';
+    }
+    p = PUT_LIT(p, "/>\n");
+    rsp_buf_put(list, e, (size_t)(p - e));
+}
+
 static int build_threads(struct rsp_server *s, const char *annex, struct rsp_buf *out, char *e,
                          size_t elen)
 {
@@ -231,9 +300,17 @@ static int build_threads(struct rsp_server *s, const char *annex, struct rsp_buf
      * first; a whole list goes straight into the document (at 65,536
      * threads it is 3.5 MB: one copy less). */
     struct rsp_buf *list = s->delta_threads ? &body : out;
+    uint64_t total = count_threads(s, nproc), seen = 0;
+    struct rsp_progress progress;
 
     forget_stale(s);
     rsp_buf_init(&body);
+    /* Room for a whole list at once (about 56 bytes an entry), so a large
+     * one is not copied each time the document doubles; a delta list is
+     * mostly short. */
+    if (!s->delta_threads)
+        rsp_buf_reserve(list, 64 + total * 60);
+    rsp_progress_begin(&progress, &s->cfg.log, "thread list");
     rsp_buf_puts(out, "<?xml version=\"1.0\"?>\n");
     if (!s->delta_threads)
         rsp_buf_puts(out, "<threads>\n");
@@ -251,6 +328,8 @@ static int build_threads(struct rsp_server *s, const char *annex, struct rsp_buf
             struct rsp_thread_info ti;
             char name[160];
             uint32_t digest;
+            if (++seen % 4096 == 0)
+                rsp_progress_tick(&progress, seen, total, "threads");
             if (o->thread_info(s->target.ctx, pi.pid, t, &ti) < 0)
                 continue;
             /* Only stopped threads have a place in the code to name. */
@@ -265,25 +344,7 @@ static int build_threads(struct rsp_server *s, const char *annex, struct rsp_buf
             if (s->delta_threads && sent->tdesc[t - 1] == digest)
                 continue;
             sent->tdesc[t - 1] = digest;
-            rsp_buf_puts(list, "<thread id=\"");
-            rsp_put_ptid(s, list, pi.pid, t);
-            rsp_buf_puts(list, "\" id_str=\"ZE ");
-            rsp_buf_num(list, ti.slice, 10);
-            rsp_buf_putc(list, '.');
-            rsp_buf_num(list, ti.subslice, 10);
-            rsp_buf_putc(list, '.');
-            rsp_buf_num(list, ti.eu, 10);
-            rsp_buf_putc(list, '.');
-            rsp_buf_num(list, ti.thread, 10);
-            rsp_buf_puts(list, "\" tdesc=\"");
-            rsp_buf_num(list, ti.tdesc, 10);
-            rsp_buf_putc(list, '"');
-            if (name[0]) {
-                rsp_buf_puts(list, " name=\"");
-                rsp_xml_escape(list, name);
-                rsp_buf_putc(list, '"');
-            }
-            rsp_buf_puts(list, "/>\n");
+            put_entry(s, list, pi.pid, t, &ti, name);
             listed++;
         }
     }
@@ -294,6 +355,7 @@ static int build_threads(struct rsp_server *s, const char *annex, struct rsp_buf
     }
     rsp_buf_puts(out, "</threads>\n");
     rsp_buf_free(&body);
+    rsp_progress_end(&progress, seen, "threads");
     return out->oom ? -1 : 0;
 }
 

@@ -4,6 +4,7 @@
 # (only its register catalogue, regsets/regs_catalog.h, is used).
 noinst_LTLIBRARIES += libgdbstub.la
 libgdbstub_la_SOURCES = gdbstub/packet.h gdbstub/packet.c gdbstub/log.h gdbstub/log.c \
+	gdbstub/progress.h gdbstub/progress.c \
 	gdbstub/transport.h gdbstub/transport.c gdbstub/peercred.h gdbstub/peercred.c \
 	gdbstub/target.h \
 	gdbstub/server.h gdbstub/server_config.h gdbstub/server_state.h gdbstub/server.c \

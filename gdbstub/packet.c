@@ -297,16 +297,24 @@ static bool needs_escape(uint8_t c)
 void rsp_buf_bin(struct rsp_buf *b, const uint8_t *data, size_t n)
 {
     char *p;
+    size_t i = 0;
 
     if (!rsp_buf_reserve(b, 2 * n)) /* worst case: every byte escaped */
         return;
     p = b->data + b->len;
-    for (size_t i = 0; i < n; i++) {
-        if (needs_escape(data[i])) {
-            *p++ = '}';
-            *p++ = (char)(data[i] ^ 0x20);
-        } else
-            *p++ = (char)data[i];
+    /* Runs without a byte to escape are copied whole: text (a thread list
+     * of megabytes) has almost none. */
+    while (i < n) {
+        size_t run = i;
+        while (run < n && !needs_escape(data[run]))
+            run++;
+        memcpy(p, data + i, run - i);
+        p += run - i;
+        if (run == n)
+            break;
+        *p++ = '}';
+        *p++ = (char)(data[run] ^ 0x20);
+        i = run + 1;
     }
     b->len = (size_t)(p - b->data);
     b->data[b->len] = 0;

@@ -368,18 +368,23 @@ static ssize_t raw_write(struct rsp_conn *c, const void *p, size_t n)
 
 int rsp_conn_flush(struct rsp_conn *c)
 {
-    while (c->out.len) {
-        ssize_t w = raw_write(c, c->out.data, c->out.len);
+    size_t done = 0;
+    int rc = 0;
+    /* What was sent is dropped once at the end, not after each write: a
+     * reply of a megabyte goes out in many writes, and moving the rest
+     * down after each one would copy it over and over. */
+    while (done < c->out.len) {
+        ssize_t w = raw_write(c, c->out.data + done, c->out.len - done);
         if (w < 0) {
             if (errno == EINTR)
                 continue;
-            if (errno == EAGAIN || errno == EWOULDBLOCK)
-                return 1;
-            return -errno;
+            rc = errno == EAGAIN || errno == EWOULDBLOCK ? 1 : -errno;
+            break;
         }
-        rsp_buf_consume(&c->out, (size_t)w);
+        done += (size_t)w;
     }
-    return 0;
+    rsp_buf_consume(&c->out, done);
+    return rc;
 }
 
 int rsp_conn_write(struct rsp_conn *c, const void *data, size_t n)

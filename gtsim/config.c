@@ -27,6 +27,8 @@ void gtsim_config_defaults(struct gtsim_config *cfg)
     cfg->pace = 0;
     cfg->workers = 2;
     cfg->tile_attach = true;
+    cfg->debug_latency_us = 0;
+    cfg->interrupt_spread_ms = 0;
 }
 
 static int parse_u(const char *key, const char *val, uint64_t max, uint64_t *out, char *err,
@@ -34,11 +36,14 @@ static int parse_u(const char *key, const char *val, uint64_t max, uint64_t *out
 {
     char *end;
     unsigned long long v;
+    /* pace and the cost knobs take 0 for "none"; a shape of 0 is no hardware */
+    bool zero_ok = strcmp(key, "pace") == 0 || strcmp(key, "debug_latency_us") == 0 ||
+                   strcmp(key, "interrupt_spread_ms") == 0;
     errno = 0;
     v = strtoull(val, &end, 0);
-    if (errno || end == val || *end || v > max || (v == 0 && strcmp(key, "pace") != 0)) {
-        snprintf(err, errlen, "GTSIM_CONFIG: %s=%s is not a number in 1..%llu", key, val,
-                 (unsigned long long)max);
+    if (errno || end == val || *end || v > max || (v == 0 && !zero_ok)) {
+        snprintf(err, errlen, "GTSIM_CONFIG: %s=%s is not a number in %d..%llu", key, val,
+                 zero_ok ? 0 : 1, (unsigned long long)max);
         return -EINVAL;
     }
     *out = v;
@@ -74,8 +79,16 @@ static int parse_tile_attach(const char *val, struct gtsim_config *cfg, char *er
 static const struct {
     const char *name;
     uint64_t max;
-} numeric_keys[] = {{"devices", 16}, {"tiles", 8},    {"slices", 64},       {"subslices", 64},
-                    {"eus", 64},     {"threads", 16}, {"pace", 1000000000}, {"workers", 64}};
+} numeric_keys[] = {{"devices", 16},
+                    {"tiles", 8},
+                    {"slices", 64},
+                    {"subslices", 64},
+                    {"eus", 64},
+                    {"threads", 16},
+                    {"pace", 1000000000},
+                    {"workers", 64},
+                    {"debug_latency_us", 1000000},
+                    {"interrupt_spread_ms", 60000}};
 
 #define NUMERIC_KEYS (sizeof(numeric_keys) / sizeof(numeric_keys[0]))
 
@@ -103,8 +116,14 @@ static void store_number(unsigned k, uint64_t v, struct gtsim_config *cfg)
     case 6:
         cfg->pace = v;
         break;
-    default:
+    case 7:
         cfg->workers = (uint32_t)v;
+        break;
+    case 8:
+        cfg->debug_latency_us = (uint32_t)v;
+        break;
+    default:
+        cfg->interrupt_spread_ms = (uint32_t)v;
         break;
     }
 }
@@ -120,7 +139,8 @@ static int parse_number(const char *key, const char *val, struct gtsim_config *c
     if (k == NUMERIC_KEYS) {
         snprintf(err, errlen,
                  "GTSIM_CONFIG: unknown key '%s' (known: platform, devices, tiles, slices, "
-                 "subslices, eus, threads, pace, workers, tile_attach)",
+                 "subslices, eus, threads, pace, workers, tile_attach, debug_latency_us, "
+                 "interrupt_spread_ms)",
                  key);
         return -EINVAL;
     }
@@ -164,11 +184,11 @@ int gtsim_config_parse(const char *text, struct gtsim_config *cfg, char *err, si
         if (parse_item(item, cfg, err, errlen) != 0)
             return -EINVAL;
     total = (uint64_t)cfg->tiles * cfg->slices * cfg->subslices * cfg->eus * cfg->threads;
-    if (total > 65536) {
+    if (total > GTSIM_MAX_THREADS_PER_DEVICE) {
         snprintf(err, errlen,
-                 "GTSIM_CONFIG: %llu hardware threads per device is more than the 65536 gtsim "
+                 "GTSIM_CONFIG: %llu hardware threads per device is more than the %u gtsim "
                  "supports",
-                 (unsigned long long)total);
+                 (unsigned long long)total, GTSIM_MAX_THREADS_PER_DEVICE);
         return -EINVAL;
     }
     return 0;

@@ -21,7 +21,13 @@ struct gtsim_config {
     uint64_t pace;      /* instructions per second per thread, 0 = unlimited */
     uint32_t workers;   /* simulator worker threads per root device */
     bool tile_attach;   /* sub-devices can be attached individually */
+    /* Cost knobs, not the shape (README.md, "Cost model"): */
+    uint32_t debug_latency_us;    /* debugger side: extra per register/memory access */
+    uint32_t interrupt_spread_ms; /* debuggee side: interrupted threads stop over this window */
 };
+
+/* At most this many hardware threads per root device (all tiles). */
+#define GTSIM_MAX_THREADS_PER_DEVICE 262144u
 
 void gtsim_config_defaults(struct gtsim_config *cfg);
 /* Parses text over the defaults; 0 or -EINVAL with a sentence in err. */

@@ -113,17 +113,20 @@ static void *reader_main(void *arg)
     return NULL;
 }
 
-/* GTSIM_DEBUG_LATENCY_US: extra microseconds per register or memory
- * access, as a real driver's ioctl costs (README.md, "Cost model"). Read
- * once; 0 when unset or not a number. */
+/* Extra microseconds per register or memory access, as a real driver's
+ * ioctl costs (README.md, "Cost model"): GTSIM_CONFIG's debug_latency_us,
+ * else GTSIM_DEBUG_LATENCY_US. Read once; 0 when neither is set. */
 static long access_latency_us(void)
 {
     static long us = -1;
     if (us < 0) {
+        const struct gtsim_driver *drv = gtsim_driver_get();
         const char *v = getenv("GTSIM_DEBUG_LATENCY_US");
         char *end = NULL;
         long n = v ? strtol(v, &end, 10) : 0;
         us = v && end && *end == 0 && n > 0 && n < 1000000 ? n : 0;
+        if (drv && drv->cfg.debug_latency_us)
+            us = drv->cfg.debug_latency_us;
     }
     return us;
 }
@@ -131,7 +134,7 @@ static long access_latency_us(void)
 static void access_cost(uint32_t type)
 {
     long us = access_latency_us();
-    struct timespec ts = {0, us * 1000};
+    struct timespec ts = {us / 1000000, us % 1000000 * 1000};
     if (us && type >= GTSIM_DBG_READ_MEM && type <= GTSIM_DBG_WRITE_REGS)
         nanosleep(&ts, NULL);
 }

@@ -7,7 +7,8 @@
  * dbg_srv_requests.c (run control, memory, registers, acknowledgements),
  * dbg_srv_threads.c (thread selection), dbg_srv_stops.c (hardware stops ->
  * events), dbg_srv_modules.c (the host API hooks: module and queue events),
- * dbg_srv_base.c (sending, coverage, module event records).
+ * dbg_srv_base.c (sending, coverage, module event records),
+ * dbg_srv_spread.c (interrupted threads that stop late).
  *
  * Lock order: srv->lock, then a device's hw lock, then srv->mail_lock; a
  * session's write_lock is a leaf. The hardware's stop hook runs under the
@@ -41,6 +42,8 @@ struct srv_session {
     bool attached;
     uint64_t last_fault; /* PAGE_FAULT is reported once per address */
     struct pending_ack *acks;
+    uint64_t spread_t0_ns; /* interrupt_spread_ms: the last interrupt (hw lock) */
+    uint32_t spread_epoch; /* ... and its number, which places each thread */
 };
 
 /* One item of the mailbox: a hardware stop, or the answer to an interrupt
@@ -53,6 +56,7 @@ struct mail {
     uint32_t slice;           /* answer: a slice of the session that asked */
     ze_device_thread_t asked; /* answer: the thread id of the request */
     unsigned stopped;         /* answer: threads the interrupt stopped */
+    uint64_t not_before_ns;   /* answer: not sent before (interrupt_spread_ms) */
 };
 
 struct gtsim_dbg_server {
@@ -91,7 +95,7 @@ void gtsim_srv_on_hw_stop(void *ctx, const struct gtsim_hw_stop *stop);
 /* Posts the answer to an interrupt of session s that stopped `stopped`
  * threads; hw lock held, so it follows the stops it caused. */
 void gtsim_srv_post_interrupt_answer(struct srv_session *s, const ze_device_thread_t *asked,
-                                     unsigned stopped);
+                                     unsigned stopped, uint64_t not_before_ns);
 void *gtsim_srv_dispatcher_main(void *arg);
 
 /* dbg_srv_threads.c */
@@ -104,6 +108,14 @@ unsigned gtsim_srv_for_each_thread(struct srv_session *s, const ze_device_thread
 /* Detach: let go of a stopped thread as if the debugger continued it. */
 bool gtsim_srv_release_one(struct gtsim_hw *hw, uint32_t idx);
 int gtsim_srv_thread_index(struct srv_session *s, const ze_device_thread_t *t, uint32_t *idx);
+
+/* dbg_srv_spread.c (CLOCK_MONOTONIC nanoseconds). An interrupt of s
+ * begins; returns when its answer may go (0: at once). hw lock held. */
+uint64_t gtsim_srv_spread_begin(struct srv_session *s);
+/* Has stopped thread idx not reached its halt yet? hw lock held. */
+bool gtsim_srv_stop_is_late(struct srv_session *s, uint32_t idx);
+uint64_t gtsim_srv_now_ns(void);
+void gtsim_srv_sleep_until(uint64_t t_ns);
 
 /* dbg_srv_requests.c: answers one request of an attached-session kind
  * (acknowledge, interrupt, resume, memory, registers; anything else is

@@ -24,6 +24,7 @@ static void do_interrupt(struct srv_session *s, const struct gtsim_dbg_thread_re
     struct gtsim_hw *hw = s->root->hw;
     ze_result_t r = ZE_RESULT_SUCCESS;
     unsigned hits = 0;
+    uint64_t answer_at = 0;
 
     if (!gtsim_srv_thread_in_range(s, &rq->thread)) {
         gtsim_srv_reply(s, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
@@ -41,8 +42,10 @@ static void do_interrupt(struct srv_session *s, const struct gtsim_dbg_thread_re
         hits = gtsim_srv_for_each_thread(s, &rq->thread, interrupt_one);
     }
     /* Under the hw lock: the answer follows the stops it caused. */
+    if (r == ZE_RESULT_SUCCESS && hits)
+        answer_at = gtsim_srv_spread_begin(s);
     if (r == ZE_RESULT_SUCCESS)
-        gtsim_srv_post_interrupt_answer(s, &rq->thread, hits);
+        gtsim_srv_post_interrupt_answer(s, &rq->thread, hits, answer_at);
     gtsim_hw_unlock(hw);
     gtsim_srv_reply(s, r, NULL, 0);
 }
@@ -112,7 +115,8 @@ static void do_memory(struct srv_session *s, const struct gtsim_dbg_mem_req *rq,
     gtsim_hw_lock(hw);
     if (!gtsim_srv_is_all(&rq->thread) && gtsim_srv_thread_index(s, &rq->thread, &idx) != 0)
         r = ZE_RESULT_ERROR_INVALID_ARGUMENT;
-    else if (!gtsim_srv_is_all(&rq->thread) && gtsim_hw_thread_state(hw, idx) != GTSIM_T_STOPPED)
+    else if (!gtsim_srv_is_all(&rq->thread) &&
+             (gtsim_hw_thread_state(hw, idx) != GTSIM_T_STOPPED || gtsim_srv_stop_is_late(s, idx)))
         r = ZE_RESULT_ERROR_NOT_AVAILABLE;
     else if (rq->space == ZET_DEBUG_MEMORY_SPACE_TYPE_DEFAULT) {
         r = check_default(s, rq->address, rq->size, write, &isa);
@@ -183,7 +187,7 @@ static void do_registers(struct srv_session *s, const struct gtsim_dbg_reg_req *
     }
     if (r == ZE_RESULT_SUCCESS) {
         gtsim_hw_lock(hw);
-        if (gtsim_hw_thread_state(hw, idx) != GTSIM_T_STOPPED) {
+        if (gtsim_hw_thread_state(hw, idx) != GTSIM_T_STOPPED || gtsim_srv_stop_is_late(s, idx)) {
             r = ZE_RESULT_ERROR_NOT_AVAILABLE;
         } else {
             uint8_t *reg =

@@ -41,14 +41,15 @@ void gtsim_srv_on_hw_stop(void *ctx, const struct gtsim_hw_stop *stop)
 }
 
 void gtsim_srv_post_interrupt_answer(struct srv_session *s, const ze_device_thread_t *asked,
-                                     unsigned stopped)
+                                     unsigned stopped, uint64_t not_before_ns)
 {
     struct gtsim_dbg_server *srv = s->srv;
     struct mail m = {.root = s->root,
                      .answer = true,
                      .slice = s->slice_first,
                      .asked = *asked,
-                     .stopped = stopped};
+                     .stopped = stopped,
+                     .not_before_ns = not_before_ns};
     pthread_mutex_lock(&srv->mail_lock);
     (void)post(srv, &m);
     pthread_mutex_unlock(&srv->mail_lock);
@@ -124,6 +125,13 @@ void *gtsim_srv_dispatcher_main(void *arg)
 
         pthread_mutex_lock(&srv->lock);
         for (size_t i = 0; i < n; i++) {
+            if (batch[i].answer && batch[i].not_before_ns > gtsim_srv_now_ns()) {
+                /* A spread interrupt: its answer, and what follows it, wait
+                 * for the window's end. */
+                pthread_mutex_unlock(&srv->lock);
+                gtsim_srv_sleep_until(batch[i].not_before_ns);
+                pthread_mutex_lock(&srv->lock);
+            }
             if (batch[i].answer)
                 send_answer(srv, &batch[i]);
             else

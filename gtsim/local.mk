@@ -33,7 +33,7 @@ libze_gtsim_la_SOURCES = \
 	gtsim/dbg_proto.c gtsim/dbg_proto.h \
 	gtsim/dbg_server.c gtsim/dbg_server.h gtsim/dbg_srv_int.h \
 	gtsim/dbg_stale.c gtsim/dbg_stale.h \
-	gtsim/dbg_srv_base.c gtsim/dbg_srv_threads.c gtsim/dbg_srv_stops.c \
+	gtsim/dbg_srv_base.c gtsim/dbg_srv_threads.c gtsim/dbg_srv_stops.c gtsim/dbg_srv_spread.c \
 	gtsim/dbg_srv_requests.c gtsim/dbg_srv_modules.c gtsim/dbg_srv_lost.c \
 	gtsim/dbg_client.c \
 	gtsim/faults.c gtsim/faults.h

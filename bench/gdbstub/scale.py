@@ -36,7 +36,8 @@ from rig import App, RigError, Server, Where  # noqa: E402
 FUNCS = ["ReadEvent", "ReadRegisters", "WriteRegisters", "Interrupt", "Resume", "ReadMemory",
          "WriteMemory", "AcknowledgeEvent", "Attach", "Detach"]
 SLOT = 24  # zecount.c: calls, ns, last_begin, 8 bytes each
-SHAPES = {8192: "slices=8", 65536: "slices=64"}
+# 262,144: four tiles of 65,536 on one root device (gtsim/README.md)
+SHAPES = {8192: "slices=8", 65536: "slices=64", 262144: "tiles=4,slices=64"}
 clock = time.perf_counter
 
 
@@ -230,6 +231,10 @@ def report(nthreads, results, builds):
                 if f != "ReadEvent":  # a reader thread waits inside it: not a cost
                     row(p, "time in " + f,
                         lambda cyc, p=p, f=f: cyc[p].call_ns[f] / 1e9 if p in cyc else None)
+    row("vAttach -> stop + whole list", "wall",
+        lambda cyc: cyc["vAttach -> stop"].wall + cyc["+ qXfer:threads"].wall)
+    row("vAttach -> stop + whole list", "zestub CPU",
+        lambda cyc: (cyc["vAttach -> stop"].cpu + cyc["+ qXfer:threads"].cpu) / 1e9)
     row("vCont;c -> resume issued", "wall",
         lambda cyc: cyc["vCont;c -> resume issued"] / 1e9
         if cyc.get("vCont;c -> resume issued") else None)
@@ -248,6 +253,9 @@ def main():
     p.add_argument("--timeout", type=float, default=300)
     p.add_argument("--latency-us", type=int, default=0,
                    help="gtsim's extra cost per register or memory access (after only)")
+    p.add_argument("--spread-ms", type=int, default=0,
+                   help="gtsim's interrupt_spread_ms (after only): interrupted threads halt "
+                   "over this window and the interrupt's answer comes at its end")
     p.add_argument("--settle", type=float, default=0.3,
                    help="seconds after vadd's launch before watching its dispatch")
     a = p.parse_args()
@@ -262,7 +270,10 @@ def main():
             results = {b: [] for b in builds}
             for rep in range(a.reps):
                 for b in builds:  # interleaved: both see the same machine
-                    where = Where(os.path.abspath(dirs[b]), config, tmp)
+                    cfg = config
+                    if a.spread_ms and b == "after":  # 29d5fde's gtsim has no such key
+                        cfg += ",interrupt_spread_ms=%d" % a.spread_ms
+                    where = Where(os.path.abspath(dirs[b]), cfg, tmp)
                     counted = CountedWhere(where, so, counter.path, a.latency_us)
                     print("# %d threads, %s, rep %d" % (n, b, rep + 1), file=sys.stderr)
                     results[b].append(one_cycle(a, where, counted, counter, n))

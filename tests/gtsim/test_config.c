@@ -11,7 +11,7 @@ int main(void)
     struct gtsim_config c;
     char err[256];
 
-    tap_plan(12);
+    tap_plan(15);
     gtsim_config_defaults(&c);
     tap_ok(c.platform == GTSIM_XEHPC && c.devices == 1 && c.tiles == 1, "defaults");
     tap_ok(c.slices * c.subslices * c.eus * c.threads >= 128 &&
@@ -41,11 +41,22 @@ int main(void)
            "missing '=' refused");
     gtsim_config_defaults(&c);
     tap_ok(gtsim_config_parse("tiles=8,slices=64,subslices=64", &c, err, sizeof(err)) != 0 &&
-               strstr(err, "65536"),
+               strstr(err, "262144"),
            "too many threads refused: %s", err);
     gtsim_config_defaults(&c);
     tap_ok(gtsim_config_parse("platform=xehpc,tiles=2,slices=8,subslices=8,eus=8,threads=16", &c,
                               err, sizeof(err)) == 0,
            "a 16384-thread PVC-like device is accepted");
+    gtsim_config_defaults(&c);
+    tap_ok(gtsim_config_parse("tiles=4,slices=64,subslices=8,eus=8,threads=16", &c, err,
+                              sizeof(err)) == 0,
+           "a 262144-thread device is accepted");
+    gtsim_config_defaults(&c);
+    tap_ok(gtsim_config_parse("debug_latency_us=20,interrupt_spread_ms=0", &c, err, sizeof(err)) ==
+                   0 &&
+               c.debug_latency_us == 20 && c.interrupt_spread_ms == 0,
+           "the cost knobs take effect, 0 included");
+    tap_ok(gtsim_config_parse("interrupt_spread_ms=60001", &c, err, sizeof(err)) != 0,
+           "a spread over a minute refused: %s", err);
     return tap_done();
 }
