@@ -18,3 +18,11 @@ TESTS += tests/zetdebug/test_zd_results
 tests_zetdebug_test_zd_results_SOURCES = tests/zetdebug/test_zd_results.c tests/tap.h
 tests_zetdebug_test_zd_results_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
 tests_zetdebug_test_zd_results_LDADD = libzetdebug.la $(ZE_LIBS) $(PTHREAD_LIBS)
+
+# zetdebug over a scripted driver defined in the test itself (linked
+# without the Level Zero loader): the results gtsim never gives.
+check_PROGRAMS += tests/zetdebug/test_zd_fake
+TESTS += tests/zetdebug/test_zd_fake
+tests_zetdebug_test_zd_fake_SOURCES = tests/zetdebug/test_zd_fake.c tests/tap.h
+tests_zetdebug_test_zd_fake_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
+tests_zetdebug_test_zd_fake_LDADD = libzetdebug.la $(PTHREAD_LIBS)
