@@ -8,6 +8,7 @@
  * ze_api.h, written out here, not read from zetdebug. */
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,13 +122,34 @@ static void test_names(void)
            "zd_event_name of every event type and of an unknown one (%d wrong)", bad);
 }
 
-/* `sleep 30` with exactly these environment entries (NULL-terminated). */
+/* Whether /proc/PID/environ holds the entry (read here, not by zetdebug). */
+static bool environ_has(pid_t pid, const char *entry)
+{
+    char path[64], buf[4096];
+    size_t n = 0, k = strlen(entry) + 1;
+    FILE *f;
+    snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
+    if (!(f = fopen(path, "r")))
+        return false;
+    n = fread(buf, 1, sizeof(buf), f);
+    fclose(f);
+    for (size_t i = 0; i + k <= n; i += strlen(buf + i) + 1)
+        if (memcmp(buf + i, entry, k) == 0)
+            return true;
+    return false;
+}
+
+/* `sleep 30` with these environment entries (NULL-terminated; the last
+ * one is the marker ZESTUB_SPAWNED=1), once its execve is over: until then
+ * /proc shows this process's map and environment, or none. */
 static pid_t spawn_sleep(char *const *env)
 {
     pid_t pid;
     char *argv[] = {(char *)"/bin/sleep", (char *)"30", NULL};
     if (posix_spawn(&pid, "/bin/sleep", NULL, NULL, argv, env) != 0)
         return -1;
+    for (int i = 0; i < 5000 && !environ_has(pid, "ZESTUB_SPAWNED=1"); i++)
+        usleep(1000);
     return pid;
 }
 
@@ -177,12 +199,15 @@ static bool has(const struct zd_error *e, const char *s)
 
 static void test_attach_sentences(pid_t gone)
 {
-    char *env_off[] = {(char *)"A=1", NULL};
+    char *env_off[] = {(char *)"A=1", (char *)"ZESTUB_SPAWNED=1", NULL};
     char *env_other[] = {(char *)"ZET_ENABLE_PROGRAM_DEBUGGING=1",
-                         (char *)"ZE_ENABLE_ALT_DRIVERS=/other/libze_x.so", NULL};
+                         (char *)"ZE_ENABLE_ALT_DRIVERS=/other/libze_x.so",
+                         (char *)"ZESTUB_SPAWNED=1", NULL};
     char *env_same[] = {(char *)"ZET_ENABLE_PROGRAM_DEBUGGING=1",
-                        (char *)"ZE_ENABLE_ALT_DRIVERS=/mine/libze_gtsim.so", NULL};
-    char *env_noalt[] = {(char *)"ZET_ENABLE_PROGRAM_DEBUGGING=1", NULL};
+                        (char *)"ZE_ENABLE_ALT_DRIVERS=/mine/libze_gtsim.so",
+                        (char *)"ZESTUB_SPAWNED=1", NULL};
+    char *env_noalt[] = {(char *)"ZET_ENABLE_PROGRAM_DEBUGGING=1", (char *)"ZESTUB_SPAWNED=1",
+                         NULL};
     pid_t off = spawn_sleep(env_off), other = spawn_sleep(env_other), same = spawn_sleep(env_same),
           noalt = spawn_sleep(env_noalt);
     const uint32_t self = (uint32_t)getpid();
@@ -362,7 +387,8 @@ static void test_bad_arguments(void)
 
 int main(void)
 {
-    char *env_plain[] = {(char *)"ZESTUB_TEST_VAR=a=b", (char *)"ZESTUB_TESTX=1", NULL};
+    char *env_plain[] = {(char *)"ZESTUB_TEST_VAR=a=b", (char *)"ZESTUB_TESTX=1",
+                         (char *)"ZESTUB_SPAWNED=1", NULL};
     pid_t plain, gone;
 
     tap_plan((int)NMAPPED + 3 + 2 + 6 + 17 + 5 + 1);
