@@ -20,6 +20,12 @@ _Static_assert(sizeof(zet_debug_event_t) <= sizeof(((struct zd_event *)0)->raw),
  * for dead: about 2.5 s. */
 #define READER_MAX_FAILURES 50
 
+/* The session whose reader runs on this thread, so zd_detach can refuse
+ * to be called from that reader's callback. Set by the reader itself: the
+ * callback may run before pthread_create has stored the thread's id in
+ * s->reader, and before zd_start_reader has set s->reader_started. */
+static _Thread_local const struct zd_session *reader_of;
+
 static ze_device_thread_t to_ze(struct zd_thread t)
 {
     return (ze_device_thread_t){
@@ -81,10 +87,10 @@ int zd_detach(struct zd_session *s, struct zd_error *err)
     ze_result_t r;
     if (!s)
         return zd_fail(err, ZD_E_INVALID, 0, "no session");
+    if (reader_of == s)
+        return zd_fail(err, ZD_E_INVALID, 0,
+                       "zd_detach called from the session's own event callback");
     if (s->reader_started) {
-        if (pthread_equal(pthread_self(), s->reader))
-            return zd_fail(err, ZD_E_INVALID, 0,
-                           "zd_detach called from the session's own event callback");
         pthread_mutex_lock(&s->lock);
         s->stop = true;
         pthread_cond_broadcast(&s->wake);
@@ -218,6 +224,7 @@ static void *reader_main(void *arg)
 {
     struct zd_session *s = arg;
     unsigned failures = 0; /* event reads failed in a row */
+    reader_of = s;
     while (!stop_requested(s)) {
         struct zd_event ev;
         struct zd_error err;

@@ -11,6 +11,7 @@ EXTRA_DIST += \
 	tests/kernels/loop_call.cl \
 	tests/kernels/oob.cl \
 	tests/kernels/slm.cl \
+	tests/kernels/inline_calls.cl \
 	tests/kernels/fixtures/vadd-gen12lp.elf tests/kernels/fixtures/vadd-gen12lp.insns \
 	tests/kernels/fixtures/vadd-xehpg.elf tests/kernels/fixtures/vadd-xehpg.insns \
 	tests/kernels/fixtures/vadd-xehpc.elf tests/kernels/fixtures/vadd-xehpc.insns \
@@ -22,7 +23,10 @@ EXTRA_DIST += \
 	tests/kernels/fixtures/oob-xehpc.elf tests/kernels/fixtures/oob-xehpc.insns \
 	tests/kernels/fixtures/slm-gen12lp.elf tests/kernels/fixtures/slm-gen12lp.insns \
 	tests/kernels/fixtures/slm-xehpg.elf tests/kernels/fixtures/slm-xehpg.insns \
-	tests/kernels/fixtures/slm-xehpc.elf tests/kernels/fixtures/slm-xehpc.insns
+	tests/kernels/fixtures/slm-xehpc.elf tests/kernels/fixtures/slm-xehpc.insns \
+	tests/kernels/fixtures/inline_calls-gen12lp.elf tests/kernels/fixtures/inline_calls-gen12lp.insns \
+	tests/kernels/fixtures/inline_calls-xehpg.elf tests/kernels/fixtures/inline_calls-xehpg.insns \
+	tests/kernels/fixtures/inline_calls-xehpc.elf tests/kernels/fixtures/inline_calls-xehpc.insns
 
 .PHONY: regen-kernels
 if HAVE_OCLOC

@@ -26,3 +26,12 @@ TESTS += tests/symbols/test_malformed
 tests_symbols_test_malformed_SOURCES = tests/symbols/test_malformed.c tests/tap.h
 tests_symbols_test_malformed_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS)
 tests_symbols_test_malformed_LDADD = libsymbols.la $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(PTHREAD_LIBS)
+
+# Inlined functions and DW_AT_ranges (the inline_calls fixtures) against
+# readelf's decoding of the debug zebin.
+check_PROGRAMS += tests/symbols/test_inline
+TESTS += tests/symbols/test_inline
+tests_symbols_test_inline_SOURCES = tests/symbols/test_inline.c tests/tap.h tests/slurp.h
+tests_symbols_test_inline_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS)
+tests_symbols_test_inline_LDADD = libsymbols.la libgtsim_core.la $(LIBDWARF_LIBS) \
+	$(LIBELF_LIBS) $(PTHREAD_LIBS)

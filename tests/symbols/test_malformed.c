@@ -71,6 +71,7 @@ struct dwarf_faults {
     uint32_t origin_to;     /* a subprogram whose abstract origin is this unit offset */
     int sibling_self;       /* a DIE whose DW_AT_sibling points at itself */
     int sibling_back;       /* a DIE whose DW_AT_sibling points back at the first subprogram */
+    int line_overlap;       /* a second line sequence over the first's bytes (line 7) */
 };
 
 static void abbrevs(struct buf *d)
@@ -166,6 +167,22 @@ static void line(struct buf *d, const struct dwarf_faults *f)
     u8(d, 0);
     u8(d, 1);
     u8(d, 1);
+    if (f->line_overlap) {
+        /* set_address KADDR; advance_line 6; copy; advance_pc 0x18;
+         * end_sequence: [KADDR, KADDR + 0x18) is line 7 as well. */
+        u8(d, 0);
+        u8(d, 9);
+        u8(d, 2);
+        u64(d, KADDR);
+        u8(d, 3);
+        u8(d, 6);
+        u8(d, 1);
+        u8(d, 2);
+        u8(d, 0x18);
+        u8(d, 0);
+        u8(d, 1);
+        u8(d, 1);
+    }
     uint32_t len = f->line_length ? f->line_length : (uint32_t)(d->n - start - 4);
     memcpy(d->b + start, &len, 4);
 }
@@ -225,6 +242,7 @@ enum expect {
     REFUSED,      /* -EINVAL, no module, a sentence */
     SOUND,        /* opens; pc KADDR is in k, function k, k.cl:1; KADDR+0x10 is line 2 */
     KERNELS_ONLY, /* opens; kernel k found, no lines */
+    OVERLAP,      /* opens; the later sequence wins where two claim the same bytes */
 };
 
 struct result {
@@ -256,6 +274,16 @@ static int kernels_only(const struct sym_module *m)
            strcmp(a.kernel, "k") == 0 && !a.has_line && sym_line_count(m) == 0;
 }
 
+/* Rows of two sequences at one address: the last read wins, as in GDB;
+ * the earlier ranges are cut where a later-starting one begins. */
+static int overlap(const struct sym_module *m)
+{
+    struct sym_location a, b, c;
+    return sym_lookup(m, KADDR, &a) == 0 && sym_lookup(m, KADDR + 8, &b) == 0 &&
+           sym_lookup(m, KADDR + 0x10, &c) == 0 && a.has_line && a.line == 7 && b.has_line &&
+           b.line == 7 && c.has_line && c.line == 2 && sym_line_count(m) == 3;
+}
+
 static const char *write_dir;
 
 static void check(const char *name, const uint8_t *img, size_t n, enum expect want, const char *why)
@@ -265,11 +293,15 @@ static void check(const char *name, const uint8_t *img, size_t n, enum expect wa
     if (want == REFUSED)
         ok = r.rc == -EINVAL && r.m == NULL && r.err[0];
     else
-        ok = r.rc == 0 && r.m && (want == SOUND ? sound(r.m) : kernels_only(r.m));
+        ok = r.rc == 0 && r.m &&
+             (want == SOUND     ? sound(r.m)
+              : want == OVERLAP ? overlap(r.m)
+                                : kernels_only(r.m));
     tap_ok(ok, "%s: %s (%s: rc %d%s%s)", name,
-           want == REFUSED ? "refused"
-           : want == SOUND ? "opens whole"
-                           : "opens without lines",
+           want == REFUSED   ? "refused"
+           : want == SOUND   ? "opens whole"
+           : want == OVERLAP ? "opens, the later sequence wins"
+                             : "opens without lines",
            why, r.rc, r.rc ? ", " : "", r.rc ? r.err : "");
     if (r.rc == 0)
         sym_module_close(r.m);
@@ -400,6 +432,8 @@ static void dwarf_cases(void)
                "DW_AT_abstract_origin past the unit: no name for that range");
     dwarf_case("sibling-self", (struct dwarf_faults){.sibling_self = 1}, REFUSED,
                "DW_AT_sibling of a DIE is itself");
+    dwarf_case("line-overlap", (struct dwarf_faults){.line_overlap = 1}, OVERLAP,
+               "a second line sequence over the first one's bytes");
     dwarf_case("sibling-back", (struct dwarf_faults){.sibling_back = 1}, REFUSED,
                "DW_AT_sibling points back at an earlier DIE");
 }
@@ -408,7 +442,7 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--write") == 0)
         write_dir = argv[2];
-    tap_plan(20 + 10);
+    tap_plan(20 + 11);
     elf_cases();
     dwarf_cases();
     return tap_failed_ ? 1 : 0;

@@ -10,3 +10,19 @@ tests_zetdebug_debuggee_SOURCES = $(conf_debuggee_sources)
 tests_zetdebug_debuggee_CFLAGS = $(conf_cflags)
 tests_zetdebug_debuggee_LDADD = $(ZE_LIBS)
 EXTRA_DIST += tests/zetdebug/README.md
+
+# The error values without a device: every result mapped, the attach
+# sentences, /proc probes, zd_open when zeInit fails (forked children).
+check_PROGRAMS += tests/zetdebug/test_zd_results
+TESTS += tests/zetdebug/test_zd_results
+tests_zetdebug_test_zd_results_SOURCES = tests/zetdebug/test_zd_results.c tests/tap.h
+tests_zetdebug_test_zd_results_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
+tests_zetdebug_test_zd_results_LDADD = libzetdebug.la $(ZE_LIBS) $(PTHREAD_LIBS)
+
+# zetdebug over a scripted driver defined in the test itself (linked
+# without the Level Zero loader): the results gtsim never gives.
+check_PROGRAMS += tests/zetdebug/test_zd_fake
+TESTS += tests/zetdebug/test_zd_fake
+tests_zetdebug_test_zd_fake_SOURCES = tests/zetdebug/test_zd_fake.c tests/tap.h
+tests_zetdebug_test_zd_fake_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
+tests_zetdebug_test_zd_fake_LDADD = libzetdebug.la $(PTHREAD_LIBS)
