@@ -256,6 +256,73 @@ out:
     world_close(&w);
 }
 
+/* 3 results: the environment's attach options (sess.h): set means any
+ * value but empty or "0". No device needed. */
+static void case_options(void)
+{
+    struct sess_options o;
+    unsetenv("ZESTUB_NO_SUBDEVICE_ATTACH");
+    unsetenv("ZESTUB_NO_DEVICE_ATTACH");
+    sess_options_from_env(&o);
+    check(o.attach_subdevices && o.attach_roots, "unset: sub-devices and root devices");
+    setenv("ZESTUB_NO_SUBDEVICE_ATTACH", "1", 1);
+    setenv("ZESTUB_NO_DEVICE_ATTACH", "yes", 1);
+    sess_options_from_env(&o);
+    check(!o.attach_subdevices && !o.attach_roots, "set to 1 and yes: neither");
+    setenv("ZESTUB_NO_SUBDEVICE_ATTACH", "0", 1);
+    setenv("ZESTUB_NO_DEVICE_ATTACH", "", 1);
+    sess_options_from_env(&o);
+    check(o.attach_subdevices && o.attach_roots, "set to 0 and empty: both, as unset");
+}
+
+/* 9 results: every query and mark naming a session or thread that does
+ * not exist answers "none" without touching anything. No fault. */
+static void case_no_such(void)
+{
+    struct world w;
+    struct zd_error err;
+    const uint8_t *data;
+    size_t size;
+    uint64_t pc, a = 0, b = 0;
+    enum zd_fault_reason why;
+    bool unread = true;
+    unsigned s;
+    uint32_t n;
+
+    if (!check(world_open(&w) == 0, "no such: debuggee attached"))
+        goto out;
+    s = w.load.session;
+    n = sess_thread_count(w.m, s);
+    check(sess_device(w.m, 99) == NULL && sess_thread_count(w.m, 99) == 0 && !sess_alive(w.m, 99) &&
+              !sess_exited(w.m, 99),
+          "session 99: no device, no threads, not alive, not exited");
+    check(sess_thread_state_known(w.m, 99, 0, &unread) == SESS_T_UNAVAILABLE && !unread &&
+              sess_thread_state_known(w.m, s, n, NULL) == SESS_T_UNAVAILABLE,
+          "the state of no thread: unavailable");
+    check(sess_thread_reason(w.m, s, n) == REGS_STOP_UNKNOWN &&
+              sess_thread_pc(w.m, s, n, &pc, &err) != 0 &&
+              sess_read_regset(w.m, s, n, REGS_CR, &data, &size, &err) != 0,
+          "no reason, PC or registers for thread %u of %u", n, n);
+    sess_thread_join_resume(w.m, 99, 0, SESS_RESUME_STEP);
+    sess_thread_join_resume(w.m, s, n, SESS_RESUME_STEP);
+    sess_thread_end_step(w.m, s, n);
+    sess_thread_mark_reported(w.m, s, n);
+    check(!sess_thread_hold(w.m, s, n) && !sess_thread_is_resumed(w.m, s, n) &&
+              !sess_thread_is_stepping(w.m, 99, 0) && !sess_thread_is_reported(w.m, s, n),
+          "marks of no thread: none set, none kept");
+    check(!sess_thread_hold(w.m, s, 0), "a thread that is not stopped cannot be held");
+    check(sess_module_release(w.m, 99, 1, 2, &err) == ZD_E_INVALID &&
+              sess_module_for_pc(w.m, 99, 0, &a, &b) == NULL &&
+              sess_module_for_pc(w.m, s, 8, &a, &b) == NULL,
+          "no module of session 99, none at address 8");
+    check(sess_fault_count(w.m, 99) == 0 && sess_fault_at(w.m, 99, 0, &pc, &why) != 0 &&
+              sess_fault_at(w.m, s, 0, &pc, &why) != 0,
+          "no page faults recorded");
+    check(sess_detach(w.m, 99) == ZD_E_INVALID, "detach of session 99: invalid");
+out:
+    world_close(&w);
+}
+
 struct fault_case {
     const char *faults; /* GTSIM_FAULTS, or NULL */
     void (*run)(void);
@@ -264,6 +331,8 @@ struct fault_case {
 
 static const struct fault_case cases[] = {
     {NULL, case_arguments, 16},
+    {NULL, case_options, 4},
+    {NULL, case_no_such, 10},
     {"ack", case_ack_fails, 4},
     {"interrupt", case_interrupt_fails, 5},
     {"interrupt:device_lost", case_interrupt_lost, 4},
