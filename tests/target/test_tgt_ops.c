@@ -149,6 +149,72 @@ static void bad_arguments(uint32_t nthreads)
            "detach of process 99: %s", err);
 }
 
+/* Every op once more with pid 0 and tid 0 (ids start at 1), the
+ * optional ops this server has no launcher for, and a thread that is not
+ * stopped. */
+static void more_bad_arguments(void)
+{
+    char err[256] = "";
+    struct rsp_thread_info ti;
+    struct rsp_tdesc td;
+    struct rsp_device_info di;
+    struct rsp_library lib;
+    struct rsp_mem_ref ref = {.pid = 0, .tid = 1, .space = 0, .addr = 0};
+    struct rsp_run_request req = {.argv = (char *const[]){"true", NULL}};
+    uint8_t buf[256] = {0};
+    size_t done = 0;
+    uint64_t pc;
+    uint32_t host = 0;
+    int code = 0, sig = 0;
+
+    tap_ok(t.ops->thread_info(t.ctx, 1, 0, &ti) < 0 && t.ops->thread_info(t.ctx, 0, 1, &ti) < 0 &&
+               t.ops->tdesc(t.ctx, 0, &td) < 0 && t.ops->device_info(t.ctx, 0, &di) < 0,
+           "thread 0, process 0, tdesc 0: fail");
+    tap_ok(t.ops->read_register(t.ctx, 0, 1, 0, buf, sizeof(buf), err, sizeof(err)) < 0 &&
+               t.ops->write_register(t.ctx, 99, 1, 0, buf, 64, err, sizeof(err)) < 0 &&
+               t.ops->write_register(t.ctx, 1, 1, 100000, buf, 64, err, sizeof(err)) < 0 &&
+               t.ops->read_memory(t.ctx, &ref, buf, 4, &done, err, sizeof(err)) < 0,
+           "registers and memory of process 0 and 99, register 100000: fail");
+    tap_ok(t.ops->library_count(t.ctx, 0) == 0 && t.ops->library_at(t.ctx, 0, 0, &lib) < 0 &&
+               t.ops->library_at(t.ctx, 99, 0, &lib) < 0 &&
+               t.ops->ack_library(t.ctx, 0, 1, 2, err, sizeof(err)) == -ENOENT &&
+               t.ops->ack_library(t.ctx, 99, 1, 2, err, sizeof(err)) == -ENOENT,
+           "libraries of process 0 and 99: none");
+    tap_ok(!t.ops->process_exited(t.ctx, 0) && !t.ops->process_exited(t.ctx, 99) &&
+               !t.ops->process_exited(t.ctx, 1),
+           "no process has exited");
+    err[0] = 0;
+    tap_ok(t.ops->detach(t.ctx, 0, err, sizeof(err)) < 0 && strstr(err, "no such process"),
+           "detach of process 0: %s", err);
+    tap_ok(t.ops->thread_pc(t.ctx, 1, 0, &pc, err, sizeof(err)) < 0 &&
+               strstr(err, "no such thread"),
+           "the PC of thread 0: %s", err);
+    tap_ok(t.ops->thread_siginfo(t.ctx, 99, 1, buf, sizeof(buf), err, sizeof(err)) == -ENOENT &&
+               t.ops->thread_siginfo(t.ctx, 1, 0, buf, sizeof(buf), err, sizeof(err)) == -ENOENT,
+           "siginfo of no thread: -ENOENT (%s)", err);
+    tap_ok(t.ops->thread_siginfo(t.ctx, 1, 1, buf, sizeof(buf), err, sizeof(err)) == -EAGAIN,
+           "siginfo of a thread that is not stopped: -EAGAIN (%s)", err);
+    err[0] = 0;
+    tap_ok(t.ops->insert_sw_breakpoint(t.ctx, 99, 0, (bool[]){false}, err, sizeof(err)) ==
+                   -ENOENT &&
+               t.ops->remove_sw_breakpoint(t.ctx, 99, 0, err, sizeof(err)) < 0,
+           "breakpoints in process 99: no such process (%s)", err);
+    err[0] = 0;
+    tap_ok(t.ops->insert_sw_breakpoint(t.ctx, 1, 0xdead00000000ull, (bool[]){false}, err,
+                                       sizeof(err)) < 0 &&
+               t.ops->remove_sw_breakpoint(t.ctx, 1, 0xdead00000000ull, err, sizeof(err)) < 0,
+           "breakpoints where nothing is mapped: fail (%s)", err);
+    err[0] = 0;
+    tap_ok(t.ops->create_program(t.ctx, &req, &host, err, sizeof(err)) == -ENOSYS &&
+               strstr(err, "does not start programs"),
+           "without a launcher, vRun is refused: %s", err);
+    err[0] = 0;
+    t.ops->release_program(t.ctx, 1, false);
+    tap_ok(t.ops->kill_program(t.ctx, 1, err, sizeof(err)) == -ENOSYS &&
+               t.ops->program_status(t.ctx, 1, &code, &sig) < 0,
+           "nor vKill, nor an exit status: %s", err);
+}
+
 static void monitor_commands(void)
 {
     refuses("thread", "", "usage: monitor thread");
@@ -179,7 +245,7 @@ int main(int argc, char **argv)
     struct rsp_process_info pi = {0, 0};
 
     conf_init(argc, argv, 120);
-    tap_plan(44);
+    tap_plan(56);
     conf_set_pace(200);
     if (!tap_ok(tgt_target_new(&t, err, sizeof(err)) == 0, "tgt_target_new: %s", err))
         return tap_done();
@@ -198,6 +264,7 @@ int main(int argc, char **argv)
                strstr(err, "Already attached"),
            "a second attach: %s", err);
     bad_arguments(pi.nthreads);
+    more_bad_arguments();
     monitor_commands();
     err[0] = 0;
     tap_ok(t.ops->detach(t.ctx, 1, err, sizeof(err)) == 0, "detach: %s", err);
