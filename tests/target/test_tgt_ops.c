@@ -215,6 +215,43 @@ static void more_bad_arguments(void)
            "nor vKill, nor an exit status: %s", err);
 }
 
+/* The application creates its module: the load waits for us. A
+ * breakpoint on its first instruction, set twice (the second finds the bit
+ * set), removed twice (the second finds none); the monitor lists the
+ * module; the acknowledgement releases it, once. */
+static void with_module(struct conf_app *app)
+{
+    char err[256] = "";
+    struct rsp_library lib = {0, 0, 0, false};
+    bool was_set = true;
+    uint64_t end = conf_now_ms() + 20000;
+
+    conf_app_send(app, "go");
+    while (t.ops->library_count(t.ctx, 1) == 0 && conf_now_ms() < end)
+        usleep(10000);
+    if (!tap_ok(t.ops->library_at(t.ctx, 1, 0, &lib) == 0 && lib.needs_ack && lib.end > lib.begin,
+                "the module load is listed, waiting for its acknowledgement"))
+        return;
+    err[0] = 0;
+    tap_ok(t.ops->insert_sw_breakpoint(t.ctx, 1, lib.load, &was_set, err, sizeof(err)) == 0 &&
+               !was_set,
+           "a breakpoint on the kernel's first instruction: %s", err);
+    tap_ok(t.ops->insert_sw_breakpoint(t.ctx, 1, lib.load, &was_set, err, sizeof(err)) == 0 &&
+               was_set,
+           "again: the bit is already set");
+    err[0] = 0;
+    tap_ok(t.ops->remove_sw_breakpoint(t.ctx, 1, lib.load, err, sizeof(err)) == 0 &&
+               t.ops->remove_sw_breakpoint(t.ctx, 1, lib.load, err, sizeof(err)) == 0,
+           "removed, and removing it again finds nothing to clear: %s", err);
+    says("modules", "", "waiting for its acknowledgement");
+    says("modules", "all", "kernel");
+    err[0] = 0;
+    tap_ok(t.ops->ack_library(t.ctx, 1, lib.begin, lib.end, err, sizeof(err)) == 0,
+           "the acknowledgement releases the load: %s", err);
+    tap_ok(t.ops->ack_library(t.ctx, 0, lib.begin, lib.end, err, sizeof(err)) == -ENOENT,
+           "a second acknowledgement finds no load waiting");
+}
+
 static void monitor_commands(void)
 {
     refuses("thread", "", "usage: monitor thread");
@@ -245,7 +282,7 @@ int main(int argc, char **argv)
     struct rsp_process_info pi = {0, 0};
 
     conf_init(argc, argv, 120);
-    tap_plan(56);
+    tap_plan(64);
     conf_set_pace(200);
     if (!tap_ok(tgt_target_new(&t, err, sizeof(err)) == 0, "tgt_target_new: %s", err))
         return tap_done();
@@ -266,6 +303,7 @@ int main(int argc, char **argv)
     bad_arguments(pi.nthreads);
     more_bad_arguments();
     monitor_commands();
+    with_module(&app);
     err[0] = 0;
     tap_ok(t.ops->detach(t.ctx, 1, err, sizeof(err)) == 0, "detach: %s", err);
     tap_ok(t.ops->process_count(t.ctx) == 0, "nothing is attached afterwards");
