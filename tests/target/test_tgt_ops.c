@@ -244,6 +244,9 @@ static void with_module(struct conf_app *app)
                t.ops->remove_sw_breakpoint(t.ctx, 1, lib.load, err, sizeof(err)) == 0,
            "removed, and removing it again finds nothing to clear: %s", err);
     says("modules", "", "waiting for its acknowledgement");
+    says("thread", "1.1", "1.1");
+    says("thread", "p1.2", "p1.2");
+    says("threads", "", "process 1");
     says("modules", "all", "kernel");
     err[0] = 0;
     tap_ok(t.ops->ack_library(t.ctx, 1, lib.begin, lib.end, err, sizeof(err)) == 0,
@@ -282,7 +285,7 @@ int main(int argc, char **argv)
     struct rsp_process_info pi = {0, 0};
 
     conf_init(argc, argv, 120);
-    tap_plan(64);
+    tap_plan(69);
     conf_set_pace(200);
     if (!tap_ok(tgt_target_new(&t, err, sizeof(err)) == 0, "tgt_target_new: %s", err))
         return tap_done();
@@ -307,6 +310,8 @@ int main(int argc, char **argv)
     err[0] = 0;
     tap_ok(t.ops->detach(t.ctx, 1, err, sizeof(err)) == 0, "detach: %s", err);
     tap_ok(t.ops->process_count(t.ctx) == 0, "nothing is attached afterwards");
+    says("threads", "", "no device is attached");
+    refuses("thread", "1.1", "1.1");
 out_app:
     conf_app_send(&app, "go");
     tap_ok(conf_app_expect(&app, "done ZE_RESULT_SUCCESS", 20000, NULL, 0),
