@@ -263,6 +263,10 @@ static void monitor_commands(void)
     refuses("thread", "9.1", "the processes are 1..");
     refuses("thread", "p9.1", "the processes are p1..p");
     refuses("thread", "1.100000", "1.100000");
+    refuses("thread", "0.1", "the processes are 1..");
+    refuses("thread", "1.0", "1.0");
+    refuses("thread", "p1.0", "p1.0");
+    says("threads", "--by-site", "process 1");
     says("threads", "all", "process 1");
     says("threads", "by-site", "process 1");
     says("threads", "--by-site all", "process 1");
@@ -285,7 +289,7 @@ int main(int argc, char **argv)
     struct rsp_process_info pi = {0, 0};
 
     conf_init(argc, argv, 120);
-    tap_plan(69);
+    tap_plan(73);
     conf_set_pace(200);
     if (!tap_ok(tgt_target_new(&t, err, sizeof(err)) == 0, "tgt_target_new: %s", err))
         return tap_done();
