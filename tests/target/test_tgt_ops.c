@@ -215,6 +215,32 @@ static void more_bad_arguments(void)
            "nor vKill, nor an exit status: %s", err);
 }
 
+/* The kernel's first thread stops at the breakpoint: its siginfo is a
+ * breakpoint trap (SIGTRAP, TRAP_BRKPT = 1 in Linux's siginfo.h), its PC is
+ * the breakpoint's address, the monitor describes it. */
+static void at_breakpoint(void)
+{
+    char err[256] = "", what[32];
+    struct rsp_event ev = {0};
+    uint8_t si[128];
+    uint64_t pc = 0, end = conf_now_ms() + 20000;
+    int n = 0;
+
+    while (ev.kind != RSP_EVENT_STOP && conf_now_ms() < end)
+        if (t.ops->next_event(t.ctx, &ev) <= 0)
+            usleep(10000);
+    if (!tap_ok(ev.kind == RSP_EVENT_STOP && ev.pid == 1 && ev.tid >= 1,
+                "a thread stops at the breakpoint (p%u.%u)", ev.pid, ev.tid))
+        return;
+    n = t.ops->thread_siginfo(t.ctx, ev.pid, ev.tid, si, sizeof(si), err, sizeof(err));
+    tap_ok(n >= 12 && si[0] == 5 && si[8] == 1, "its siginfo: SIGTRAP, TRAP_BRKPT (%d bytes): %s",
+           n, err);
+    tap_ok(t.ops->thread_pc(t.ctx, ev.pid, ev.tid, &pc, err, sizeof(err)) == 0 && pc != 0,
+           "its PC: 0x%llx", (unsigned long long)pc);
+    snprintf(what, sizeof(what), "%u.%u", ev.pid, ev.tid);
+    says("thread", what, "breakpoint");
+}
+
 /* The application creates its module: the load waits for us. A
  * breakpoint on its first instruction, set twice (the second finds the bit
  * set), removed twice (the second finds none); the monitor lists the
@@ -249,10 +275,18 @@ static void with_module(struct conf_app *app)
     says("threads", "", "process 1");
     says("modules", "all", "kernel");
     err[0] = 0;
+    tap_ok(t.ops->insert_sw_breakpoint(t.ctx, 1, lib.load, &was_set, err, sizeof(err)) == 0,
+           "the breakpoint planted again, for the kernel to hit: %s", err);
+    err[0] = 0;
+    tap_ok(t.ops->resume(t.ctx, &(struct rsp_resume){RSP_RESUME_CONTINUE, -1, -1, 0, 0}, 1, err,
+                         sizeof(err)) == 0,
+           "continue everything: %s", err);
+    err[0] = 0;
     tap_ok(t.ops->ack_library(t.ctx, 1, lib.begin, lib.end, err, sizeof(err)) == 0,
            "the acknowledgement releases the load: %s", err);
     tap_ok(t.ops->ack_library(t.ctx, 0, lib.begin, lib.end, err, sizeof(err)) == -ENOENT,
            "a second acknowledgement finds no load waiting");
+    at_breakpoint();
 }
 
 static void monitor_commands(void)
@@ -271,6 +305,7 @@ static void monitor_commands(void)
     says("threads", "by-site", "process 1");
     says("threads", "--by-site all", "process 1");
     refuses("threads", "all junk", "usage: monitor threads");
+    refuses("threads", "by-site junk", "usage: monitor threads");
     says("modules", "all", "process 1");
     refuses("modules", "junk", "usage: monitor modules [all]");
     refuses("devices", "junk", "usage");
@@ -289,7 +324,7 @@ int main(int argc, char **argv)
     struct rsp_process_info pi = {0, 0};
 
     conf_init(argc, argv, 120);
-    tap_plan(73);
+    tap_plan(82);
     conf_set_pace(200);
     if (!tap_ok(tgt_target_new(&t, err, sizeof(err)) == 0, "tgt_target_new: %s", err))
         return tap_done();
@@ -315,6 +350,8 @@ int main(int argc, char **argv)
     tap_ok(t.ops->detach(t.ctx, 1, err, sizeof(err)) == 0, "detach: %s", err);
     tap_ok(t.ops->process_count(t.ctx) == 0, "nothing is attached afterwards");
     says("threads", "", "no device is attached");
+    says("modules", "all", "no device is attached");
+    says("devices", "", "no device is attached");
     refuses("thread", "1.1", "1.1");
 out_app:
     conf_app_send(&app, "go");
