@@ -266,13 +266,6 @@ enum rsp_hresult rsp_h_step_sig(struct rsp_server *s, const char *arg, size_t le
     return simple(s, true);
 }
 
-enum rsp_hresult rsp_h_ctrlc(struct rsp_server *s, const char *arg, size_t len)
-{
-    rsp_interrupt(s);
-    rsp_reply_ok(&s->reply);
-    return RSP_H_REPLY;
-}
-
 enum rsp_hresult rsp_h_attach(struct rsp_server *s, const char *arg, size_t len)
 {
     const char *p = arg, *end = arg + len;

@@ -73,7 +73,6 @@ enum rsp_hresult rsp_h_continue(struct rsp_server *s, const char *arg, size_t le
 enum rsp_hresult rsp_h_continue_sig(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_step(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_step_sig(struct rsp_server *s, const char *arg, size_t len);
-enum rsp_hresult rsp_h_ctrlc(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_attach(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_detach(struct rsp_server *s, const char *arg, size_t len);
 enum rsp_hresult rsp_h_kill(struct rsp_server *s, const char *arg, size_t len);

@@ -12,6 +12,7 @@ include $(srcdir)/tests/symbols/local.mk
 include $(srcdir)/tests/zetdebug/local.mk
 include $(srcdir)/tests/sessions/local.mk
 include $(srcdir)/tests/gdbstub/local.mk
+include $(srcdir)/tests/target/local.mk
 include $(srcdir)/tests/cli/local.mk
 include $(srcdir)/tests/xpti/local.mk
 include $(srcdir)/tests/integration/local.mk

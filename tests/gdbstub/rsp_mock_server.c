@@ -3,14 +3,39 @@
  *   rsp_mock_server [--attach PID] [--multi] [--once] [--trace] [COMM]
  * COMM as zestub's: [HOST]:PORT (default ":0"), unix:PATH or "-". For TCP
  * and unix sockets the first line on stdout is "listening on PORT|PATH". */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gdbstub/server.h"
 #include "gdbstub/transport.h"
 #include "tests/gdbstub/mock_target.h"
+
+/* SIGTERM (how the tests stop us) ends the server loop through wake_fd,
+ * so main returns and a coverage build writes its counters. */
+static int wake_pipe[2] = {-1, -1};
+
+static void on_sigterm(int sig)
+{
+    char c = (char)sig;
+    if (write(wake_pipe[1], &c, 1) < 0) {
+        /* nothing more can be done in a signal handler */
+    }
+}
+
+static void end_on_sigterm(struct rsp_server_config *cfg)
+{
+    struct sigaction sa;
+    if (pipe2(wake_pipe, O_CLOEXEC) != 0)
+        return;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_sigterm;
+    sigaction(SIGTERM, &sa, NULL);
+    cfg->wake_fd = wake_pipe[0];
+}
 
 int main(int argc, char **argv)
 {
@@ -44,6 +69,7 @@ int main(int argc, char **argv)
     }
     /* A client that vanishes must not kill us through a write to stdout. */
     signal(SIGPIPE, SIG_IGN);
+    end_on_sigterm(&cfg);
     m = mock_target_new();
     if (!m) {
         fprintf(stderr, "out of memory\n");
@@ -78,6 +104,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "server ended: %s\n",
             why == RSP_END_EXIT         ? "exit"
             : why == RSP_END_DISCONNECT ? "disconnect"
+            : why == RSP_END_WAKE       ? "signal"
                                         : "other");
     rsp_listener_close(&l);
     rsp_server_free(s);

@@ -34,5 +34,5 @@ tests_gtsim_topology_probe_SOURCES = tests/gtsim/topology_probe.c
 tests_gtsim_topology_probe_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
 tests_gtsim_topology_probe_LDADD = $(ZE_LIBS)
 TESTS += tests/gtsim/test_topology.sh tests/gtsim/test_examples.sh tests/gtsim/test_stale_sockets.sh
-EXTRA_DIST += tests/gtsim/README.md tests/gtsim/test_topology.sh tests/gtsim/test_examples.sh \
+EXTRA_DIST += tests/gtsim/README.md tests/gtsim/tap.sh tests/gtsim/test_topology.sh tests/gtsim/test_examples.sh \
 	tests/gtsim/test_stale_sockets.sh

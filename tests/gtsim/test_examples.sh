@@ -3,10 +3,8 @@
 # The example programs through the Debian loader, with and without gtsim,
 # on every platform and in both of the loader's handle modes.
 ex="$top_builddir/examples"
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; printf '%s\n' "$2" | sed 's/^/# /'; }
+. "$top_srcdir/tests/gtsim/tap.sh"
+tap_plan 8 # 3 platforms, intercept, 16K threads, 2 without a driver, pagefault
 
 for plat in gen12lp xehpg xehpc; do
     out=$(ZE_ENABLE_ALT_DRIVERS="$GTSIM_LIB" GTSIM_CONFIG="platform=$plat" "$ex/vadd" 2>&1)
@@ -26,7 +24,7 @@ if [ $rc -ne 0 ] && printf '%s' "$out" | grep -q "no Level Zero driver was found
 elif printf '%s' "$out" | grep -q "RTLD_DEEPBIND"; then
     # Intel's real driver (from intel-opencl-icd) dlopens with RTLD_DEEPBIND,
     # which the sanitizer runtime refuses; nothing of ours is involved.
-    n=$((n + 1)); echo "ok $n # SKIP the installed Intel driver cannot load under ASan"
+    skip "without gtsim vadd says no driver was found" "the installed Intel driver cannot load under ASan"
 else notok "without gtsim vadd says no driver was found (rc $rc)" "$out"; fi
 out=$(ZE_ENABLE_ALT_DRIVERS=/nonexistent/libze_none.so "$ex/vadd" 2>&1)
 rc=$?
@@ -40,5 +38,4 @@ if [ $rc -eq 0 ] && printf '%s' "$out" | grep -q "ZE_RESULT_ERROR_DEVICE_LOST" &
     printf '%s' "$out" | grep -q "gtsim: page fault at 0x.* in kernel 'oob'"; then
     ok "pagefault: device lost, stderr says where"
 else notok "pagefault: device lost, stderr says where (rc $rc)" "$out"; fi
-echo "1..$n"
-exit $fail
+tap_done

@@ -5,10 +5,8 @@
 # the sockets of pids that no longer exist and keeps those of live ones.
 # In a runtime directory of its own (GTSIM_RUNTIME_DIR), removed at the end.
 ex="$top_builddir/examples"
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; printf '%s\n' "$2" | sed 's/^/# /'; }
+. "$top_srcdir/tests/gtsim/tap.sh"
+tap_plan 8 # the killed process's socket, the two pids, six after a vadd run
 check() { if eval "$1"; then ok "$2"; else notok "$2" "$3"; fi; }
 
 rt=$(mktemp -d) || exit 99
@@ -58,5 +56,4 @@ check '[ -S "$dir/$live.sock" ]' "the socket of pid $live (alive) stays" "$(ls -
 check '[ -S "$dir/notapid.sock" ] && [ -f "$dir/$((dead + 1000000)).sock" ]' \
     "a name that is no pid and a file that is no socket stay" "$(ls -l "$dir")"
 check '[ $(ls "$dir" | wc -l) -eq 3 ]' "vadd's own socket is gone after it exits" "$(ls -l "$dir")"
-echo "1..$n"
-exit $fail
+tap_done

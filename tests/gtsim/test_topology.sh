@@ -3,10 +3,8 @@
 # Device, sub-device and thread counts seen through the real loader match
 # GTSIM_CONFIG, for every platform and a 16,384-thread two-tile device.
 probe="$top_builddir/tests/gtsim/topology_probe"
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
+. "$top_srcdir/tests/gtsim/tap.sh"
+tap_plan 9 # eight configurations, one bad configuration
 
 check() { # config expected-line-pattern description
     out=$(ZE_ENABLE_ALT_DRIVERS="$GTSIM_LIB" GTSIM_CONFIG="$1" "$probe" 2>&1)
@@ -35,5 +33,4 @@ check "platform=xehpc,tiles=1" "^devices 1$" "no sub-devices without tiles"
 out=$(ZE_ENABLE_ALT_DRIVERS="$GTSIM_LIB" GTSIM_CONFIG="platform=nope" "$probe" 2>&1)
 if printf '%s\n' "$out" | grep -q "unknown platform 'nope'"; then ok "bad config is explained on stderr"
 else notok "bad config is explained on stderr"; printf '%s\n' "$out" | sed 's/^/# /'; fi
-echo "1..$n"
-exit $fail
+tap_done

@@ -62,13 +62,12 @@ def seen_exit(c, app, tag, status=0, timeout=20):
     to know of it."""
     t.eq(h.wait_exit(app), status, "%s: the application has ended" % tag)
     deadline = time.time() + timeout
-    while time.time() < deadline:
-        _, text = c.monitor("devices")
-        if "the application has exited" in text:
-            t.ok(True, "%s: monitor devices says the application has exited" % tag)
-            return
+    _, text = c.monitor("devices")
+    while "the application has exited" not in text and time.time() < deadline:
         time.sleep(0.1)
-    t.ok(False, "%s: monitor devices says the application has exited" % tag, text)
+        _, text = c.monitor("devices")
+    t.ok("the application has exited" in text,
+         "%s: monitor devices says the application has exited" % tag, text)
 
 
 def after_exit(c, srv, tag, text):
