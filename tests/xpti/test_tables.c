@@ -51,7 +51,7 @@ static void test_strings(void)
  * the reused memory. */
 static bool intern_many(size_t n, xpti_string_id_t first)
 {
-    char text[32];
+    char text[48]; /* "arena string " and any size_t */
     for (size_t i = 0; i < n; i++) {
         snprintf(text, sizeof(text), "arena string %zu", i);
         if (xptiRegisterString(text, &(char *){0}) != first + i)
