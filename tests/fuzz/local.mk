@@ -34,12 +34,14 @@ TESTS += tests/fuzz/fuzz_rsp
 # fixture: instrumented, their loops (the mock fills half a megabyte of
 # registers and memory at every attach) cost more than the server's work
 # and flooded the corpus with features of their own. The harness keeps ASan
-# and UBSan; the mock keeps UBSan, and ASan's interceptors still check the
-# server's buffers it copies into and out of.
+# and UBSan. The mock has no sanitizer: UBSan's checks kept its attach (it
+# fills 376 KB of registers and memory) from being vectorized, which made
+# it 17% of the program's instructions (5% without); ASan's interceptors
+# still check the server's buffers it copies into and out of.
 FUZZ_RSP_FIXTURE_FLAGS = -std=c11 -g -O2 -D_GNU_SOURCE -I$(top_srcdir) -I$(top_builddir)
 fuzz-rsp: libgdbstub.la libregsets.la
 	$(MKDIR_P) tests/fuzz
-	$(FUZZ_CC) $(FUZZ_RSP_FIXTURE_FLAGS) -fsanitize=undefined -c \
+	$(FUZZ_CC) $(FUZZ_RSP_FIXTURE_FLAGS) -c \
 		-o tests/fuzz/fuzz_rsp_mock_target.o $(top_srcdir)/tests/gdbstub/mock_target.c
 	$(FUZZ_CC) $(FUZZ_RSP_FIXTURE_FLAGS) -fsanitize=address,undefined -DZESTUB_LIBFUZZER -c \
 		-o tests/fuzz/fuzz_rsp_harness.o $(top_srcdir)/tests/fuzz/fuzz_rsp.c
