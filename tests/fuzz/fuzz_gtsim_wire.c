@@ -36,6 +36,7 @@
 #include "gtsim/dbg_proto.h"
 #include "gtsim/dbg_srv_int.h"
 #include "gtsim/gtsim.h"
+#include "tests/fuzz/gtsim_wire_direct.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -239,8 +240,9 @@ static long replies_in(const uint8_t *d, size_t n, uint32_t *first_result)
 /* What the last session did, for the driver's checks. */
 static uint32_t last_first_result;
 static long last_replies;
-static uint8_t *last_out;
+static const uint8_t *last_out; /* what the debuggee sent */
 static size_t last_out_len;
+static uint8_t *conn_out; /* its buffer when it came over a real connection */
 
 static bool sessions_left(void)
 {
@@ -256,6 +258,7 @@ static bool sessions_left(void)
 static bool read_to_end(int fd)
 {
     last_out_len = 0;
+    last_out = conn_out;
     for (;;) {
         struct pollfd p = {.fd = fd, .events = POLLIN};
         int r = poll(&p, 1, 10000);
@@ -266,11 +269,11 @@ static bool read_to_end(int fd)
             return false;
         if (last_out_len + 65536 > (size_t)64 << 20)
             return false; /* more than any sane exchange */
-        uint8_t *b = realloc(last_out, last_out_len + 65536);
+        uint8_t *b = realloc(conn_out, last_out_len + 65536);
         if (!b)
             return false;
-        last_out = b;
-        ssize_t n = read(fd, last_out + last_out_len, 65536);
+        last_out = conn_out = b;
+        ssize_t n = read(fd, conn_out + last_out_len, 65536);
         if (n < 0 && errno == EINTR)
             continue;
         /* The debuggee closing with some of our input unread (after a
@@ -332,23 +335,16 @@ static uint8_t *resolved_copy(const uint8_t *d, size_t n)
     return c;
 }
 
-/* One debugger session of these bytes; returns the promises it broke. */
-static unsigned check_session(const uint8_t *input, size_t size)
+/* The debugger's bytes over a real connection to the endpoint (its accept
+ * thread, the peer check, a connection thread); false if the debuggee
+ * did not end the connection. */
+static bool serve_connected(const uint8_t *data, size_t size)
 {
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    struct feed f = {.size = size};
+    struct feed f = {.data = data, .size = size};
     pthread_t feeder;
-    unsigned bad = 0;
     bool ended;
 
-    if (!W.path[0] && world_init() != 0) {
-        fprintf(stderr, "fuzz_gtsim_wire: cannot set up the gtsim debuggee\n");
-        abort();
-    }
-    uint8_t *data = resolved_copy(input, size);
-    if (!data)
-        return 0;
-    f.data = data;
     memcpy(sa.sun_path, W.path, sizeof(W.path));
     f.fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (f.fd < 0 || connect(f.fd, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
@@ -361,6 +357,30 @@ static unsigned check_session(const uint8_t *input, size_t size)
         shutdown(f.fd, SHUT_RDWR); /* unblocks the feeder */
     pthread_join(feeder, NULL);
     close(f.fd);
+    return ended;
+}
+
+/* How a session reaches the debuggee: over a real connection, or served
+ * by the endpoint's connection loop in this thread (gtsim_wire_direct.h). */
+enum path { VIA_SOCKET, VIA_DIRECT };
+
+/* One debugger session of these bytes; returns the promises it broke. */
+static unsigned check_session_via(const uint8_t *input, size_t size, enum path via)
+{
+    unsigned bad = 0;
+    bool ended;
+
+    if (!W.path[0] && world_init() != 0) {
+        fprintf(stderr, "fuzz_gtsim_wire: cannot set up the gtsim debuggee\n");
+        abort();
+    }
+    uint8_t *data = resolved_copy(input, size);
+    if (!data)
+        return 0;
+    if (via == VIA_SOCKET)
+        ended = serve_connected(data, size);
+    else
+        ended = gtsim_wire_direct_session(data, size, &last_out, &last_out_len) == 0;
     last_first_result = UINT32_MAX;
     last_successes = 0;
     last_replies = replies_in(last_out, last_out_len, &last_first_result);
@@ -378,9 +398,21 @@ static unsigned check_session(const uint8_t *input, size_t size)
     return bad;
 }
 
+/* libFuzzer: one input in SOCKET_EVERY (chosen by its bytes, so a rerun of
+ * an input takes the same path) goes over a real connection. */
+#define SOCKET_EVERY 128
+
+static enum path path_of(const uint8_t *d, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ d[i]) * 16777619u;
+    return h % SOCKET_EVERY == 0 ? VIA_SOCKET : VIA_DIRECT;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    unsigned bad = check_session(data, size);
+    unsigned bad = check_session_via(data, size, path_of(data, size));
     for (int p = 0; p < P_COUNT; p++)
         if (bad & (1u << p)) {
             fprintf(stderr,
@@ -400,6 +432,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 /* Bounded so that `make check` under ASan stays well under a minute. */
 #define MUTATIONS 5000
 #define SEEDS 3
+
+/* Every session of the plain program takes both paths: the real
+ * connection as before, and the direct one libFuzzer mostly takes. */
+static unsigned check_session(const uint8_t *input, size_t size)
+{
+    return check_session_via(input, size, VIA_DIRECT) | check_session_via(input, size, VIA_SOCKET);
+}
 
 struct msgbuf {
     uint8_t *b;
@@ -665,7 +704,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < SEEDS; i++)
         free(seeds[i].b);
     free(b);
-    free(last_out);
+    free(conn_out);
     return tap_failed_ ? 1 : 0;
 }
 #endif
