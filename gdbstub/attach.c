@@ -52,20 +52,6 @@ static void already_attached(const struct rsp_server *s, uint32_t host_pid, char
                  (unsigned)have, (unsigned)host_pid);
 }
 
-/* Hardware threads of every device process attached. */
-static uint64_t thread_count(struct rsp_server *s)
-{
-    const struct rsp_target_ops *o = s->target.ops;
-    size_t n = o->process_count(s->target.ctx);
-    uint64_t threads = 0;
-    for (size_t i = 0; i < n; i++) {
-        struct rsp_process_info pi;
-        if (o->process_at(s->target.ctx, i, &pi) == 0)
-            threads += pi.nthreads;
-    }
-    return threads;
-}
-
 int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply)
 {
     const struct rsp_target_ops *o = s->target.ops;
@@ -102,7 +88,7 @@ int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply
     }
     s->attached_host = host_pid;
     s->run_host = 0; /* vRun sets it again for the program it started */
-    rsp_progress_end(&progress, thread_count(s), "threads");
+    rsp_progress_end(&progress, rsp_count_threads(s), "threads");
     rsp_logf(&s->cfg.log, RSP_LOG_INFO, "attached to process %u: %zu device process(es)",
              (unsigned)host_pid, o->process_count(s->target.ctx));
     if (!s->client_intelgt && s->conn && !rsp_find_process(s, host_pid, NULL)) {

@@ -222,19 +222,6 @@ static uint32_t entry_digest(uint32_t tdesc, const char *name)
     return h | 0x80000000u;
 }
 
-/* Hardware threads of every device process. */
-static uint64_t count_threads(struct rsp_server *s, size_t nproc)
-{
-    const struct rsp_target_ops *o = s->target.ops;
-    size_t threads = 0;
-    for (size_t i = 0; i < nproc; i++) {
-        struct rsp_process_info pi;
-        if (o->process_at(s->target.ctx, i, &pi) == 0)
-            threads += pi.nthreads;
-    }
-    return threads;
-}
-
 /* Decimal or hex digits of v at p; returns the end. */
 static char *put_digits(char *p, uint64_t v, unsigned base)
 {
@@ -300,7 +287,7 @@ static int build_threads(struct rsp_server *s, const char *annex, struct rsp_buf
      * first; a whole list goes straight into the document (at 65,536
      * threads it is 3.5 MB: one copy less). */
     struct rsp_buf *list = s->delta_threads ? &body : out;
-    uint64_t total = count_threads(s, nproc), seen = 0;
+    uint64_t total = rsp_count_threads(s), seen = 0;
     struct rsp_progress progress;
 
     forget_stale(s);

@@ -151,3 +151,16 @@ bool rsp_ptid_valid(struct rsp_server *s, struct rsp_ptid p)
         return false;
     return p.tid <= 0 || (uint64_t)p.tid <= pi.nthreads;
 }
+
+uint64_t rsp_count_threads(struct rsp_server *s)
+{
+    const struct rsp_target_ops *o = s->target.ops;
+    size_t n = o->process_count(s->target.ctx);
+    uint64_t threads = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct rsp_process_info pi;
+        if (o->process_at(s->target.ctx, i, &pi) == 0)
+            threads += pi.nthreads;
+    }
+    return threads;
+}

@@ -18,6 +18,8 @@ void rsp_put_ptid(const struct rsp_server *s, struct rsp_buf *b, int64_t pid, in
 int64_t rsp_pid_to_wire(const struct rsp_server *s, int64_t pid);
 int64_t rsp_pid_from_wire(const struct rsp_server *s, int64_t pid);
 bool rsp_find_process(struct rsp_server *s, uint32_t pid, struct rsp_process_info *out);
+/* Hardware threads of every device process attached. */
+uint64_t rsp_count_threads(struct rsp_server *s);
 /* A concrete, existing thread for want (any/all resolved to a thread of
  * the named or current process, preferring the last stop). */
 bool rsp_resolve_thread(struct rsp_server *s, struct rsp_ptid want, uint32_t *pid, uint32_t *tid);
