@@ -183,7 +183,8 @@ def small():
         time.sleep(0.3)
         c.interrupt()
         st = c.recv(timeout=60).decode("latin-1")
-        t.ok(st.startswith("T05") and "thread:p1.2;" in st, "p1.2 alone, then ^C", st[:80])
+        t.ok(st.startswith("T02") and "thread:p1.2;" in st, "p1.2 alone, then ^C (SIGINT)",
+             st[:80])
         for _ in range(2):
             st = c.req("vCont;s:p1.3", timeout=60)
         t.ok(st.startswith("T05") and "thread:p1.3;" in st, "p1.3 stepped twice", st[:80])
