@@ -105,7 +105,7 @@ static int to_breakpoint(struct world *w, struct sess_note *stop)
     return next_note(w->m, SESS_NOTE_STOPPED, stop);
 }
 
-/* 15 results: arguments that name nothing, the module list, a detached
+/* 18 results: arguments that name nothing, the module list, a detached
  * session. No fault. */
 static void case_arguments(void)
 {
@@ -138,6 +138,14 @@ static void case_arguments(void)
               !mi.acked,
           "as its load note says, not yet acknowledged");
     check(sess_module_at(w.m, s, 1, &mi) != 0, "no second module");
+    check(sess_module_symbols(w.m, 99, 0) == NULL && sess_module_symbols(w.m, s, 1) == NULL,
+          "no symbols for session 99 or a second module");
+    check(sess_module_symbols(w.m, s, 0) != NULL,
+          "the held module's symbols were read at its load, before any acknowledgement");
+    check(!sess_regset_cached(w.m, 99, 0, REGS_CR) &&
+              !sess_regset_cached(w.m, s, UINT32_MAX, REGS_CR) &&
+              !sess_regset_cached(w.m, s, 0, 0xbad) && !sess_regset_cached(w.m, s, 0, REGS_CR),
+          "nothing is cached for no session, no thread, no set, or a thread nobody read");
     check(sess_module_release(w.m, s, w.load.module_begin + 1, w.load.module_end, &err) == 0 &&
               sess_module_at(w.m, s, 0, &mi) == 0 && !mi.acked,
           "releasing a range no module has changes nothing");
@@ -330,7 +338,7 @@ struct fault_case {
 };
 
 static const struct fault_case cases[] = {
-    {NULL, case_arguments, 16},
+    {NULL, case_arguments, 19},
     {NULL, case_options, 4},
     {NULL, case_no_such, 10},
     {"ack", case_ack_fails, 4},
