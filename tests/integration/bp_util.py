@@ -34,8 +34,11 @@ def line_rows(c, begin, end):
     with tempfile.NamedTemporaryFile(suffix=".elf") as f:
         f.write(data)
         f.flush()
-        out = subprocess.run(["objdump", "--dwarf=decodedline", f.name], capture_output=True,
-                             text=True).stdout
+        p = subprocess.run(["objdump", "--dwarf=decodedline", f.name], capture_output=True,
+                           text=True)
+    if p.returncode != 0:  # no rows: the callers' checks fail, saying so
+        return [], 0
+    out = p.stdout
     rows = []
     for m in re.finditer(r"^\S+\.cl\s+(\d+)\s+(0x[0-9a-f]+|\d+)", out, re.M):
         rows.append((int(m.group(2), 0), int(m.group(1))))
@@ -71,6 +74,7 @@ def kernel_entries(elf):
     with tempfile.NamedTemporaryFile(suffix=".elf") as f:
         f.write(elf)
         f.flush()
-        out = subprocess.run(["readelf", "-SW", f.name], capture_output=True, text=True).stdout
+        p = subprocess.run(["readelf", "-SW", f.name], capture_output=True, text=True)
+    out = p.stdout if p.returncode == 0 else ""
     return [int(m.group(1), 16) for m in
             re.finditer(r"\]\s+\.text\.\S+\s+\S+\s+([0-9a-f]+)", out)]

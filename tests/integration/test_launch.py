@@ -191,7 +191,8 @@ with h.guarded(t, "launch mode + XPTI table, merged"):
     merged = json.loads(m.stdout.decode() or "{}")
     pf = [c for c in merged.get("classes", []) if c["reason"] == "page-fault"]
     c = pf[0] if pf else {}
-    t.ok(len(pf) == 1 and c["ranks"]["ranges"] == "0-1" and c["kernel"] == "oob" and
+    t.ok(m.returncode == 5 and len(pf) == 1 and c["ranks"]["ranges"] == "0-1" and
+         c["kernel"] == "oob" and
          c["fault_class"].startswith("freed allocation from ") and "sycl_like.c:" in
          c["fault_class"], "merge: one class on ranks 0-1, a freed allocation with its site",
          merged.get("classes"))
