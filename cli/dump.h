@@ -44,6 +44,9 @@ int dump_attach(struct zd *zd, uint32_t pid, double deadline, struct sess_manage
 /* Waits for the trigger; releases module loads meanwhile. 0 triggered,
  * 3 timeout, 4 application gone. */
 int dump_wait_trigger(struct sess_manager *m, enum trigger on, double deadline);
+/* The same, and 5 as soon as WAKE_FD is readable (launch mode: the
+ * program ended), so that nothing waits for a polling slice. */
+int dump_wait_trigger_or(struct sess_manager *m, enum trigger on, double deadline, int wake_fd);
 /* Stops every device, writes every stopped thread, resumes them. 0, or 3
  * when a device ended during the dump (partial output, said on stderr). */
 int dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_opts *o, uint32_t pid,

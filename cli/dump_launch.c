@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli/dump.h"
 #include "cli/dump_out.h"
@@ -56,21 +58,48 @@ static int open_output(struct run *r)
     return r->out ? 0 : -1;
 }
 
+/* A descriptor that becomes readable when PID ends (a pidfd: Linux 5.3),
+ * or -1 where there is none. */
+static int open_exit_fd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    return -1;
+#endif
+}
+
 /* Waits for the trigger while watching the program: 0 triggered, 3
- * timeout (only with --timeout), 4 the program ended first. */
+ * timeout (only with --timeout), 4 the program ended first. The end is
+ * seen at once through a pidfd: under a job launcher the other ranks'
+ * exits can bring SIGTERM and SIGKILL within milliseconds, and this
+ * rank's record must be written before that. Without a pidfd, every
+ * quarter second. */
 static int wait_for_trigger(struct run *r)
 {
+    int exit_fd = open_exit_fd(r->l.child), rc;
     for (;;) {
-        double now = dump_now_s(), slice = now + 0.25;
-        int rc = dump_wait_trigger(r->m, r->o->on, slice < r->deadline ? slice : r->deadline);
-        if (rc != 3)
-            return rc;
-        if (dump_now_s() >= r->deadline)
-            return 3;
+        double now = dump_now_s(), slice = exit_fd >= 0 ? r->deadline : now + 0.25;
+        rc = dump_wait_trigger_or(r->m, r->o->on, slice < r->deadline ? slice : r->deadline,
+                                  exit_fd);
+        if (rc != 3 && rc != 5)
+            break;
+        if (rc == 3 && dump_now_s() >= r->deadline)
+            break;
         /* The process we attached to may be one the program started. */
-        if (launch_poll_exit(&r->l))
-            return 4;
+        if (launch_poll_exit(&r->l)) {
+            rc = 4;
+            break;
+        }
+        if (rc == 5) { /* readable, yet not reaped: back to the slices */
+            close(exit_fd);
+            exit_fd = -1;
+        }
     }
+    if (exit_fd >= 0)
+        close(exit_fd);
+    return rc;
 }
 
 /* Attached and released: wait, dump if it comes, let the program go on. */

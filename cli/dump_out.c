@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 #include "cli/dump_out.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/dump_xpti.h"
 #include "cli/json.h"
@@ -36,22 +38,72 @@ struct dump_out {
     char reg_error[256];
     /* Why no dump could be taken (dump_out_fail), "" otherwise. */
     char failure[256];
+    /* A document written to a file goes to PATH.partial and is renamed to
+     * PATH once complete: a zestub killed on the way (a job launcher's
+     * SIGKILL comes as little as milliseconds after its SIGTERM) leaves
+     * PATH.partial, never a PATH that is not a whole document. NULL when
+     * writing to stdout or a caller's stream. */
+    char *path, *partial;
 };
+
+static const char partial_suffix[] = ".partial";
+
+/* Lock held, document finished and flushed: PATH.partial becomes PATH. */
+static void publish(struct dump_out *o)
+{
+    if (!o->partial)
+        return;
+    if (rename(o->partial, o->path) != 0)
+        fprintf(stderr, "zestub dump: the record stays in %s: cannot rename it to %s: %s\n",
+                o->partial, o->path, strerror(errno));
+    free(o->partial);
+    o->partial = NULL;
+}
 
 struct dump_out *dump_out_open(const char *json_path, uint32_t pid, const char *trigger,
                                struct zd *zd)
 {
     FILE *f = stdout;
     struct dump_out *o;
-    if (json_path && strcmp(json_path, "-") != 0 && !(f = fopen(json_path, "w")))
-        return NULL;
+    char *path = NULL, *partial = NULL;
+    if (json_path && strcmp(json_path, "-") != 0) {
+        size_t n = strlen(json_path);
+        path = strdup(json_path);
+        partial = malloc(n + sizeof(partial_suffix));
+        if (!path || !partial) {
+            free(path);
+            free(partial);
+            errno = ENOMEM;
+            return NULL;
+        }
+        memcpy(partial, json_path, n);
+        memcpy(partial + n, partial_suffix, sizeof(partial_suffix));
+        if (!(f = fopen(partial, "w"))) {
+            int e = errno;
+            free(path);
+            free(partial);
+            errno = e;
+            return NULL;
+        }
+        /* A record left by an earlier run under the same name would be
+         * taken for this run's if this one never completes. */
+        if (unlink(json_path) != 0 && errno != ENOENT)
+            fprintf(stderr, "zestub dump: cannot remove the earlier %s: %s\n", json_path,
+                    strerror(errno));
+    }
     o = dump_out_open_stream(f, json_path != NULL, pid, trigger, zd);
     if (!o) {
-        if (f != stdout)
+        if (f != stdout) {
             fclose(f);
+            unlink(partial);
+        }
+        free(path);
+        free(partial);
         return NULL;
     }
     o->own = f != stdout;
+    o->path = path;
+    o->partial = partial;
     fflush(o->f);
     return o;
 }
@@ -426,9 +478,14 @@ void dump_out_close(struct dump_out *o, struct sess_manager *m, int status, bool
     /* In launch mode the status is the program's when nothing was dumped:
      * the caller says whether the document is complete. */
     finish(o, m, status, o->launched ? complete : complete && status == 0);
+    if (o->own && fclose(o->f) != 0)
+        fprintf(stderr, "zestub dump: writing %s failed: %s\n", o->partial ? o->partial : "",
+                strerror(errno));
+    else
+        publish(o);
     pthread_mutex_unlock(&o->lock);
-    if (o->own)
-        fclose(o->f);
+    free(o->partial);
+    free(o->path);
     pthread_mutex_destroy(&o->lock);
     for (unsigned k = 0; k < o->ncats; k++)
         regs_catalog_free(o->cats[k]);
@@ -443,6 +500,8 @@ void dump_out_abort(struct dump_out *o, int status)
     pthread_mutex_lock(&o->lock);
     /* No sessions statistics: their lock may be held by the hung call. */
     finish(o, NULL, status, false);
+    /* The caller exits next: the flushed document is whole. */
+    publish(o);
     pthread_mutex_unlock(&o->lock);
 }
 

@@ -2,6 +2,7 @@
 /* zestub dump's phases (attach, wait for the trigger, take the dump) and
  * its watchdog, shared by the attach form (dump.c) and launch mode
  * (dump_launch.c). */
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,46 +117,76 @@ int dump_attach(struct zd *zd, uint32_t pid, double deadline, struct sess_manage
     }
 }
 
+/* One note while waiting for the trigger: 0 triggered, 4 every session
+ * gone, -1 wait on. */
+static int trigger_note(struct sess_manager *m, enum trigger on, const struct sess_note *note)
+{
+    struct zd_error err;
+    unsigned alive = 0;
+    switch (note->type) {
+    case SESS_NOTE_MODULE_LOAD:
+        /* Symbols are loaded by sessions/ already: let the app go on. */
+        if (note->need_ack)
+            sess_module_release(m, note->session, note->module_begin, note->module_end, &err);
+        return -1;
+    case SESS_NOTE_PAGE_FAULT:
+        return on == ON_PAGE_FAULT ? 0 : -1;
+    case SESS_NOTE_STOPPED:
+        if (on == ON_STOP)
+            return 0;
+        if (note->thread != UINT32_MAX &&
+            sess_thread_reason(m, note->session, note->thread) == REGS_STOP_PAGE_FAULT)
+            return 0;
+        return -1;
+    case SESS_NOTE_DETACHED:
+        for (unsigned k = 0; k < sess_count(m); k++)
+            alive += sess_alive(m, k);
+        return alive ? -1 : 4;
+    default:
+        return -1;
+    }
+}
+
 int dump_wait_trigger(struct sess_manager *m, enum trigger on, double deadline)
 {
-    unsigned n = sess_count(m);
     if (on == ON_NOW)
         return 0;
     for (;;) {
         struct sess_note note;
         double left = deadline - dump_now_s();
-        struct zd_error err;
-        unsigned alive = 0;
+        int rc;
         if (left <= 0)
             return 3;
         if (sess_wait(m, (uint64_t)(left * 1000) + 1, &note) != 0)
             continue;
-        switch (note.type) {
-        case SESS_NOTE_MODULE_LOAD:
-            /* Symbols are loaded by sessions/ already: let the app go on. */
-            if (note.need_ack)
-                sess_module_release(m, note.session, note.module_begin, note.module_end, &err);
-            break;
-        case SESS_NOTE_PAGE_FAULT:
-            if (on == ON_PAGE_FAULT)
-                return 0;
-            break;
-        case SESS_NOTE_STOPPED:
-            if (on == ON_STOP)
-                return 0;
-            if (note.thread != UINT32_MAX &&
-                sess_thread_reason(m, note.session, note.thread) == REGS_STOP_PAGE_FAULT)
-                return 0;
-            break;
-        case SESS_NOTE_DETACHED:
-            for (unsigned k = 0; k < n; k++)
-                alive += sess_alive(m, k);
-            if (!alive)
-                return 4;
-            break;
-        default:
-            break;
-        }
+        if ((rc = trigger_note(m, on, &note)) >= 0)
+            return rc;
+    }
+}
+
+int dump_wait_trigger_or(struct sess_manager *m, enum trigger on, double deadline, int wake_fd)
+{
+    int notify = sess_notify_fd(m);
+    if (on == ON_NOW)
+        return 0;
+    if (wake_fd < 0 || notify < 0)
+        return dump_wait_trigger(m, on, deadline);
+    for (;;) {
+        struct sess_note note;
+        struct pollfd fds[2] = {{.fd = notify, .events = POLLIN},
+                                {.fd = wake_fd, .events = POLLIN}};
+        double left;
+        int rc;
+        /* Notes first: the eventfd only says the queue went non-empty. */
+        while (sess_poll(m, &note) == 0)
+            if ((rc = trigger_note(m, on, &note)) >= 0)
+                return rc;
+        left = deadline - dump_now_s();
+        if (left <= 0)
+            return 3;
+        rc = poll(fds, 2, left > 3600 ? 3600 * 1000 : (int)(left * 1000) + 1);
+        if (rc > 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)))
+            return 5;
     }
 }
 

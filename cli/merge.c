@@ -53,6 +53,27 @@ static char *slurp(const char *path, char *err, size_t errlen)
     return buf;
 }
 
+/* FILE.partial is what `zestub dump` leaves when it is killed before its
+ * record is whole (a job launcher's SIGKILL): say so, and take the rank
+ * from its header, written first, so that the report names the rank. */
+static void explain_partial(struct merge_rank *r, const char *text)
+{
+    static const char suffix[] = ".partial";
+    size_t n = strlen(r->path), k = sizeof(suffix) - 1;
+    const char *at = strstr(text, "\"rank\":");
+    if (n < k || strcmp(r->path + n - k, suffix) != 0)
+        return;
+    snprintf(r->error, sizeof(r->error),
+             "an incomplete record: zestub dump was stopped before it finished it "
+             "(killed by the job launcher?)");
+    if (at) {
+        char *end;
+        long rank = strtol(at + 7, &end, 10);
+        if (end != at + 7 && rank >= 0)
+            r->rank = rank;
+    }
+}
+
 static void load(struct merge_rank *r, size_t index)
 {
     char *text = slurp(r->path, r->error, sizeof(r->error));
@@ -61,6 +82,8 @@ static void load(struct merge_rank *r, size_t index)
     if (!text)
         return;
     r->doc = jv_parse(text, r->error, sizeof(r->error));
+    if (!r->doc)
+        explain_partial(r, text);
     free(text);
     if (r->doc && strcmp(jv_str(r->doc, "schema", ""), "zestub-dump") != 0) {
         snprintf(r->error, sizeof(r->error), "not a zestub dump (no \"schema\":\"zestub-dump\")");

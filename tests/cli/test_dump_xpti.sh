@@ -33,10 +33,10 @@ traced="env XPTI_TRACE_ENABLE=1 XPTI_SUBSCRIBERS=$top_builddir/.libs/libzestub_x
 #   4. no table: 1 + 3 + 1 + 1                                          6
 echo "1..73"
 
-# Waits (up to 20 s) until file $1 has $3 lines matching $2.
+# Waits (up to 60 s) until file $1 has $3 lines matching $2.
 wait_lines() {
     i=0
-    while [ $i -lt 200 ]; do
+    while [ $i -lt 600 ]; do
         [ "$(grep -c "$2" "$1" 2>/dev/null)" -ge "$3" ] && return 0
         sleep 0.1
         i=$((i + 1))
@@ -44,7 +44,8 @@ wait_lines() {
     return 1
 }
 
-# The pid sycl_like printed in file $1 (empty after 20 s without one).
+# The pid sycl_like printed in file $1 (empty after 60 s without one: a
+# loaded CI machine has taken more than 20).
 app_pid() {
     wait_lines "$1" "^sycl_like: pid " 1 && sed -n 's/^sycl_like: pid \([0-9]*\)$/\1/p' "$1"
 }

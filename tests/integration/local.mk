@@ -24,6 +24,7 @@ INTEGRATION_TESTS = \
 	tests/integration/test_monitor_xpti.py \
 	tests/integration/test_launch.py \
 	tests/integration/test_launch_mpi.py \
+	tests/integration/test_dump_partial.py \
 	tests/integration/test_vrun.py \
 	tests/integration/test_vrun_gdb.py \
 	tests/integration/test_monitor_clients.py \

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""`zestub dump --json FILE` writes FILE.partial and renames it to FILE only
+once the record is whole, so a zestub killed on the way (a job launcher's
+SIGKILL) never leaves a FILE that is half a document: it leaves
+FILE.partial, which `zestub merge` names as an incomplete record. A FILE
+from an earlier run is removed when the new run starts, so that it cannot
+be taken for this run's. Launch mode on vadd's slow kernel (pace 5)."""
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True
+import harness as h  # noqa: E402
+
+t = h.Tap(9)  # the plan: every check this test makes
+zestub = os.path.join(h.top, "zestub")
+vadd = os.path.join(h.top, "examples", "vadd")
+env = h.small_device(5)
+env.pop("ZET_ENABLE_PROGRAM_DEBUGGING", None)
+tmp = tempfile.mkdtemp()
+path = os.path.join(tmp, "dump.json")
+partial = path + ".partial"
+
+
+def wait_for(cond, timeout):
+    end = time.time() + timeout
+    while time.time() < end:
+        if cond():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def read(p):
+    with open(p) as f:
+        return f.read()
+
+
+with h.guarded(t, "a zestub killed before its record is whole"):
+    with open(path, "w") as f:
+        f.write('{"schema":"zestub-dump","stale":true}')
+    p = subprocess.Popen([zestub, "dump", "--json", path, "--", vadd], env=env,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
+    h._procs.append(p)
+    # The devices are written once zestub has attached and released the
+    # program: the kernel then runs (slowly) and nothing else is written.
+    t.ok(wait_for(lambda: os.path.exists(partial) and '"devices":[' in read(partial), 30),
+         "while zestub runs the record grows in FILE.partial")
+    t.ok(not os.path.exists(path), "the earlier run's FILE was removed when this run started")
+    pid = re.search(r'"pid":(\d+)', read(partial))
+    p.kill()
+    p.wait()
+    # zestub's SIGKILL leaves its program running on alone: end it.
+    if pid:
+        try:
+            os.kill(int(pid.group(1)), signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    t.ok(not os.path.exists(path) and os.path.exists(partial),
+         "after SIGKILL: no FILE, the incomplete record stays in FILE.partial",
+         sorted(os.listdir(tmp)))
+    try:
+        json.loads(read(partial))
+        whole = True
+    except ValueError:
+        whole = False
+    t.ok(not whole, "FILE.partial is indeed not a whole document (so FILE must not be it)")
+    m = subprocess.run([zestub, "merge", "--json", partial], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    files = json.loads(m.stdout.decode()).get("files", [])
+    t.ok(m.returncode == 1 and len(files) == 1 and
+         "incomplete record" in files[0].get("error", "") and
+         "incomplete record" in m.stderr.decode(),
+         "zestub merge names FILE.partial an incomplete record (status 1, said on stderr)",
+         {"status": m.returncode, "files": files, "stderr": m.stderr.decode()})
+
+with h.guarded(t, "a zestub that ends normally"):
+    # The first run's FILE.partial would satisfy the wait below at once.
+    if os.path.exists(partial):
+        os.remove(partial)
+    p = subprocess.Popen([zestub, "dump", "--json", path, "--", vadd], env=env,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
+    h._procs.append(p)
+    t.ok(wait_for(lambda: os.path.exists(partial) and '"devices":[' in read(partial), 30),
+         "a new run starts a new FILE.partial")
+    # SIGTERM, as a launcher ends a job: passed to the program, which dies;
+    # zestub writes its record and publishes it.
+    p.send_signal(signal.SIGTERM)
+    try:
+        _, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        _, err = p.communicate()
+    t.eq(p.returncode, 128 + signal.SIGTERM, "zestub's status is the program's (killed by "
+         "SIGTERM: 143)")
+    doc = None
+    try:
+        doc = json.loads(read(path))
+    except (OSError, ValueError) as e:
+        doc = {"error": str(e)}
+    t.ok(doc.get("complete") is True and doc.get("program", {}).get("signal") == signal.SIGTERM,
+         "FILE is the whole record (complete, program killed by SIGTERM)", doc)
+    t.ok(not os.path.exists(partial), "no FILE.partial is left beside it", sorted(os.listdir(tmp)))
+
+shutil.rmtree(tmp, ignore_errors=True)
+sys.exit(t.done())
