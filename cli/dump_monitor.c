@@ -74,7 +74,7 @@ int cli_monitor_dump(void *arg, struct sess_manager *m, struct zd *zd, uint32_t 
     x = sess_xpti_open(host_pid, note, sizeof(note));
     dump_out_xpti(o, x, note);
     dump_out_faults(o, m);
-    dump_out_collect(o, m, regs, x, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+    dump_out_collect(o, m, regs, x, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec, NULL);
     dump_out_close(o, m, 0, true);
     sess_xpti_close(x);
     fclose(f);

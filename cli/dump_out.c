@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/dump_xpti.h"
@@ -505,15 +506,36 @@ void dump_out_abort(struct dump_out *o, int status)
     pthread_mutex_unlock(&o->lock);
 }
 
-void dump_out_collect(struct dump_out *out, struct sess_manager *m, enum dump_regs regs,
-                      struct sess_xpti *x, uint64_t stop_ns)
+static double mono_s(void)
 {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void dump_out_collect(struct dump_out *out, struct sess_manager *m, enum dump_regs regs,
+                      struct sess_xpti *x, uint64_t stop_ns, FILE *progress)
+{
+    /* A dump of tens of thousands of threads with their registers takes
+     * seconds: say how far it got, so that nobody kills a dump that works. */
+    double t0 = progress ? mono_s() : 0, next = t0 + 1.0;
+    uint64_t total = 0, done = 0;
+    for (unsigned k = 0; progress && k < sess_count(m); k++)
+        total += sess_thread_count(m, k);
     for (unsigned k = 0; k < sess_count(m); k++) {
         uint32_t n = sess_thread_count(m, k);
-        for (uint32_t t = 0; t < n; t++) {
+        for (uint32_t t = 0; t < n; t++, done++) {
             struct dump_thread rec;
             struct zd_error err;
             enum sess_thread_state st = sess_thread_state(m, k, t);
+            double now;
+            if (progress && (done & 255) == 0 && (now = mono_s()) >= next) {
+                fprintf(progress,
+                        "zestub dump: %" PRIu64 " of %" PRIu64 " threads looked at, %u written, "
+                        "%.1f s so far\n",
+                        done, total, out->nthreads, now - t0);
+                next = now + 1.0;
+            }
             if (st != SESS_T_STOPPED && st != SESS_T_HELD)
                 continue;
             memset(&rec, 0, sizeof(rec));
@@ -534,6 +556,9 @@ void dump_out_collect(struct dump_out *out, struct sess_manager *m, enum dump_re
             dump_out_thread(out, m, &rec, regs);
         }
     }
+    if (progress && mono_s() - t0 >= 1.0)
+        fprintf(progress, "zestub dump: %u threads written in %.1f s\n", out->nthreads,
+                mono_s() - t0);
 }
 
 void dump_out_launch(struct dump_out *o, long rank, const char *host)

@@ -47,9 +47,11 @@ void dump_out_faults(struct dump_out *o, struct sess_manager *m);
 void dump_out_thread(struct dump_out *o, struct sess_manager *m, const struct dump_thread *t,
                      enum dump_regs regs);
 /* One record per stopped thread of every device (kernel, line, XPTI
- * submission when x has it, registers as asked). */
+ * submission when x has it, registers as asked). With PROGRESS (a stream,
+ * or NULL), a line there once a second while it takes longer than one:
+ * "N of M threads written". */
 void dump_out_collect(struct dump_out *o, struct sess_manager *m, enum dump_regs regs,
-                      struct sess_xpti *x, uint64_t stop_ns);
+                      struct sess_xpti *x, uint64_t stop_ns, FILE *progress);
 /* Launch mode (zestub dump -- PROGRAM): the job rank (-1: none) and host,
  * right after the header. */
 void dump_out_launch(struct dump_out *o, long rank, const char *host);

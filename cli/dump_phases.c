@@ -228,7 +228,9 @@ int dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_op
     struct sess_xpti *x = sess_xpti_open(pid, note, sizeof(note));
     dump_out_xpti(out, x, note);
     dump_out_faults(out, m);
-    dump_out_collect(out, m, o->regs, x, stop_ns);
+    /* Progress on stderr, unless the human dump itself goes there (launch
+     * mode without --json): its records are the progress. */
+    dump_out_collect(out, m, o->regs, x, stop_ns, o->json || !o->program ? stderr : NULL);
     sess_xpti_close(x);
     sess_resume_all(m, &err);
     for (unsigned k = 0; k < sess_count(m); k++)
