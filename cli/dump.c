@@ -213,6 +213,7 @@ int cli_dump(int argc, char **argv)
                 dump_trigger_name(o.on));
     }
     dump_out_close(out, m, rc, true);
+    dump_detach(m);
     sess_detach_all(m);
     zd_close(zd);
     return rc;

@@ -44,6 +44,9 @@ int dump_attach(struct zd *zd, uint32_t pid, double deadline, struct sess_manage
 /* Waits for the trigger; releases module loads meanwhile. 0 triggered,
  * 3 timeout, 4 application gone. */
 int dump_wait_trigger(struct sess_manager *m, enum trigger on, double deadline);
+/* Detaches every live device, saying on stderr which one the driver would
+ * not let go of (its threads may still be stopped); the manager stays. */
+void dump_detach(struct sess_manager *m);
 /* The same, and 5 as soon as WAKE_FD is readable (launch mode: the
  * program ended), so that nothing waits for a polling slice. */
 int dump_wait_trigger_or(struct sess_manager *m, enum trigger on, double deadline, int wake_fd);

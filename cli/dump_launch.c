@@ -119,9 +119,7 @@ static int observe(struct run *r)
     }
     /* Detached, the program runs on at full speed; the manager stays for
      * the statistics of the document. */
-    for (unsigned k = 0; k < sess_count(r->m); k++)
-        if (sess_alive(r->m, k))
-            sess_detach(r->m, k);
+    dump_detach(r->m);
     return rc;
 }
 

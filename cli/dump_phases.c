@@ -147,6 +147,18 @@ static int trigger_note(struct sess_manager *m, enum trigger on, const struct se
     }
 }
 
+void dump_detach(struct sess_manager *m)
+{
+    for (unsigned k = 0; m && k < sess_count(m); k++) {
+        struct zd_error err;
+        if (sess_alive(m, k) && sess_detach(m, k, &err) != 0)
+            fprintf(stderr,
+                    "zestub dump: detaching from device [%s] failed, its threads may still be "
+                    "stopped: %s\n",
+                    sess_device(m, k)->pci_slot, err.msg);
+    }
+}
+
 int dump_wait_trigger(struct sess_manager *m, enum trigger on, double deadline)
 {
     if (on == ON_NOW)

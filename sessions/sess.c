@@ -161,14 +161,15 @@ int sess_attach(struct zd *zd, uint32_t pid, const struct sess_options *opt,
 
 /* Releases held modules (so the application never stays blocked in module
  * creation behind us) and detaches; the driver resumes the threads. */
-static void close_session(struct sess_manager *m, struct session *s)
+static int close_session(struct sess_manager *m, struct session *s, struct zd_error *derr)
 {
     struct zd_error e;
     struct module_rec *mods;
     size_t nmods;
+    int rc;
 
     if (s->detached)
-        return;
+        return 0;
     /* The pump runs until zd_detach joins it and frees a module's symbols
      * on MODULE_UNLOAD: take the list away from it first, and free the
      * symbols only once it has stopped. */
@@ -182,7 +183,7 @@ static void close_session(struct sess_manager *m, struct session *s)
         if (!mods[i].acked)
             (void)zd_ack(s->zs, &mods[i].ev, &e);
     /* zd_detach joins the pump, which may need the lock: not held here. */
-    (void)zd_detach(s->zs, &e);
+    rc = zd_detach(s->zs, derr ? derr : &e);
     for (size_t i = 0; i < nmods; i++)
         sym_module_close(mods[i].sym);
     free(mods);
@@ -197,14 +198,14 @@ static void close_session(struct sess_manager *m, struct session *s)
     for (uint32_t t = 0; s->cache && t < s->nthreads; t++)
         sess_set_state(s, t, SESS_T_UNAVAILABLE);
     pthread_mutex_unlock(&m->lock);
+    return rc;
 }
 
-int sess_detach(struct sess_manager *m, unsigned session)
+int sess_detach(struct sess_manager *m, unsigned session, struct zd_error *err)
 {
     if (session >= m->nsessions)
         return ZD_E_INVALID;
-    close_session(m, &m->sessions[session]);
-    return 0;
+    return close_session(m, &m->sessions[session], err);
 }
 
 void sess_detach_all(struct sess_manager *m)
@@ -213,7 +214,7 @@ void sess_detach_all(struct sess_manager *m)
         return;
     for (unsigned k = 0; k < m->nsessions; k++) {
         struct session *s = &m->sessions[k];
-        close_session(m, s);
+        (void)close_session(m, s, NULL);
         for (uint32_t t = 0; s->cache && t < s->nthreads; t++)
             sess_drop_cache(s, t);
         free(s->cache);

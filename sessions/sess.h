@@ -72,8 +72,11 @@ struct sym_module;
 int sess_attach(struct zd *zd, uint32_t pid, const struct sess_options *opt,
                 struct sess_manager **out, struct zd_error *err);
 /* Detaches one session (the driver resumes its threads); its index stays
- * valid but the session is no longer alive. */
-int sess_detach(struct sess_manager *m, unsigned session);
+ * valid but the session is no longer alive, whatever the driver said. 0,
+ * or the driver's refusal of zetDebugDetach in err (NULL: not wanted): the
+ * threads may then still be stopped, which the caller must tell the user.
+ * A debuggee already gone is not a failure. */
+int sess_detach(struct sess_manager *m, unsigned session, struct zd_error *err);
 /* Detaches every session (the driver resumes their threads) and frees. */
 void sess_detach_all(struct sess_manager *m);
 

@@ -319,7 +319,7 @@ static int t_detach(void *ctx, uint32_t pid, char *err, size_t errlen)
         /* As gdbserver: detaching from a process that is gone succeeds;
          * the client is no longer owed its exit. */
         if (!t->exit_told[pid - 1])
-            sess_detach(t->m, pid - 1);
+            (void)sess_detach(t->m, pid - 1, NULL); /* gone: nothing left to free */
         t->exit_told[pid - 1] = true;
         rsp_logf(&t->log, RSP_LOG_INFO, "detach: %s", why);
         return 0;
@@ -328,8 +328,18 @@ static int t_detach(void *ctx, uint32_t pid, char *err, size_t errlen)
         tgt_say(err, errlen, "no such process");
         return -ENOENT;
     }
-    /* The driver resumes the session's threads on detach. */
-    sess_detach(t->m, pid - 1);
+    /* The driver resumes the session's threads on detach. A refusal is
+     * said on stderr, but the client still gets OK: the session is closed
+     * whatever the driver answered (Intel's runtime frees it in any case),
+     * and an error would leave GDB believing it is still attached. */
+    {
+        struct zd_error e;
+        if (sess_detach(t->m, pid - 1, &e) != 0)
+            rsp_logf(&t->log, RSP_LOG_WARNING,
+                     "the driver refused to detach from device [%s] (%s); the session is "
+                     "closed all the same, but its threads may still be stopped",
+                     sess_device(t->m, pid - 1)->pci_slot, e.msg);
+    }
     fprintf(stderr, "Detached from device [%s]\n", sess_device(t->m, pid - 1)->pci_slot);
     if (t_process_count(t) == 0) {
         tgt_xpti_free(t->xpti); /* the last device: nothing to join with */
@@ -413,10 +423,18 @@ static void t_client_gone(void *ctx)
     release_manager(t);
 }
 
-/* Detaches every device and forgets them. */
+/* Detaches every device and forgets them. A device the driver would not
+ * let go of is said in the log: its threads may be left stopped. */
 static void release_manager(struct tgt *t)
 {
     epoll_ctl(t->ep_fd, EPOLL_CTL_DEL, sess_notify_fd(t->m), NULL);
+    for (unsigned k = 0; k < sess_count(t->m); k++) {
+        struct zd_error e;
+        if (sess_alive(t->m, k) && sess_detach(t->m, k, &e) != 0)
+            rsp_logf(&t->log, RSP_LOG_WARNING,
+                     "detaching from device [%s] failed, its threads may still be stopped: %s",
+                     sess_device(t->m, k)->pci_slot, e.msg);
+    }
     sess_detach_all(t->m);
     t->m = NULL;
     tgt_xpti_free(t->xpti);

@@ -362,13 +362,15 @@ def _(c, app, srv, addr, check):
 
 
 # ---- detach -------------------------------------------------------------------
-@cell("detach / error", "detach")
+@cell("detach / error", "detach", checks=4)
 def _(c, app, srv, addr, check):
     attach(c, app)
     r = c.req("D;1")
     check(r == "OK", "D;1 -> OK: the driver ends the session whatever it returns", r)
     check("Detached from device" in srv.stderr(), "stderr says the device was detached",
           srv.stderr())
+    check("refused to detach" in srv.stderr() and "may still be stopped" in srv.stderr(),
+          "stderr also says the driver refused, and what that can mean", srv.stderr())
     r = attach(c, app)
     check(stopped(r), "a new vAttach works: nothing of the old session is left", r)
 
@@ -441,6 +443,9 @@ DUMPS = [
               ["could not all be read", "ERROR_UNKNOWN"]),
     dump_cell("dump / lost (in the dump)", "read_registers:after=6:device_lost", 3, False,
               ["ended during the dump", "DEVICE_LOST"]),
+    dump_cell("dump / detach error", "detach", 0, True,
+              ["detaching from device", "failed, its threads may still be stopped",
+               "ERROR_UNKNOWN"]),
 ]
 DUMP_CHECKS = 4
 

@@ -152,7 +152,7 @@ static void case_arguments(void)
     check(sess_module_release(w.m, s, w.load.module_begin, w.load.module_end, &err) == 0 &&
               sess_module_at(w.m, s, 0, &mi) == 0 && mi.acked,
           "releasing the module acknowledges it");
-    check(sess_detach(w.m, s) == 0 && !sess_alive(w.m, s), "detach: the session is not alive");
+    check(sess_detach(w.m, s, NULL) == 0 && !sess_alive(w.m, s), "detach: the session is not alive");
     check(sess_read_memory(w.m, s, UINT32_MAX, ZD_SPACE_DEFAULT, w.load.module_load, 4, buf,
                            &err) == ZD_E_LOST,
           "memory of a detached session: lost (%s)", err.msg);
@@ -326,7 +326,7 @@ static void case_no_such(void)
     check(sess_fault_count(w.m, 99) == 0 && sess_fault_at(w.m, 99, 0, &pc, &why) != 0 &&
               sess_fault_at(w.m, s, 0, &pc, &why) != 0,
           "no page faults recorded");
-    check(sess_detach(w.m, 99) == ZD_E_INVALID, "detach of session 99: invalid");
+    check(sess_detach(w.m, 99, NULL) == ZD_E_INVALID, "detach of session 99: invalid");
 out:
     world_close(&w);
 }
