@@ -32,14 +32,15 @@ static void usage(FILE *f)
     fprintf(f, "usage: zestub dump --attach PID [OPTIONS]\n"
                "       zestub dump [OPTIONS] -- PROGRAM [ARGS...]\n"
                "Options: [--on page-fault|stop|now] [--timeout SECONDS] [--json FILE|-]\n"
-               "         [--registers all|expedited|none]\n"
+               "         [--registers all|expedited|none] [--all-threads]\n"
                "Waits for the trigger (default page-fault), stops every device of PID, writes\n"
                "every stopped thread's state, then resumes and detaches. With PROGRAM, zestub\n"
                "starts it with program debugging on and attaches before its first module\n"
                "(launch mode; not with --on now; no timeout unless given). In FILE, %%r is the\n"
                "job rank (OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, SLURM_PROCID), %%p the\n"
                "program's pid, %%h the host name, %%%% a '%%'. FILE is written as FILE.partial\n"
-               "and renamed to FILE once whole.\n"
+               "and renamed to FILE once whole. The human dump groups the threads by where they\n"
+               "stopped, one of each in full; --all-threads writes every one (JSON always does).\n"
                "Exit: 0 dumped, 1 could not attach, 2 usage, 3 timeout (partial output),\n"
                "      4 the application exited before the trigger. Launch mode: the\n"
                "      program's exit code when nothing was dumped, 5 when it faulted and the\n"
@@ -104,6 +105,9 @@ static int parse_option(int c, struct dump_opts *o)
         return 0;
     case 'r':
         return parse_regs(optarg, &o->regs);
+    case 'A':
+        o->all_threads = true;
+        return 0;
     case 'h':
         usage(stdout);
         exit(0);
@@ -120,6 +124,7 @@ static int parse(int argc, char **argv, struct dump_opts *o)
                                              {"timeout", required_argument, NULL, 't'},
                                              {"json", required_argument, NULL, 'j'},
                                              {"registers", required_argument, NULL, 'r'},
+                                             {"all-threads", no_argument, NULL, 'A'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     int c;
@@ -191,6 +196,8 @@ int cli_dump(int argc, char **argv)
         zd_close(zd);
         return 1;
     }
+    if (!o.all_threads)
+        dump_out_group(out);
     dump_watchdog_start(deadline, out);
     rc = dump_attach(zd, o.pid, deadline, &m, out);
     if (rc) {

@@ -28,7 +28,8 @@ struct dump_opts {
     bool timeout_given;
     const char *json; /* NULL: human format; may hold %r %p %h */
     enum dump_regs regs;
-    char **program; /* launch mode: argv after "--", NULL otherwise */
+    char **program;   /* launch mode: argv after "--", NULL otherwise */
+    bool all_threads; /* human format: every thread, not classes */
 };
 
 const char *dump_trigger_name(enum trigger t);

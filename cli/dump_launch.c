@@ -40,6 +40,8 @@ static int open_output(struct run *r)
     if (!r->o->json) {
         r->out = dump_out_open_stream(stderr, false, (uint32_t)r->l.child,
                                       dump_trigger_name(r->o->on), r->zd);
+        if (r->out && !r->o->all_threads)
+            dump_out_group(r->out);
         return r->out ? 0 : -1;
     }
     if (strcmp(r->o->json, "-") == 0) {

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/dump_classes.h"
 #include "cli/dump_xpti.h"
 #include "cli/json.h"
 #include "regsets/regs.h"
@@ -45,6 +46,9 @@ struct dump_out {
      * PATH.partial, never a PATH that is not a whole document. NULL when
      * writing to stdout or a caller's stream. */
     char *path, *partial;
+    /* Human format, unless --all-threads: threads grouped into classes,
+     * printed when the collection ends (NULL: one record per thread). */
+    struct dump_classes *classes;
 };
 
 static const char partial_suffix[] = ".partial";
@@ -332,14 +336,11 @@ static void emit_registers(struct dump_out *o, const struct dump_thread *t, enum
         fputc('}', o->f);
 }
 
-void dump_out_thread(struct dump_out *o, struct sess_manager *m, const struct dump_thread *t,
-                     enum dump_regs regs)
+/* Lock held: the record, onto o->f. */
+static void write_thread(struct dump_out *o, const struct zd_device *d, const struct dump_thread *t,
+                         enum dump_regs regs, struct reg_data *rd, size_t nrd)
 {
-    const struct zd_device *d = dev_of(m, t->session);
     const struct sym_location *l = &t->loc;
-    struct reg_data rd[32];
-    size_t nrd = regs != DUMP_REGS_NONE ? fetch_registers(o, m, t, regs, rd, 32) : 0;
-    pthread_mutex_lock(&o->lock);
     if (o->json) {
         fprintf(o->f, "%s{\"session\":%u,\"device\":%u,\"thread\":\"%u.%u.%u.%u\",",
                 o->nthreads ? "," : "", t->session, d->index, t->id.slice, t->id.subslice, t->id.eu,
@@ -398,9 +399,68 @@ void dump_out_thread(struct dump_out *o, struct sess_manager *m, const struct du
         emit_registers(o, t, regs, rd, nrd);
     if (o->json)
         fputc('}', o->f);
+}
+
+/* Grouped human format: the thread joins its class; only a class's first
+ * thread has its registers read and its record kept, for the class. */
+static void group_thread(struct dump_out *o, struct sess_manager *m, const struct dump_thread *t,
+                         enum dump_regs regs)
+{
+    const struct zd_device *d = dev_of(m, t->session);
+    struct reg_data rd[32];
+    size_t nrd, len;
+    char *text = NULL;
+    FILE *mem, *real;
+    bool first;
+    pthread_mutex_lock(&o->lock);
+    first = dump_classes_add(o->classes, t, d->index, t->thread);
+    o->nthreads++;
+    pthread_mutex_unlock(&o->lock);
+    if (!first)
+        return;
+    nrd = regs != DUMP_REGS_NONE ? fetch_registers(o, m, t, regs, rd, 32) : 0;
+    if (!(mem = open_memstream(&text, &len)))
+        return;
+    pthread_mutex_lock(&o->lock);
+    real = o->f;
+    o->f = mem;
+    write_thread(o, d, t, regs, rd, nrd);
+    o->f = real;
+    fclose(mem);
+    dump_classes_set_record(o->classes, text);
+    pthread_mutex_unlock(&o->lock);
+}
+
+void dump_out_thread(struct dump_out *o, struct sess_manager *m, const struct dump_thread *t,
+                     enum dump_regs regs)
+{
+    struct reg_data rd[32];
+    size_t nrd;
+    if (o->classes) {
+        group_thread(o, m, t, regs);
+        return;
+    }
+    nrd = regs != DUMP_REGS_NONE ? fetch_registers(o, m, t, regs, rd, 32) : 0;
+    pthread_mutex_lock(&o->lock);
+    write_thread(o, dev_of(m, t->session), t, regs, rd, nrd);
     o->nthreads++;
     fflush(o->f);
     pthread_mutex_unlock(&o->lock);
+}
+
+void dump_out_group(struct dump_out *o)
+{
+    if (!o->json && !o->classes)
+        o->classes = dump_classes_new();
+}
+
+/* Lock held: the classes gathered so far, once. */
+static void print_classes(struct dump_out *o)
+{
+    if (o->classes && dump_classes_count(o->classes)) {
+        dump_classes_print(o->classes, o->f);
+        fflush(o->f);
+    }
 }
 
 /* The human format's word for a document cut short. */
@@ -457,6 +517,7 @@ static void finish(struct dump_out *o, struct sess_manager *m, int status, bool 
         }
         fprintf(o->f, "\"status\":%d,\"complete\":%s}\n", status, complete ? "true" : "false");
     } else {
+        print_classes(o); /* cut short before the collection ended */
         fprintf(o->f, "%u stopped thread%s", o->nthreads, o->nthreads == 1 ? "" : "s");
         if (!complete)
             fprintf(o->f, " (incomplete: %s)", incomplete_reason(o, status));
@@ -487,6 +548,7 @@ void dump_out_close(struct dump_out *o, struct sess_manager *m, int status, bool
     pthread_mutex_unlock(&o->lock);
     free(o->partial);
     free(o->path);
+    dump_classes_free(o->classes);
     pthread_mutex_destroy(&o->lock);
     for (unsigned k = 0; k < o->ncats; k++)
         regs_catalog_free(o->cats[k]);
@@ -556,6 +618,9 @@ void dump_out_collect(struct dump_out *out, struct sess_manager *m, enum dump_re
             dump_out_thread(out, m, &rec, regs);
         }
     }
+    pthread_mutex_lock(&out->lock);
+    print_classes(out);
+    pthread_mutex_unlock(&out->lock);
     if (progress && mono_s() - t0 >= 1.0)
         fprintf(progress, "zestub dump: %u threads written in %.1f s\n", out->nthreads,
                 mono_s() - t0);

@@ -46,6 +46,9 @@ void dump_out_xpti(struct dump_out *o, struct sess_xpti *x, const char *note);
 void dump_out_faults(struct dump_out *o, struct sess_manager *m);
 void dump_out_thread(struct dump_out *o, struct sess_manager *m, const struct dump_thread *t,
                      enum dump_regs regs);
+/* Human format only: group the threads into classes (cli/dump_classes.h),
+ * printed when dump_out_collect ends, instead of one record per thread. */
+void dump_out_group(struct dump_out *o);
 /* One record per stopped thread of every device (kernel, line, XPTI
  * submission when x has it, registers as asked). With PROGRESS (a stream,
  * or NULL), a line there once a second while it takes longer than one:

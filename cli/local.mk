@@ -2,6 +2,7 @@
 # The zestub program: argument parsing and sub-commands on top of sessions/.
 bin_PROGRAMS += zestub
 zestub_SOURCES = cli/cli.h cli/main.c cli/devices.c cli/dump.c cli/serve.c cli/dump_out.c cli/dump_out.h \
+	cli/dump_classes.c cli/dump_classes.h \
 	cli/dump_xpti.c cli/dump_xpti.h cli/dump_monitor.c cli/json.c cli/json.h \
 	cli/dump.h cli/dump_phases.c cli/dump_launch.c cli/launch.c cli/launch.h cli/launch_proto.h \
 	cli/launch_run.c cli/launch_run.h \
