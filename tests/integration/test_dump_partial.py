@@ -43,17 +43,22 @@ def read(p):
         return f.read()
 
 
-with h.guarded(t, "a zestub killed before its record is whole"):
-    with open(path, "w") as f:
-        f.write('{"schema":"zestub-dump","stale":true}')
+def start_dump():
+    """zestub dump --json FILE -- vadd; True once FILE.partial holds the
+    devices (zestub has attached and released the program, whose kernel
+    then runs slowly while nothing else is written)."""
     p = subprocess.Popen([zestub, "dump", "--json", path, "--", vadd], env=env,
                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE)
     h._procs.append(p)
-    # The devices are written once zestub has attached and released the
-    # program: the kernel then runs (slowly) and nothing else is written.
-    t.ok(wait_for(lambda: os.path.exists(partial) and '"devices":[' in read(partial), 30),
-         "while zestub runs the record grows in FILE.partial")
+    return p, wait_for(lambda: os.path.exists(partial) and '"devices":[' in read(partial), 30)
+
+
+with h.guarded(t, "a zestub killed before its record is whole"):
+    with open(path, "w") as f:
+        f.write('{"schema":"zestub-dump","stale":true}')
+    p, grew = start_dump()
+    t.ok(grew, "while zestub runs the record grows in FILE.partial")
     t.ok(not os.path.exists(path), "the earlier run's FILE was removed when this run started")
     pid = re.search(r'"pid":(\d+)', read(partial))
     p.kill()
@@ -86,12 +91,8 @@ with h.guarded(t, "a zestub that ends normally"):
     # The first run's FILE.partial would satisfy the wait below at once.
     if os.path.exists(partial):
         os.remove(partial)
-    p = subprocess.Popen([zestub, "dump", "--json", path, "--", vadd], env=env,
-                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE)
-    h._procs.append(p)
-    t.ok(wait_for(lambda: os.path.exists(partial) and '"devices":[' in read(partial), 30),
-         "a new run starts a new FILE.partial")
+    p, grew = start_dump()
+    t.ok(grew, "a new run starts a new FILE.partial")
     # SIGTERM, as a launcher ends a job: passed to the program, which dies;
     # zestub writes its record and publishes it.
     p.send_signal(signal.SIGTERM)
