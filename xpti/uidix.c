@@ -74,7 +74,9 @@ static size_t dist(uint64_t e, size_t i, unsigned bits)
  * newest (the ones a tracer looks up most) are not left at the ends of
  * long runs. An entry in transit is briefly in no slot: a lock-free reader
  * may miss it and retries under the lock. */
-static void place_from(struct uidix_table *t, uint64_t entry, size_t i, size_t d)
+/* Inline: on every new instance's path, where a call would save registers. */
+static inline __attribute__((always_inline)) void place_from(struct uidix_table *t, uint64_t entry,
+                                                             size_t i, size_t d)
 {
     size_t mask = ((size_t)1 << t->bits) - 1;
     for (;; i = (i + 1) & mask, d++) {
@@ -129,17 +131,26 @@ int uidix_claim(struct uidix *ix, uint64_t id, uint32_t ref, uidix_match_fn take
     }
     /* The check walks the whole run (to an empty slot) rather than
      * trusting the Robin Hood order to stop early: a missed duplicate would
-     * hand out an id twice. */
+     * hand out an id twice. On the way it notes where the entry will go
+     * (the first slot whose entry sits nearer its home than this one
+     * would), so the insert does not walk the run again. */
     size_t mask = ((size_t)1 << t->bits) - 1;
     uint32_t tag = uidix_tag(id);
-    for (size_t i = uidix_home(tag, t->bits);; i = (i + 1) & mask) {
+    size_t i = uidix_home(tag, t->bits), d = 0, at = 0, at_d = 0;
+    bool placed = false;
+    for (;; i = (i + 1) & mask, d++) {
         uint64_t e = atomic_load_explicit(&t->slot[i], memory_order_relaxed);
         if (!e)
             break;
         if ((uint32_t)(e >> 32) == tag && taken((uint32_t)e, id, ctx))
             return 1;
+        if (!placed && dist(e, i, t->bits) < d) {
+            placed = true;
+            at = i;
+            at_d = d;
+        }
     }
-    place(t, (uint64_t)tag << 32 | ref);
+    place_from(t, (uint64_t)tag << 32 | ref, placed ? at : i, placed ? at_d : d);
     ix->count++;
     return 0;
 }
