@@ -75,7 +75,7 @@ bool xptiTraceEnabled(void)
 
 void xptiForceSetTraceEnabled(bool enabled)
 {
-    atomic_store(&xpti_fw_get()->trace_enabled, enabled);
+    xpti_fw_set_trace_enabled(xpti_fw_get(), enabled);
 }
 
 void xptiReset(void)

@@ -81,11 +81,6 @@ static inline xpti_result_t dispatch(struct xpti_fw *fw, xpti_stream_id_t stream
         return XPTI_RESULT_FALSE;
     if (!object && (!user_data || !object_optional(trace_type)))
         return XPTI_RESULT_INVALIDARG;
-    xpti_callback_fn fn = cbs_direct(&fw->callbacks, stream, trace_type);
-    if (fn) {
-        fn(trace_type, parent, object, instance, user_data);
-        return XPTI_RESULT_SUCCESS;
-    }
     const struct cb_list *cbs = cbs_active(&fw->callbacks, stream, trace_type);
     if (!cbs)
         return XPTI_RESULT_SUCCESS;
@@ -104,9 +99,11 @@ dispatch_creating(xpti_stream_id_t stream, uint16_t trace_type, struct xpti_even
     return dispatch(xpti_fw_get(), stream, trace_type, parent, object, instance, user_data);
 }
 
-xpti_result_t xptiNotifySubscribers(xpti_stream_id_t stream, uint16_t trace_type,
-                                    struct xpti_event *parent, struct xpti_event *object,
-                                    uint64_t instance, const void *user_data)
+/* Everything but the fast path below: out of line, so that path saves no
+ * registers. */
+static __attribute__((noinline)) xpti_result_t
+dispatch_full(xpti_stream_id_t stream, uint16_t trace_type, struct xpti_event *parent,
+              struct xpti_event *object, uint64_t instance, const void *user_data)
 {
     /* Not xpti_fw_get(): its creating call would make every notification
      * save and restore the arguments; here that call is a tail call. */
@@ -114,4 +111,22 @@ xpti_result_t xptiNotifySubscribers(xpti_stream_id_t stream, uint16_t trace_type
     if (!fw)
         return dispatch_creating(stream, trace_type, parent, object, instance, user_data);
     return dispatch(fw, stream, trace_type, parent, object, instance, user_data);
+}
+
+xpti_result_t xptiNotifySubscribers(xpti_stream_id_t stream, uint16_t trace_type,
+                                    struct xpti_event *parent, struct xpti_event *object,
+                                    uint64_t instance, const void *user_data)
+{
+    /* The common case: an object, a standard type, tracing on and one
+     * callback with nothing to do after it. cbs_hot holds that callback
+     * only while all of this framework's conditions hold (callbacks.h), so
+     * one load decides; an object also makes the argument check pass. */
+    if (__builtin_expect(object && trace_type < 256, 1)) {
+        xpti_callback_fn fn = cbs_hot_fn(stream, trace_type);
+        if (__builtin_expect(fn != NULL, 1)) {
+            fn(trace_type, parent, object, instance, user_data);
+            return XPTI_RESULT_SUCCESS;
+        }
+    }
+    return dispatch_full(stream, trace_type, parent, object, instance, user_data);
 }

@@ -3,12 +3,44 @@
 
 #include <stdlib.h>
 
+_Atomic(xpti_callback_fn) cbs_hot[256][256];
+
 void cbs_init(struct callbacks *c)
 {
     pthread_mutex_init(&c->lock, NULL);
     for (size_t i = 0; i < 256; i++)
         atomic_init(&c->stream[i], NULL);
     c->retired = NULL;
+    c->hot = false;
+}
+
+/* What cbs_hot holds for a slot of page 0 while tracing is on. */
+static xpti_callback_fn hot_entry(const struct cb_slot *slot)
+{
+    const struct cb_list *l = atomic_load_explicit(&slot->active, memory_order_relaxed);
+    return l && l->direct ? l->fn[0] : NULL;
+}
+
+/* Under lock: one stream's row of cbs_hot from its registrations (or NULL
+ * throughout when tracing is off or the stream is gone). */
+static void hot_row(struct callbacks *c, size_t stream, const struct cb_stream *s)
+{
+    for (size_t t = 0; t < 256; t++)
+        atomic_store_explicit(&cbs_hot[stream][t],
+                              c->hot && s ? hot_entry(&s->page0.slot[t]) : NULL,
+                              memory_order_release);
+}
+
+void cbs_set_hot(struct callbacks *c, bool on)
+{
+    pthread_mutex_lock(&c->lock);
+    c->hot = on;
+    for (size_t i = 0; i < 256; i++) {
+        const struct cb_stream *s = atomic_load_explicit(&c->stream[i], memory_order_relaxed);
+        if (s)
+            hot_row(c, i, s);
+    }
+    pthread_mutex_unlock(&c->lock);
 }
 
 static void free_page_contents(struct cb_page *p)
@@ -42,8 +74,10 @@ void cbs_clear(struct callbacks *c)
 {
     for (size_t i = 0; i < 256; i++) {
         struct cb_stream *s = atomic_load_explicit(&c->stream[i], memory_order_relaxed);
-        if (s)
+        if (s) {
+            hot_row(c, i, NULL); /* before the callbacks' lists go */
             free_stream(s);
+        }
         atomic_store_explicit(&c->stream[i], NULL, memory_order_relaxed);
     }
     while (c->retired) {
@@ -80,8 +114,8 @@ static struct cb_slot *slot_of(struct callbacks *c, uint8_t stream, uint16_t typ
 }
 
 /* Rebuild the slot's snapshot from its registrations and publish it (and,
- * for a type below 256, the stream's direct entry). */
-static bool publish(struct callbacks *c, struct cb_stream *s, struct cb_slot *slot)
+ * for a type below 256 while tracing is on, its cbs_hot entry). */
+static bool publish(struct callbacks *c, uint8_t stream, struct cb_stream *s, struct cb_slot *slot)
 {
     size_t n = 0;
     for (size_t i = 0; i < slot->nregs; i++)
@@ -100,8 +134,8 @@ static bool publish(struct callbacks *c, struct cb_stream *s, struct cb_slot *sl
     struct cb_list *old =
         (struct cb_list *)atomic_exchange_explicit(&slot->active, l, memory_order_acq_rel);
     if (slot >= s->page0.slot && slot < s->page0.slot + 256)
-        atomic_store_explicit(&s->direct[slot - s->page0.slot], l && l->direct ? l->fn[0] : NULL,
-                              memory_order_release);
+        atomic_store_explicit(&cbs_hot[stream][slot - s->page0.slot],
+                              c->hot && l && l->direct ? l->fn[0] : NULL, memory_order_release);
     if (old) {
         old->retired_next = c->retired;
         c->retired = old;
@@ -122,7 +156,7 @@ static xpti_result_t set_active(struct callbacks *c, uint8_t stream, struct cb_s
 {
     struct cb_stream *s = atomic_load_explicit(&c->stream[stream], memory_order_relaxed);
     reg->active = active;
-    if (!publish(c, s, slot)) {
+    if (!publish(c, stream, s, slot)) {
         reg->active = !active;
         return XPTI_RESULT_FAIL;
     }

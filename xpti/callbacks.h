@@ -45,10 +45,6 @@ struct cb_page {
 };
 
 struct cb_stream {
-    /* For types below 256: the one callback to call when the slot's list is
-     * direct, else NULL (none, several, or task_end). The notification path
-     * reads this first: two dependent loads fewer than slot, list, function. */
-    _Atomic(xpti_callback_fn) direct[256];
     /* Types below 256 (all the standard ones) live here, one dependent load
      * less on the notification path than a page reached through page[0]. */
     struct cb_page page0;
@@ -61,7 +57,27 @@ struct callbacks {
     pthread_mutex_t lock;
     _Atomic(struct cb_stream *) stream[256];
     struct cb_list *retired;
+    bool hot; /* under lock: cbs_hot mirrors these callbacks (tracing is on) */
 };
+
+/* The notification fast path's table, process-wide because the framework
+ * is: for stream s and type t < 256, the one callback to call and nothing
+ * else to do (a direct list: one callback, not task_end), while tracing is
+ * on; NULL otherwise (then the full path decides). A notification reads
+ * one word at a fixed address instead of the framework pointer, its
+ * trace-enabled flag, the stream and its entry: four dependent loads.
+ * Written under the owning struct callbacks' lock; rows of streams that
+ * were never registered are never touched (512 KiB of bss stays unmapped). */
+extern __attribute__((visibility("hidden"))) _Atomic(xpti_callback_fn) cbs_hot[256][256];
+
+static inline xpti_callback_fn cbs_hot_fn(uint8_t stream, uint16_t type)
+{
+    return atomic_load_explicit(&cbs_hot[stream][type & 0xff], memory_order_acquire);
+}
+
+/* Tracing switched on or off: fill cbs_hot from the current registrations,
+ * or empty it. */
+void cbs_set_hot(struct callbacks *c, bool on);
 
 void cbs_init(struct callbacks *c);
 void cbs_destroy(struct callbacks *c);
@@ -74,16 +90,6 @@ xpti_result_t cbs_unregister(struct callbacks *c, uint8_t stream, uint16_t type,
 /* Deactivate everything on a stream; false if nothing was ever registered. */
 bool cbs_disable_stream(struct callbacks *c, uint8_t stream);
 bool cbs_stream_active(const struct callbacks *c, uint8_t stream);
-
-/* The hot path's first try: the single callback of (stream, type) when
- * nothing else is to be done around it, else NULL (then cbs_active). */
-static inline xpti_callback_fn cbs_direct(const struct callbacks *c, uint8_t stream, uint16_t type)
-{
-    const struct cb_stream *s = atomic_load_explicit(&c->stream[stream], memory_order_acquire);
-    if (!s || (type >> 8))
-        return NULL;
-    return atomic_load_explicit(&s->direct[type], memory_order_acquire);
-}
 
 /* The active callbacks of (stream, type), or NULL. */
 static inline const struct cb_list *cbs_active(const struct callbacks *c, uint8_t stream,

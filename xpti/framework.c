@@ -73,7 +73,7 @@ struct xpti_fw *xpti_fw_create(void)
      * constructors and xptiTraceInit may call back into the framework. */
     if (created && subs_env_allows_tracing(getenv("XPTI_TRACE_ENABLE"))) {
         subs_load(&fw->subscribers, getenv("XPTI_SUBSCRIBERS"));
-        atomic_store(&fw->trace_enabled, fw->subscribers.n > 0);
+        xpti_fw_set_trace_enabled(fw, fw->subscribers.n > 0);
     }
     return fw;
 }
@@ -96,6 +96,18 @@ void xpti_fw_unref(void)
     pthread_mutex_unlock(&fw_lifecycle);
     if (dead)
         fw_free(dead);
+}
+
+void xpti_fw_set_trace_enabled(struct xpti_fw *fw, bool enabled)
+{
+    /* On: the flag first, then the fast path's table. Off: the table
+     * first. In between a notification takes the full path, which reads
+     * the flag. Concurrent switches race as the flag alone did. */
+    if (enabled)
+        atomic_store(&fw->trace_enabled, true);
+    cbs_set_hot(&fw->callbacks, enabled);
+    if (!enabled)
+        atomic_store(&fw->trace_enabled, false);
 }
 
 void xpti_fw_reset(struct xpti_fw *fw)

@@ -62,6 +62,8 @@ static inline struct xpti_fw *xpti_fw_get(void)
  * destroys the instance and the next call creates a fresh one. */
 void xpti_fw_ref(void);
 void xpti_fw_unref(void);
+/* Tracing on or off: the flag and the notification fast path's table. */
+void xpti_fw_set_trace_enabled(struct xpti_fw *fw, bool enabled);
 /* xptiReset: clear strings, objects, tracepoints, callbacks, counters and
  * per-stream levels; keep streams, vendors and subscribers. */
 void xpti_fw_reset(struct xpti_fw *fw);

@@ -9,12 +9,13 @@ libxptifw_la_SOURCES = \
 	xpti/hash.h \
 	xpti/arena.h xpti/arena.c \
 	xpti/chash.h xpti/chash.c \
+	xpti/uidix.h xpti/uidix.c \
 	xpti/idvec.h xpti/idvec.c \
 	xpti/strtab.h xpti/strtab.c \
 	xpti/objtab.h xpti/objtab.c \
 	xpti/nametab.h xpti/nametab.c \
 	xpti/metadata.h xpti/metadata.c \
-	xpti/tracepoints.h xpti/tracepoints.c xpti/tp_pool.c xpti/tp_ended.c \
+	xpti/tracepoints.h xpti/tracepoints.c xpti/tp_pool.c xpti/tp_ended.c xpti/tp_site.c \
 	xpti/cxx_interfaces.h xpti/cxx_interfaces.c \
 	xpti/callbacks.h xpti/callbacks.c \
 	xpti/subscribers.h xpti/subscribers.c \

@@ -126,17 +126,3 @@ xpti_result_t md_next(struct md_store *m, const char **key_text, xpti_object_id_
     pthread_mutex_unlock(&m->lock);
     return rc;
 }
-
-void md_write_empty_map_image(unsigned char bytes[56])
-{
-    /* libstdc++ _Hashtable, 7 words: bucket array pointer (to the embedded
-     * single bucket), bucket count 1, before-begin node (no elements),
-     * element count 0, rehash policy {max load 1.0f, next resize 0}, and the
-     * single bucket itself (empty). */
-    uint64_t words[7] = {0};
-    const float max_load = 1.0f;
-    words[0] = (uint64_t)(uintptr_t)(bytes + 48);
-    words[1] = 1;
-    memcpy(&words[4], &max_load, sizeof(max_load));
-    memcpy(bytes, words, sizeof(words));
-}

@@ -8,6 +8,8 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "xpti/xpti.h"
 
@@ -41,7 +43,20 @@ xpti_result_t md_first(struct md_store *m, const char **key_text, xpti_object_id
 xpti_result_t md_next(struct md_store *m, const char **key_text, xpti_object_id_t *value);
 
 /* The 56 bytes of an empty libstdc++ unordered_map, so C++ subscribers that
- * read xptiQueryMetadata() see "no metadata" instead of garbage. */
-void md_write_empty_map_image(unsigned char bytes[56]);
+ * read xptiQueryMetadata() see "no metadata" instead of garbage. Inline:
+ * every new instance writes it. */
+static inline void md_write_empty_map_image(unsigned char bytes[56])
+{
+    /* libstdc++ _Hashtable, 7 words: bucket array pointer (to the embedded
+     * single bucket), bucket count 1, before-begin node (no elements),
+     * element count 0, rehash policy {max load 1.0f, next resize 0}, and the
+     * single bucket itself (empty). */
+    uint64_t words[7] = {0};
+    const float max_load = 1.0f;
+    words[0] = (uint64_t)(uintptr_t)(bytes + 48);
+    words[1] = 1;
+    memcpy(&words[4], &max_load, sizeof(max_load));
+    memcpy(bytes, words, sizeof(words));
+}
 
 #endif

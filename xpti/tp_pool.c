@@ -3,11 +3,22 @@
  * kept through an xptiReset (tp_pool_empty) and returned to the system only
  * by tp_pool_free_all. Keeping it mapped is what lets lock-free readers and
  * pointer validation run without hazard pointers. */
+#include <stddef.h>
+
 #include "xpti/arena.h"
 #include "xpti/tracepoints.h"
 
 #define FIRST_SLAB 64
 #define LARGEST_SLAB 65536
+/* A slot's reference packs its index below TP_REF_SLAB_SHIFT bits; a slab
+ * grows past LARGEST_SLAB by at most the rest of its last huge page. */
+_Static_assert(LARGEST_SLAB + ARENA_HUGE_PAGE / sizeof(struct tp_inst) <
+                   ((size_t)1 << TP_REF_SLAB_SHIFT),
+               "slot references need a wider index");
+_Static_assert(offsetof(struct tp_inst, index_id) % 16 == 0 &&
+                   offsetof(struct tp_inst, live) < offsetof(struct tp_inst, index_id) + 16 &&
+                   sizeof(struct tp_inst) % 16 == 0,
+               "an id lookup reads index_id and live from one cache line");
 
 /* Slabs of 1 MiB and more come in huge pages (xpti_huge_map), grown to fill
  * their last 2 MiB: otherwise every 12th new instance lands on a fresh
@@ -55,7 +66,10 @@ struct tp_inst *tp_pool_take(struct tp_pool *pool)
         /* Release: validators that see the count see the slab. */
         atomic_store_explicit(&pool->nslabs, n + 1, memory_order_release);
     }
-    return &pool->slab[pool->cur].base[pool->used_in_cur++];
+    inst = &pool->slab[pool->cur].base[pool->used_in_cur];
+    inst->ref = (uint32_t)(pool->cur << TP_REF_SLAB_SHIFT | pool->used_in_cur) + 1;
+    pool->used_in_cur++;
+    return inst;
 }
 
 void tp_pool_give(struct tp_pool *pool, struct tp_inst *inst)

@@ -16,21 +16,9 @@
     (XPTI_PAYLOAD_SOURCE_FILE_AVAILABLE | XPTI_PAYLOAD_LINE_INFO_AVAILABLE |                       \
      XPTI_PAYLOAD_COLUMN_INFO_AVAILABLE)
 
-static const char *payload_name(const struct xpti_payload *p)
-{
-    return (p->flags & XPTI_PAYLOAD_NAME_AVAILABLE) && p->name && *p->name ? p->name : NULL;
-}
-
-static const char *payload_file(const struct xpti_payload *p)
-{
-    return (p->flags & XPTI_PAYLOAD_SOURCE_FILE_AVAILABLE) && p->source_file && *p->source_file
-               ? p->source_file
-               : NULL;
-}
-
 bool tp_payload_valid(const struct xpti_payload *p)
 {
-    return p && p->flags && (payload_name(p) || payload_file(p));
+    return p && p->flags && (tp_payload_name(p) || tp_payload_file(p));
 }
 
 struct xpti_payload tp_payload_from_location(const char *func, const char *file, uint32_t line,
@@ -72,17 +60,15 @@ struct key_parts {
 static struct key_parts key_from_ids(uint32_t name_id, uint32_t file_id,
                                      const struct xpti_payload *p)
 {
-    uint64_t line = (p->flags & XPTI_PAYLOAD_LINE_INFO_AVAILABLE) ? p->line_no : 0;
-    uint64_t column = (p->flags & XPTI_PAYLOAD_COLUMN_INFO_AVAILABLE) ? p->column_no : 0;
     return (struct key_parts){.p1 = (uint64_t)file_id << 32 | name_id,
-                              .p2 = column << 32 | line,
+                              .p2 = tp_key_p2(p),
                               .name_id = name_id,
                               .file_id = file_id};
 }
 
 static struct key_parts hashed_key(const struct xpti_payload *p)
 {
-    const char *name = payload_name(p), *file = payload_file(p);
+    const char *name = tp_payload_name(p), *file = tp_payload_file(p);
     uint32_t name_id, file_id;
     xpti_fnv1a32_pair(name ? name : UNKNOWN_NAME, file ? file : UNKNOWN_FILE, &name_id, &file_id);
     return key_from_ids(name_id, file_id, p);
@@ -90,7 +76,7 @@ static struct key_parts hashed_key(const struct xpti_payload *p)
 
 static bool strict_key(struct strtab *strings, const struct xpti_payload *p, struct key_parts *out)
 {
-    const char *name = payload_name(p), *file = payload_file(p);
+    const char *name = tp_payload_name(p), *file = tp_payload_file(p);
     xpti_string_id_t n = strtab_intern(strings, name ? name : UNKNOWN_NAME, NULL);
     xpti_string_id_t f = strtab_intern(strings, file ? file : UNKNOWN_FILE, NULL);
     if (n == XPTI_INVALID_STRING_ID || f == XPTI_INVALID_STRING_ID)
@@ -108,7 +94,9 @@ struct xpti_uid128 xpti_make_key(const char *func_name, const char *file_name, u
     return (struct xpti_uid128){.p1 = k.p1, .p2 = k.p2};
 }
 
-uint64_t xpti_uid64_derive(uint64_t p1, uint64_t p2, uint64_t instance, uint32_t attempt)
+/* Inline for the registry, which derives an id per instance; the exported
+ * function below would be a call through the PLT. */
+static inline uint64_t uid64_derive(uint64_t p1, uint64_t p2, uint64_t instance, uint32_t attempt)
 {
     uint64_t x = xpti_mix64(instance ^ (uint64_t)attempt * 0x9E3779B97F4A7C15u);
     x = xpti_mix64(p1 ^ xpti_mix64(p2 ^ x));
@@ -117,6 +105,11 @@ uint64_t xpti_uid64_derive(uint64_t p1, uint64_t p2, uint64_t instance, uint32_t
     while (x < ((uint64_t)1 << 32))
         x = xpti_mix64(x + 0x9E3779B97F4A7C15u);
     return x;
+}
+
+uint64_t xpti_uid64_derive(uint64_t p1, uint64_t p2, uint64_t instance, uint32_t attempt)
+{
+    return uid64_derive(p1, p2, instance, attempt);
 }
 
 static uint64_t key_hash(uint64_t p1, uint64_t p2)
@@ -134,12 +127,22 @@ static bool key_matches(const struct chash_node *n, const void *key)
 int tpreg_init(struct tpreg *r, struct strtab *strings, bool strict, tp_dress_fn dress)
 {
     memset(r, 0, sizeof(*r));
-    pthread_mutex_init(&r->lock, NULL);
+    /* Held for a few dozen ns per instance: a thread that finds it taken
+     * does better to spin briefly than to sleep in the kernel and be woken
+     * (two system calls, microseconds of CPU), which is what a plain mutex
+     * does when two threads make instances at once. */
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+#ifdef PTHREAD_MUTEX_ADAPTIVE_NP
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
+#endif
+    pthread_mutex_init(&r->lock, &attr);
+    pthread_mutexattr_destroy(&attr);
     r->strings = strings;
     r->strict = strict;
     r->dress = dress;
     arena_init(&r->key_mem);
-    if (chash_init(&r->keys, 10) || chash_init(&r->uids, 10))
+    if (chash_init(&r->keys, 10) || chash_init(&r->sites, 10) || uidix_init(&r->uids, 10))
         return -1;
     return 0;
 }
@@ -169,14 +172,15 @@ void tpreg_destroy(struct tpreg *r)
 {
     free_keys_and_instances(r, false);
     chash_destroy(&r->keys);
-    chash_destroy(&r->uids);
+    chash_destroy(&r->sites);
+    uidix_destroy(&r->uids);
     pthread_mutex_destroy(&r->lock);
 }
 
 int tpreg_clear(struct tpreg *r)
 {
     free_keys_and_instances(r, true);
-    if (chash_clear(&r->keys, 10) || chash_clear(&r->uids, 10))
+    if (chash_clear(&r->keys, 10) || chash_clear(&r->sites, 10) || uidix_clear(&r->uids, 10))
         return -1;
     return 0;
 }
@@ -195,7 +199,7 @@ static xpti_string_id_t key_string(struct tpreg *r, const char *s, bool string_i
 
 /* Called with r->lock held. */
 static struct tp_key *new_key(struct tpreg *r, const struct xpti_payload *p,
-                              const struct key_parts *parts, uint64_t hash)
+                              const struct key_parts *parts, uint64_t hash, uint64_t site)
 {
     /* From the arena: keys are never freed one by one, and new keys then
      * share warm pages instead of each touching malloc's next fresh one. A
@@ -205,10 +209,11 @@ static struct tp_key *new_key(struct tpreg *r, const struct xpti_payload *p,
         return NULL;
     *k = (struct tp_key){
         .p1 = parts->p1, .p2 = parts->p2, .name_id = parts->name_id, .file_id = parts->file_id};
-    k->name_sid = key_string(r, payload_name(p), parts->string_ids, parts->name_id, &k->name);
-    k->file_sid = key_string(r, payload_file(p), parts->string_ids, parts->file_id, &k->file);
+    k->name_sid = key_string(r, tp_payload_name(p), parts->string_ids, parts->name_id, &k->name);
+    k->file_sid = key_string(r, tp_payload_file(p), parts->string_ids, parts->file_id, &k->file);
     if (chash_insert(&r->keys, &k->node, hash) != 0)
         return NULL;
+    tp_site_add(r, k, site);
     return k;
 }
 
@@ -239,27 +244,60 @@ static void init_payload(struct tp_inst *inst, const struct xpti_payload *p)
 
 static void init_event(struct tp_inst *inst, uint16_t event_type, uint16_t activity)
 {
-    inst->event = (struct xpti_event){
-        .unique_id = inst->uid.uid64,
-        .data_id = inst->uid.instance,
-        .instance_id = inst->uid.instance,
-        .event_type = event_type,
-        .activity_type = activity,
-        .reserved.payload = &inst->payload,
-        .flags = XPTI_EVENT_UID_AVAILABLE | XPTI_EVENT_TYPE_AVAILABLE |
-                 XPTI_EVENT_ACTIVITY_TYPE_AVAILABLE | XPTI_EVENT_PAYLOAD_AVAILABLE,
-    };
-    md_write_empty_map_image(inst->event.reserved.metadata);
+    /* Field by field rather than a compound literal: that one zero-fills
+     * the whole event first (a `rep stos`, slow to start for 128 bytes)
+     * and then writes most of it again. */
+    struct xpti_event *e = &inst->event;
+    e->unique_id = inst->uid.uid64;
+    e->data_id = inst->uid.instance;
+    e->instance_id = inst->uid.instance;
+    e->event_type = event_type;
+    e->activity_type = activity;
+    e->unused = 0;
+    e->source_id = 0;
+    e->target_id = 0;
+    e->reserved.payload = &inst->payload;
+    md_write_empty_map_image(e->reserved.metadata);
+    e->global_user_data = NULL;
+    e->flags = XPTI_EVENT_UID_AVAILABLE | XPTI_EVENT_TYPE_AVAILABLE |
+               XPTI_EVENT_ACTIVITY_TYPE_AVAILABLE | XPTI_EVENT_PAYLOAD_AVAILABLE;
+}
+
+/* Is ref the live instance with this id? The id index's confirmation of a
+ * tag match; lock-free (a slot being reused reads as not live or another id). */
+static bool holds_id(uint32_t ref, uint64_t id, const void *ctx)
+{
+    const struct tpreg *r = ctx;
+    struct tp_inst *inst = tp_pool_at(&r->pool, ref);
+    return atomic_load_explicit(&inst->live, memory_order_acquire) &&
+           atomic_load_explicit(&inst->index_id, memory_order_relaxed) == id;
+}
+
+/* The lock holder's view: under the lock the index holds exactly the ids
+ * taken, including those of instances another thread is still filling in
+ * (not live yet), so membership alone decides. */
+static bool id_taken(uint32_t ref, uint64_t id, const void *ctx)
+{
+    const struct tpreg *r = ctx;
+    return atomic_load_explicit(&tp_pool_at(&r->pool, ref)->index_id, memory_order_relaxed) == id;
 }
 
 /* Deterministic collision handling: the first attempt whose id no live
- * instance holds wins, so two processes with the same history agree. */
-static uint64_t unused_uid(struct tpreg *r, const struct tp_key *k, uint64_t instance)
+ * instance holds wins, so two processes with the same history agree.
+ * Under the lock, so the index is complete. Takes the id (indexes inst
+ * under it) and returns it, or 0 without memory. */
+static uint64_t claim_uid(struct tpreg *r, const struct tp_key *k, uint64_t instance,
+                          struct tp_inst *inst)
 {
     for (uint32_t attempt = 0;; attempt++) {
-        uint64_t uid = xpti_uid64_derive(k->p1, k->p2, instance, attempt);
-        if (!chash_find(&r->uids, uid, NULL, NULL, CHASH_UNBOUNDED))
+        uint64_t uid = uid64_derive(k->p1, k->p2, instance, attempt);
+        /* Set before the entry is published, for finders that hit it. */
+        atomic_store_explicit(&inst->index_id, uid, memory_order_relaxed);
+        int rc = uidix_claim(&r->uids, uid, inst->ref, id_taken, r);
+        if (rc == 0)
             return uid;
+        if (rc < 0)
+            return 0;
     }
 }
 
@@ -268,12 +306,19 @@ struct tp_inst *tpreg_create(struct tpreg *r, const struct xpti_payload *p, uint
 {
     if (!tp_payload_valid(p))
         return NULL;
+    /* A repeat from the same site (the common case: a runtime's string
+     * literals) finds its key by address and a string compare, without
+     * hashing the strings again. */
+    uint64_t site = tp_site_hash(p);
+    struct tp_key *k = tp_site_find(r, p, site);
     struct key_parts parts;
-    if (!key_of(r, p, &parts))
-        return NULL;
-    uint64_t hash = key_hash(parts.p1, parts.p2);
-    struct tp_key *k =
-        (struct tp_key *)chash_find(&r->keys, hash, key_matches, &parts, CHASH_READER_HOPS);
+    uint64_t hash = 0;
+    if (!k) {
+        if (!key_of(r, p, &parts))
+            return NULL;
+        hash = key_hash(parts.p1, parts.p2);
+        k = (struct tp_key *)chash_find(&r->keys, hash, key_matches, &parts, CHASH_READER_HOPS);
+    }
 
     /* One lock hold makes both a missing key and the instance. */
     pthread_mutex_lock(&r->lock);
@@ -281,7 +326,7 @@ struct tp_inst *tpreg_create(struct tpreg *r, const struct xpti_payload *p, uint
         /* A lock-free miss may be a reader that raced with a resize; under
          * the lock a miss is final. */
         struct chash_node *n = chash_find(&r->keys, hash, key_matches, &parts, CHASH_UNBOUNDED);
-        k = n ? (struct tp_key *)n : new_key(r, p, &parts, hash);
+        k = n ? (struct tp_key *)n : new_key(r, p, &parts, hash, site);
         if (!k) {
             pthread_mutex_unlock(&r->lock);
             return NULL;
@@ -290,51 +335,62 @@ struct tp_inst *tpreg_create(struct tpreg *r, const struct xpti_payload *p, uint
     /* Counted under the lock we take anyway rather than with an atomic
      * increment of its own: one locked instruction fewer per instance. A
      * number is used up even when the instance cannot be made. */
-    uint64_t instance = ++k->instances;
+    uint64_t instance = ++k->instances, uid = 0;
     struct tp_inst *inst = tp_pool_take(&r->pool);
     if (inst) {
-        inst->owner = r;
-        inst->key = k;
-        inst->uid = (struct xpti_uid128){
-            .p1 = k->p1, .p2 = k->p2, .instance = instance, .uid64 = unused_uid(r, k, instance)};
-        if (r->dress)
-            r->dress(inst);
-        init_payload(inst, p);
-        init_event(inst, event_type, activity);
-        atomic_store_explicit(&inst->md, NULL, memory_order_relaxed);
-        inst->ended = false;
-        inst->ended_prev = inst->ended_next = NULL;
-        if (chash_insert(&r->uids, &inst->node, inst->uid.uid64) != 0) {
+        /* The id is taken (indexed) under the lock, so no other new
+         * instance can pick it; the instance is filled in after. */
+        uid = claim_uid(r, k, instance, inst);
+        if (!uid) {
             tp_pool_give(&r->pool, inst);
             inst = NULL;
-        } else {
-            atomic_store_explicit(&inst->live, true, memory_order_release);
         }
     }
     pthread_mutex_unlock(&r->lock);
+    if (!inst)
+        return NULL;
+
+    /* Outside the lock: the instance's six cache lines are the cold part
+     * of a new instance, and other threads' creations need not wait for
+     * them. Nobody reaches the slot before `live` is set: finders and
+     * validators check it first, and the lock holder's id check looks only
+     * at the index. */
+    inst->owner = r;
+    inst->key = k;
+    inst->uid = (struct xpti_uid128){.p1 = k->p1, .p2 = k->p2, .instance = instance, .uid64 = uid};
+    /* A slot keeps its vtable pointers when recycled (and after a reset):
+     * only fresh, zeroed memory needs dressing. */
+    if (r->dress && !inst->tracepoint_if.vptr)
+        r->dress(inst);
+    init_payload(inst, p);
+    init_event(inst, event_type, activity);
+    atomic_store_explicit(&inst->md, NULL, memory_order_relaxed);
+    inst->ended = false;
+    inst->ended_prev = inst->ended_next = NULL;
+    /* Release: whoever sees it live sees it filled. */
+    atomic_store_explicit(&inst->live, true, memory_order_release);
     return inst;
 }
 
-static struct tp_inst *live_inst(struct chash_node *n)
+/* A miss may be a reader that raced with a resize or a removal's shift:
+ * confirm under the lock. Out of line, so the lock-free hit saves no
+ * registers. */
+static __attribute__((noinline)) struct tp_inst *find_locked(struct tpreg *r, uint64_t uid)
 {
-    if (!n)
-        return NULL;
-    struct tp_inst *inst = (struct tp_inst *)((char *)n - offsetof(struct tp_inst, node));
-    return atomic_load_explicit(&inst->live, memory_order_acquire) ? inst : NULL;
+    pthread_mutex_lock(&r->lock);
+    uint32_t ref = uidix_find(&r->uids, uid, holds_id, r);
+    pthread_mutex_unlock(&r->lock);
+    return ref ? tp_pool_at(&r->pool, ref) : NULL;
 }
 
 struct tp_inst *tpreg_find(struct tpreg *r, uint64_t uid)
 {
     if (uid == XPTI_INVALID_UID)
         return NULL;
-    struct tp_inst *inst = live_inst(chash_find(&r->uids, uid, NULL, NULL, CHASH_READER_HOPS));
-    if (inst)
-        return inst;
-    /* A miss may be a reader that raced with a resize: confirm under the lock. */
-    pthread_mutex_lock(&r->lock);
-    inst = live_inst(chash_find(&r->uids, uid, NULL, NULL, CHASH_UNBOUNDED));
-    pthread_mutex_unlock(&r->lock);
-    return inst;
+    uint32_t ref = uidix_find(&r->uids, uid, holds_id, r);
+    if (ref)
+        return tp_pool_at(&r->pool, ref);
+    return find_locked(r, uid);
 }
 
 struct tp_inst *tpreg_validate(struct tpreg *r, const void *p, size_t offset)
@@ -352,7 +408,7 @@ static void release_locked(struct tpreg *r, struct tp_inst *inst)
     if (!atomic_load_explicit(&inst->live, memory_order_relaxed))
         return;
     atomic_store_explicit(&inst->live, false, memory_order_release);
-    chash_remove(&r->uids, &inst->node);
+    uidix_remove(&r->uids, inst->uid.uid64, inst->ref);
     md_free(atomic_exchange_explicit(&inst->md, NULL, memory_order_relaxed));
     tp_ended_unlink(inst->key, inst);
     tp_pool_give(&r->pool, inst);

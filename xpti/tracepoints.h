@@ -3,7 +3,10 @@
  * canonical strings and instance counter) and one instance object per
  * registration, findable by its 64-bit id.
  *
- * Concurrency: lookups by key and by id are lock-free; creating a key, an
+ * A key is also found from the address of the payload's strings (its site),
+ * so a repeated tracepoint does not hash its strings again: see tp_site.c.
+ *
+ * Concurrency: lookups by key, site and id are lock-free; creating a key, an
  * instance or releasing one takes `lock`. Instances live in a pool whose
  * memory is only returned at tpreg_clear, so a lock-free reader that races
  * with a release never touches freed memory. */
@@ -18,6 +21,7 @@
 #include "xpti/chash.h"
 #include "xpti/metadata.h"
 #include "xpti/strtab.h"
+#include "xpti/uidix.h"
 #include "xpti/xpti.h"
 
 struct tp_key {
@@ -31,6 +35,7 @@ struct tp_key {
      * oldest first (tp_ended.c). */
     struct tp_inst *ended_oldest, *ended_newest;
     uint32_t ended_count;
+    struct chash_node site_node; /* in the site index, under the creating payload's site */
 };
 
 struct tpreg;
@@ -45,11 +50,17 @@ struct tp_inst {
     struct xpti_uid128 uid;
     struct xpti_payload payload;
     struct xpti_event event;
-    struct chash_node node; /* in the id index */
+    /* What the id index matches a hit against: written before the instance
+     * is indexed, atomic because a lock-free finder may read it while a
+     * recycled slot is being reused. Beside `live` (16 bytes at a 16-byte
+     * offset, and a 16-aligned stride: one cache line for every slot): a lookup by id
+     * reads both. */
+    _Alignas(16) _Atomic uint64_t index_id;
+    atomic_bool live;
+    bool ended;   /* under tpreg.lock: in key->ended_* */
+    uint32_t ref; /* the pool's name for this slot, what the id index stores */
     struct tpreg *owner;
     struct tp_key *key;
-    atomic_bool live;
-    bool ended;                    /* under tpreg.lock: in key->ended_* */
     _Atomic(struct md_store *) md; /* NULL until the first metadata item */
     union {                        /* a free slot is never live, so never ended */
         struct tp_inst *next_free;
@@ -66,6 +77,8 @@ static inline struct md_store *tp_md(struct tp_inst *inst)
 }
 
 #define TP_POOL_SLABS 40
+/* A slot's reference: (slab << 20 | index) + 1; slabs hold fewer than 2^20. */
+#define TP_REF_SLAB_SHIFT 20
 
 struct tp_slab {
     struct tp_inst *base;
@@ -91,7 +104,8 @@ typedef void (*tp_dress_fn)(struct tp_inst *inst);
 struct tpreg {
     pthread_mutex_t lock; /* key creation, pool, id-index writes */
     struct chash keys;
-    struct chash uids;
+    struct chash sites; /* keys by their creating payload's string addresses */
+    struct uidix uids;
     struct tp_pool pool;
     struct arena key_mem; /* the keys, under lock; rewound by tpreg_clear */
     struct strtab *strings;
@@ -140,9 +154,47 @@ xpti_result_t tp_add_metadata(struct tp_inst *inst, const char *key, xpti_object
 struct tp_inst *tp_ended_add(struct tp_key *k, struct tp_inst *inst);
 void tp_ended_unlink(struct tp_key *k, struct tp_inst *inst);
 
+/* The site index (tp_site.c). tp_site_hash mixes the payload's string
+ * addresses and the line and column it flags; tp_site_find returns the key
+ * recorded under that site whose strings and location equal the payload's
+ * (compared, not assumed: an address may be reused for other text), or
+ * NULL. tp_site_add records a new key under its creating payload's site;
+ * under the lock, and a failure only costs later lookups the slow path. */
+uint64_t tp_site_hash(const struct xpti_payload *p);
+struct tp_key *tp_site_find(struct tpreg *r, const struct xpti_payload *p, uint64_t site);
+void tp_site_add(struct tpreg *r, struct tp_key *k, uint64_t site);
+
+/* The payload's name and file as its key sees them: NULL when not flagged
+ * or empty (the key then hashes a placeholder). */
+static inline const char *tp_payload_name(const struct xpti_payload *p)
+{
+    return (p->flags & XPTI_PAYLOAD_NAME_AVAILABLE) && p->name && *p->name ? p->name : NULL;
+}
+
+static inline const char *tp_payload_file(const struct xpti_payload *p)
+{
+    return (p->flags & XPTI_PAYLOAD_SOURCE_FILE_AVAILABLE) && p->source_file && *p->source_file
+               ? p->source_file
+               : NULL;
+}
+
+/* p2 of the payload's key: column << 32 | line, each only when flagged. */
+static inline uint64_t tp_key_p2(const struct xpti_payload *p)
+{
+    uint64_t line = (p->flags & XPTI_PAYLOAD_LINE_INFO_AVAILABLE) ? p->line_no : 0;
+    uint64_t column = (p->flags & XPTI_PAYLOAD_COLUMN_INFO_AVAILABLE) ? p->column_no : 0;
+    return column << 32 | line;
+}
+
 /* The instance pool (tp_pool.c); take/give under the registry lock. */
 struct tp_inst *tp_pool_take(struct tp_pool *pool);
 void tp_pool_give(struct tp_pool *pool, struct tp_inst *inst);
+/* The slot a reference names (refs come from tp_pool_take; lock-free). */
+static inline struct tp_inst *tp_pool_at(const struct tp_pool *pool, uint32_t ref)
+{
+    ref--;
+    return &pool->slab[ref >> TP_REF_SLAB_SHIFT].base[ref & ((1u << TP_REF_SLAB_SHIFT) - 1)];
+}
 /* Lock-free: is p the start of an instance slot of this pool? */
 bool tp_pool_owns(const struct tp_pool *pool, uintptr_t p);
 void tp_pool_free_all(struct tp_pool *pool);

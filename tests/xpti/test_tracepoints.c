@@ -199,6 +199,54 @@ static void test_many_instances(void)
     tap_ok(found, "every live id resolves and every released one does not");
 }
 
+/* A repeat finds its key from the payload's string addresses (xpti/tp_site.c)
+ * but must not trust them: a caller may write other text into the same
+ * buffer, pass the same text from another buffer, or change the location
+ * or the flags under the same pointers. Each case must give exactly the
+ * key, instance number and id the strings and location alone decide. */
+static bool made_as(struct xpti_payload *p, const char *name, const char *file, uint32_t line,
+                    uint32_t column, uint64_t instance)
+{
+    uint64_t got = 0;
+    struct xpti_event *e = xptiMakeEvent("x", p, XPTI_EV_ALGORITHM, XPTI_ACTIVITY_ACTIVE, &got);
+    const struct xpti_payload *q = e ? xptiQueryPayload(e) : NULL;
+    /* A name the key does not carry (empty) is hashed as "unknown" and
+     * reads back as NULL. */
+    const char *want = strcmp(name, "unknown") == 0 ? NULL : name;
+    return q && got == instance && e->unique_id == ref_uid64(name, file, line, column, instance) &&
+           (want ? q->name && strcmp(q->name, want) == 0 : q->name == NULL) &&
+           strcmp(q->source_file, file) == 0;
+}
+
+static void test_site_reuse(void)
+{
+    char name[16] = "alpha", file[16] = "a.cpp";
+    struct xpti_payload p = payload(name, file, 7, 3);
+    tap_ok(made_as(&p, "alpha", "a.cpp", 7, 3, 1) && made_as(&p, "alpha", "a.cpp", 7, 3, 2),
+           "the same buffers twice: instances 1 and 2 of one key");
+    strcpy(name, "gamma");
+    tap_ok(made_as(&p, "gamma", "a.cpp", 7, 3, 1),
+           "other text in the same name buffer is another key (instance 1)");
+    strcpy(file, "b.cpp");
+    tap_ok(made_as(&p, "gamma", "b.cpp", 7, 3, 1),
+           "other text in the same file buffer is another key (instance 1)");
+    strcpy(name, "alpha");
+    strcpy(file, "a.cpp");
+    tap_ok(made_as(&p, "alpha", "a.cpp", 7, 3, 3), "the first text again continues its key (3)");
+    p.line_no = 8;
+    tap_ok(made_as(&p, "alpha", "a.cpp", 8, 3, 1), "another line under the same pointers: new key");
+    p.line_no = 7;
+    p.flags &= ~(uint64_t)XPTI_PAYLOAD_COLUMN_INFO_AVAILABLE;
+    tap_ok(made_as(&p, "alpha", "a.cpp", 7, 0, 1), "the column no longer flagged: new key");
+    struct xpti_payload copy = payload("alpha", "a.cpp", 7, 3);
+    tap_ok(made_as(&copy, "alpha", "a.cpp", 7, 3, 4),
+           "the same text from other buffers continues the key (4)");
+    p.flags = LOCATION;
+    name[0] = '\0';
+    tap_ok(made_as(&p, "unknown", "a.cpp", 7, 3, 1),
+           "an emptied name hashes as unknown, a key of its own");
+}
+
 /* What the task_end callback saw: the event's id and its kernel_name. */
 static uint64_t ended_seen, ended_with_metadata;
 
@@ -276,7 +324,7 @@ static void test_scope(void)
 
 int main(void)
 {
-    tap_plan(57);
+    tap_plan(65);
     unsetenv("XPTI_SUBSCRIBERS");
     unsetenv("XPTI_USE_STRICT_HASH");
     test_register_payload();
@@ -288,6 +336,8 @@ int main(void)
     test_make_event();
     xptiReset();
     test_many_instances();
+    xptiReset();
+    test_site_reuse();
     xptiReset();
     test_ended_instances_recycled();
     xptiReset();
