@@ -13,6 +13,7 @@ libgdbstub_la_SOURCES = gdbstub/packet.h gdbstub/packet.c gdbstub/log.h gdbstub/
 	gdbstub/output.h gdbstub/output.c gdbstub/attach.h gdbstub/attach.c \
 	gdbstub/nsqueue.h gdbstub/nsqueue.c \
 	gdbstub/handlers.h gdbstub/dispatch.h gdbstub/dispatch.c gdbstub/tdesc.h gdbstub/tdesc.c \
+	gdbstub/tdesc_cache.h gdbstub/tdesc_cache.c \
 	gdbstub/monitor.h gdbstub/h_query.c gdbstub/h_monitor.c gdbstub/h_threads.c gdbstub/h_regs.c gdbstub/hostview.h gdbstub/hostview.c \
 	gdbstub/h_memory.c gdbstub/h_run.c gdbstub/h_xfer.h gdbstub/h_xfer.c \
 	gdbstub/h_library.h gdbstub/h_library.c gdbstub/h_break.h gdbstub/h_break.c \

@@ -17,6 +17,7 @@
 #include "gdbstub/output.h"
 #include "gdbstub/server_state.h"
 #include "gdbstub/stopreply.h"
+#include "gdbstub/tdesc_cache.h"
 
 /* Without an event descriptor the target is asked this often while a
  * resume is outstanding. */
@@ -77,6 +78,7 @@ void rsp_server_free(struct rsp_server *s)
     rsp_buf_free(&s->last);
     rsp_buf_free(&s->scratch);
     rsp_buf_free(&s->xfer_doc);
+    rsp_tdesc_cache_free(s->tdesc_cache);
     rsp_features_release(s);
     free(s);
 }

@@ -17,9 +17,10 @@
 #include "gdbstub/target.h"
 #include "gdbstub/transport.h"
 
-struct rsp_packet;    /* handlers.h: one entry of the dispatch table */
-struct rsp_run_state; /* h_vrun.c */
-struct rsp_run_entry; /* h_run_entry.c */
+struct rsp_packet;      /* handlers.h: one entry of the dispatch table */
+struct rsp_run_state;   /* h_vrun.c */
+struct rsp_run_entry;   /* h_run_entry.c */
+struct rsp_tdesc_cache; /* tdesc_cache.c */
 
 /* A thread id as the client writes it: pid/tid -1 = all, 0 = any. */
 struct rsp_ptid {
@@ -120,6 +121,9 @@ struct rsp_server {
     struct rsp_buf xfer_doc;
     char xfer_key[96];
     bool xfer_valid;
+
+    /* target descriptions already built (tdesc_cache.c) */
+    struct rsp_tdesc_cache *tdesc_cache;
 
     struct rsp_sent_proc *sent;
     size_t nsent;

@@ -7,6 +7,7 @@
 
 #include "gdbstub/server_state.h"
 #include "gdbstub/tdesc.h"
+#include "gdbstub/tdesc_cache.h"
 #include "regsets/regs_catalog.h"
 
 void rsp_xml_escape(struct rsp_buf *b, const char *s)
@@ -104,6 +105,9 @@ int rsp_tdesc_xml(struct rsp_server *s, uint32_t id, struct rsp_buf *out, char *
     const struct rsp_target_ops *o = s->target.ops;
     struct rsp_tdesc td;
     struct rsp_device_info dev;
+    const struct rsp_buf *kept;
+    bool has_dev;
+    size_t start = out->len;
 
     memset(&dev, 0, sizeof(dev));
     dev.subdevice_id = -1;
@@ -111,12 +115,19 @@ int rsp_tdesc_xml(struct rsp_server *s, uint32_t id, struct rsp_buf *out, char *
         snprintf(err, errlen, "no target description %u", (unsigned)id);
         return -1;
     }
+    has_dev = o->device_info(s->target.ctx, td.pid, &dev) == 0;
+    /* The same registers and device give the same document. */
+    kept = rsp_tdesc_cache_find(s->tdesc_cache, td.regs, has_dev ? &dev : NULL);
+    if (kept) {
+        rsp_buf_put(out, kept->data, kept->len);
+        return out->oom ? -1 : 0;
+    }
     rsp_buf_puts(out, "<?xml version=\"1.0\"?>\n"
                       "<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n"
                       "<target version=\"1.0\">\n"
                       "<architecture>intelgt</architecture>\n"
                       "<osabi>GNU/Linux</osabi>\n");
-    if (o->device_info(s->target.ctx, td.pid, &dev) == 0)
+    if (has_dev)
         device_element(out, &dev);
     /* One feature per register set: the registers of a set are numbered
      * together, in catalogue order. */
@@ -129,5 +140,11 @@ int rsp_tdesc_xml(struct rsp_server *s, uint32_t id, struct rsp_buf *out, char *
         feature(out, td.regs, first, n);
     }
     rsp_buf_puts(out, "</target>\n");
-    return out->oom ? -1 : 0;
+    if (out->oom)
+        return -1;
+    {
+        struct rsp_buf doc = {.data = out->data + start, .len = out->len - start};
+        rsp_tdesc_cache_store(&s->tdesc_cache, td.regs, has_dev ? &dev : NULL, &doc);
+    }
+    return 0;
 }

@@ -368,22 +368,28 @@ static ssize_t raw_write(struct rsp_conn *c, const void *p, size_t n)
 
 int rsp_conn_flush(struct rsp_conn *c)
 {
-    size_t done = 0;
     int rc = 0;
-    /* What was sent is dropped once at the end, not after each write: a
-     * reply of a megabyte goes out in many writes, and moving the rest
-     * down after each one would copy it over and over. */
-    while (done < c->out.len) {
-        ssize_t w = raw_write(c, c->out.data + done, c->out.len - done);
+    /* What was sent is not moved out after each write, nor after each
+     * flush: with a client that reads slowly the queue holds up to a
+     * megabyte, every reply queued flushes, and moving the unsent rest down
+     * each time copied the queue over and over (a reply's worth sent, a
+     * megabyte moved). The written bytes are dropped when the queue
+     * empties, or once they are at least as many as the rest, so each
+     * byte is moved at most about once. */
+    while (c->out_sent < c->out.len) {
+        ssize_t w = raw_write(c, c->out.data + c->out_sent, c->out.len - c->out_sent);
         if (w < 0) {
             if (errno == EINTR)
                 continue;
             rc = errno == EAGAIN || errno == EWOULDBLOCK ? 1 : -errno;
             break;
         }
-        done += (size_t)w;
+        c->out_sent += (size_t)w;
     }
-    rsp_buf_consume(&c->out, done);
+    if (c->out_sent > 0 && c->out_sent >= c->out.len - c->out_sent) {
+        rsp_buf_consume(&c->out, c->out_sent);
+        c->out_sent = 0;
+    }
     return rc;
 }
 
@@ -397,12 +403,12 @@ int rsp_conn_write(struct rsp_conn *c, const void *data, size_t n)
 
 bool rsp_conn_pending(const struct rsp_conn *c)
 {
-    return c->out.len > 0;
+    return c->out.len > c->out_sent;
 }
 
 bool rsp_conn_congested(const struct rsp_conn *c)
 {
-    return c->out.len >= RSP_OUT_HIGH_WATER;
+    return c->out.len - c->out_sent >= RSP_OUT_HIGH_WATER;
 }
 
 int rsp_conn_drain(struct rsp_conn *c, int timeout_ms)
@@ -432,4 +438,5 @@ void rsp_conn_close(struct rsp_conn *c)
     }
     c->in_fd = c->out_fd = -1;
     rsp_buf_free(&c->out);
+    c->out_sent = 0;
 }

@@ -44,7 +44,8 @@ struct rsp_conn {
     bool is_socket;
     bool restore_flags; /* stdio: put back the descriptors' original flags */
     int in_flags, out_flags;
-    struct rsp_buf out; /* bytes queued but not yet written */
+    struct rsp_buf out; /* bytes queued; the first out_sent of them are written */
+    size_t out_sent;
 };
 
 /* True when spec names a TCP address other than the default loopback one

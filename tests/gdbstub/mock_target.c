@@ -35,6 +35,10 @@
 struct mthread {
     enum rsp_thread_state state;
     uint32_t tdesc;
+    /* The tdesc the registers hold fill_regs's values for; 0 once a
+     * register was written. An attach fills only what differs, so that
+     * fuzz_rsp's thousands of attaches a second do not rewrite 376 KB each. */
+    uint32_t filled_for;
     uint8_t regs[REGBUF];
 };
 
@@ -43,6 +47,7 @@ struct mdev {
     uint32_t nthreads;
     uint32_t dims[4]; /* slices, subslices, eus, threads */
     struct mthread t[MAXT];
+    bool mem_filled; /* mem and slm hold the attach's values (none written since) */
     uint8_t mem[MEM_SIZE], slm[SLM_SIZE];
 };
 
@@ -116,6 +121,7 @@ static void fill_regs(struct mock_target *m, uint32_t pid, uint32_t tid)
         memset(p, 0, 8);
         p[2] = 0x80;
     }
+    t->filled_for = t->tdesc;
 }
 
 struct mock_target *mock_target_new(void)
@@ -232,14 +238,18 @@ static int m_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *
         memcpy(d->dims, dims[p - 1], sizeof(d->dims));
         d->nthreads = dims[p - 1][0] * dims[p - 1][1] * dims[p - 1][2] * dims[p - 1][3];
         d->attached = true;
-        for (uint32_t i = 0; i < MEM_SIZE; i++)
-            d->mem[i] = (uint8_t)(i ^ p);
-        for (uint32_t i = 0; i < SLM_SIZE; i++)
-            d->slm[i] = (uint8_t)(0xa0 + p);
+        /* What nothing wrote since the last fill still holds its values. */
+        if (!d->mem_filled) {
+            for (uint32_t i = 0; i < MEM_SIZE; i++)
+                d->mem[i] = (uint8_t)(i ^ p);
+            memset(d->slm, 0xa0 + p, SLM_SIZE);
+            d->mem_filled = true;
+        }
         for (uint32_t t = 1; t <= d->nthreads; t++) {
             d->t[t - 1].state = RSP_THREAD_STOPPED;
             d->t[t - 1].tdesc = p == 1 ? 1 : 2;
-            fill_regs(m, p, t);
+            if (d->t[t - 1].filled_for != d->t[t - 1].tdesc)
+                fill_regs(m, p, t);
         }
     }
     m->dev[0].t[2].state = RSP_THREAD_UNAVAILABLE; /* p1.3 */
@@ -358,8 +368,10 @@ static int m_write_register(void *ctx, uint32_t pid, uint32_t tid, uint32_t regn
     int rc = reg_access(ctx, pid, tid, regnum, size, &p);
     if (rc == RSP_TARGET_UNAVAILABLE)
         return -EAGAIN;
-    if (rc == 0)
+    if (rc == 0) {
         memcpy(p, buf, size);
+        thread_of(ctx, pid, tid)->filled_for = 0;
+    }
     return rc;
 }
 
@@ -411,6 +423,7 @@ static int m_write_memory(void *ctx, const struct rsp_mem_ref *ref, const uint8_
         return rc;
     }
     memcpy(p, buf, n);
+    dev_of(ctx, ref->pid)->mem_filled = false;
     return 0;
 }
 

@@ -14,7 +14,8 @@ struct mock_target;
 struct mock_target *mock_target_new(void);
 void mock_target_free(struct mock_target *m);
 /* Back to the state mock_target_new gives, cheaply (the catalogs, the pipe
- * and the devices' memory stay; an attach fills memory and registers). */
+ * and the devices' memory stay; an attach gives memory and registers their
+ * first values again, filling only what was written since). */
 void mock_target_reset(struct mock_target *m);
 const struct rsp_target_ops *mock_target_ops(void);
 /* Devices attached now (client_gone detaches them all). */
