@@ -14,7 +14,8 @@ bench-gdbstub: zestub$(EXEEXT) examples/vadd$(EXEEXT) libze_gtsim.la
 	python3 $(srcdir)/bench/gdbstub/bench_gdbstub.py --builddir '$(abs_top_builddir)'
 
 # Stop the world at scale (issue 23): this build against BEFORE, a build
-# directory of the commit to compare with (bench/README.md).
+# directory of the commit to compare with, and against Intel's gdbserver
+# when the environment's GDBSERVER_ZE names one (bench/README.md).
 .PHONY: bench-scale
 bench-scale: zestub$(EXEEXT) examples/vadd$(EXEEXT) libze_gtsim.la
 	before='$(BEFORE)'; python3 $(srcdir)/bench/gdbstub/scale.py \

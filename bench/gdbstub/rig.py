@@ -78,14 +78,18 @@ class Server:
     listening port is its first line). With log_path, stderr goes to that
     file instead and is read back after the run: a --log-level debug run
     writes a line per stop, and a Python reader thread taking the GIL for
-    each would compete with the client being timed."""
+    each would compete with the client being timed. `argv` runs another
+    server instead (Intel's gdbserver in scale.py): it must listen on a
+    port it prints as "Listening on port N", as gdbserver does for port 0."""
 
-    def __init__(self, where, timeout, args=(), log_path=None):
+    def __init__(self, where, timeout, args=(), log_path=None, argv=None):
         self.log_path = log_path
         self.log_file = open(log_path, "wb") if log_path else None
+        if argv is None:
+            argv = [os.path.join(where.builddir, "zestub"), "--once", *args, "--multi", ":0"]
+        self.name = os.path.basename(argv[0])
         self.proc = subprocess.Popen(
-            [os.path.join(where.builddir, "zestub"), "--once", *args, "--multi", ":0"],
-            env=where.env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            argv, env=where.env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=self.log_file or subprocess.PIPE)
         self.lines = []
         self.port = None
@@ -96,7 +100,7 @@ class Server:
         self.client = None
         if not self.ready.wait(30) or self.port is None:
             self.kill()
-            raise RigError("zestub did not listen: %s" % self.stderr())
+            raise RigError("%s did not listen: %s" % (self.name, self.stderr()))
         self.client = FastClient.tcp(self.port, timeout=timeout)
 
     def _port_line(self, line):
@@ -147,12 +151,13 @@ class Server:
             raise RigError("extended mode refused")
         return int(m.group(1), 16)
 
-    def detach_and_close(self):
+    def detach_and_close(self, pid=1):
         """Leaves the application running: detach, then the end of the
-        connection ends zestub (--once)."""
+        connection ends the server (--once). zestub's process is 1; Intel's
+        gdbserver names a device by a pid of its own (its stop replies')."""
         try:
             if self.client:
-                self.client.req("D;1")
+                self.client.req("D;%x" % pid)
         finally:
             self.kill()
 

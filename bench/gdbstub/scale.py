@@ -12,8 +12,13 @@ counter, zecount.c, built here with the system compiler):
   ^C -> stop reply; vCont;c -> the zetDebugResume call (resume issued).
 
 `--before BUILDDIR` is a build of the commit to compare with (same
-configure); without it only the current build is measured. Results and
-method: bench/README.md, "Stop the world at scale"."""
+configure); without it only the current build is measured. When
+GDBSERVER_ZE (or --gdbserver-ze) names Intel's gdbserver for the GPU, it
+runs the same cycles on the same gtsim device in the same window,
+interleaved, as `gdbserver --multi --once 127.0.0.1:0` attached by
+`vAttach;PID`, and its column and its ratio to this build are printed;
+otherwise a note says the column is skipped. Results and method:
+bench/README.md, "Stop the world at scale"."""
 
 import argparse
 import mmap
@@ -126,8 +131,9 @@ def wait_dispatched(app, timeout):
         time.sleep(0.2)
 
 
-def one_cycle(a, where, counted, counter, nthreads):
-    """One application, one fresh zestub: every phase once."""
+def one_cycle(a, where, counted, counter, nthreads, argv=None):
+    """One application, one fresh server (zestub, or argv): every phase
+    once."""
     # A work-item for every SIMD lane of every hardware thread (vadd's
     # Xe-HPC kernel is SIMD 32): every thread has work, and at pace 1 runs
     # far longer than a cycle lasts.
@@ -136,7 +142,7 @@ def one_cycle(a, where, counted, counter, nthreads):
     srv = None
     out = {}
     try:
-        srv = Server(counted, a.timeout)
+        srv = Server(counted, a.timeout, argv=argv)
         psize = srv.hello()
         c, zpid = srv.client, srv.proc.pid
 
@@ -150,9 +156,13 @@ def one_cycle(a, where, counted, counter, nthreads):
         stop = phase("vAttach -> stop", lambda: c.req("vAttach;%x" % app.pid, timeout=a.timeout))
         if not re.match(r"^T", stop):
             raise RigError("vAttach answered %r (%s)" % (stop[:60], srv.stderr()))
+        # The process the stop names, to detach from (gdbserver's own id
+        # for the device; zestub's 1).
+        m = re.search(r"thread:p([0-9a-f]+)\.", stop)
+        pid = int(m.group(1), 16) if m else 1
         listed = phase("+ qXfer:threads", lambda: xfer(c, "threads", "", psize - 5)[0])
         if listed.count(b"<thread ") != nthreads:
-            raise RigError("the list has %d threads" % listed.count(b"<thread "))
+            raise RigError("%s's list has %d threads" % (srv.name, listed.count(b"<thread ")))
         if nthreads <= a.e_max:
             def select_and_e():
                 for t in range(1, nthreads + 1):
@@ -164,8 +174,20 @@ def one_cycle(a, where, counted, counter, nthreads):
         sent = [0]
 
         def cont():
+            # The ^C waits for the resume (the first zetDebugResume after
+            # vCont;c), as a user's would: Intel's gdbserver takes a ^C in
+            # its SIGIO handler and calls zetDebugInterrupt from there, and
+            # one that arrives while its resume is still writing registers
+            # deadlocks on the driver's lock held by the interrupted call
+            # (bench/README.md).
+            resumes = counter.snap()[FUNCS.index("Resume")][0]
             sent[0] = now_ns()
             c.send("vCont;c")
+            end = time.monotonic() + a.timeout
+            while counter.snap()[FUNCS.index("Resume")][0] == resumes:
+                if time.monotonic() > end:
+                    raise RigError("vCont;c: no zetDebugResume in %d s" % a.timeout)
+                time.sleep(0.001)
             time.sleep(a.run_ms / 1000)
 
         phase("vCont;c (+ run)", cont)
@@ -181,7 +203,7 @@ def one_cycle(a, where, counted, counter, nthreads):
         # cr0 of every thread): the first zetDebugResume after vCont;c.
         resume = counter.snap()[FUNCS.index("Resume")][2]
         out["vCont;c -> resume issued"] = resume - sent[0] if resume > sent[0] else None
-        srv.detach_and_close()
+        srv.detach_and_close(pid)
         srv = None
         return out
     finally:
@@ -204,27 +226,37 @@ def median(xs):
 def report(nthreads, results, builds):
     print("\n### %s threads, all running (median of %d)\n" % (format(nthreads, ","),
                                                                len(results[builds[0]])))
-    phases = [p for p in results[builds[-1]][0] if p != "vCont;c -> resume issued"]
+    phases = [p for p in results["after"][0] if p != "vCont;c -> resume issued"]
+    # Every other column is divided by this build's: "before / after" is
+    # how much this build gained, "gdbserver-ze / after" how many times
+    # Intel's gdbserver's figure is zestub's.
+    others = [b for b in builds if b != "after"]
     head = "| phase | what |" + "".join(" %s |" % b for b in builds)
-    if len(builds) == 2:
-        head += " before / after |"
+    head += "".join(" %s / after |" % b for b in others)
     print(head)
-    print("|---|---|" + "---|" * (len(builds) + (len(builds) == 2)))
+    print("|---|---|" + "---|" * (len(builds) + len(others)))
 
     def row(name, what, pick):
-        vals = [median([pick(cyc) for cyc in results[b]]) for b in builds]
+        vals = {b: median([pick(cyc) for cyc in results[b]]) for b in builds}
         line = "| %s | %s |" % (name, what)
-        for b, v in zip(builds, vals):
+        for b in builds:
+            v = vals[b]
             line += " %s |" % (("-" if v is None else "%d" % v) if what.startswith("calls")
                                else fmt_s(v))
-        if len(builds) == 2:
-            ok = vals[0] is not None and vals[1] not in (None, 0)
-            line += " %s |" % ("%.1fx" % (vals[0] / vals[1]) if ok else "-")
+        for b in others:
+            ok = vals[b] is not None and vals["after"] not in (None, 0)
+            line += " %s |" % ("%.1fx" % (vals[b] / vals["after"]) if ok else "-")
         print(line)
+
+    def calls(cyc, ps):
+        """Every counted debug call of the phases ps (ReadEvent included:
+        each is a call into the driver, waiting or not)."""
+        return sum(cyc[p].calls[f] for p in ps if p in cyc for f in FUNCS)
 
     for p in phases:
         row(p, "wall", lambda cyc, p=p: cyc[p].wall if p in cyc else None)
-        row(p, "zestub CPU", lambda cyc, p=p: cyc[p].cpu / 1e9 if p in cyc else None)
+        row(p, "server CPU", lambda cyc, p=p: cyc[p].cpu / 1e9 if p in cyc else None)
+        row(p, "calls, all counted", lambda cyc, p=p: calls(cyc, [p]) if p in cyc else None)
         for f in FUNCS:
             if any(p in cyc and cyc[p].calls[f] for b in builds for cyc in results[b]):
                 row(p, "calls " + f, lambda cyc, p=p, f=f: cyc[p].calls[f] if p in cyc else None)
@@ -233,11 +265,31 @@ def report(nthreads, results, builds):
                         lambda cyc, p=p, f=f: cyc[p].call_ns[f] / 1e9 if p in cyc else None)
     row("vAttach -> stop + whole list", "wall",
         lambda cyc: cyc["vAttach -> stop"].wall + cyc["+ qXfer:threads"].wall)
-    row("vAttach -> stop + whole list", "zestub CPU",
+    row("vAttach -> stop + whole list", "server CPU",
         lambda cyc: (cyc["vAttach -> stop"].cpu + cyc["+ qXfer:threads"].cpu) / 1e9)
     row("vCont;c -> resume issued", "wall",
         lambda cyc: cyc["vCont;c -> resume issued"] / 1e9
         if cyc.get("vCont;c -> resume issued") else None)
+    # The run phase's wall is mostly the sleep before ^C: the sum takes
+    # the time to the resume instead.
+    timed = [p for p in phases if p != "vCont;c (+ run)"]
+    row("all phases (resume issued, not the run)", "wall",
+        lambda cyc: sum(cyc[p].wall for p in timed if p in cyc)
+        + (cyc.get("vCont;c -> resume issued") or 0) / 1e9)
+    row("all phases", "calls, all counted", lambda cyc: calls(cyc, phases))
+    # A server that polls for events with a timeout makes ReadEvent calls
+    # in proportion to the time it runs, not to the threads.
+    row("all phases", "calls, all but ReadEvent", lambda cyc: calls(cyc, phases) - sum(
+        cyc[p].calls["ReadEvent"] for p in phases if p in cyc))
+    # Issue 23's cycle: attach, the list, continue, ^C; without Intel's
+    # GDB's first `info threads`, which reads registers by the thread.
+    cycle = [p for p in phases if p != "Hg + e, every thread"]
+    row("attach, list, vCont;c, ^C", "wall (to the resume, not the run)",
+        lambda cyc: sum(cyc[p].wall for p in cycle if p in cyc and p != "vCont;c (+ run)")
+        + (cyc.get("vCont;c -> resume issued") or 0) / 1e9)
+    row("attach, list, vCont;c, ^C", "calls, all counted", lambda cyc: calls(cyc, cycle))
+    if "gdbserver-ze" not in builds:
+        print("\n(gdbserver-ze: GDBSERVER_ZE is not set, its column is skipped)")
     sys.stdout.flush()
 
 
@@ -247,7 +299,8 @@ def main():
     p.add_argument("--before", help="build directory of the commit to compare with")
     p.add_argument("--threads", type=int, action="append", choices=sorted(SHAPES))
     p.add_argument("--reps", type=int, default=3)
-    p.add_argument("--run-ms", type=float, default=50, help="running time before ^C")
+    p.add_argument("--run-ms", type=float, default=50,
+                   help="running time before ^C, from the resume")
     p.add_argument("--e-max", type=int, default=8192,
                    help="Hg + e for every thread up to this many threads")
     p.add_argument("--timeout", type=float, default=300)
@@ -256,11 +309,21 @@ def main():
     p.add_argument("--spread-ms", type=int, default=0,
                    help="gtsim's interrupt_spread_ms (after only): interrupted threads halt "
                    "over this window and the interrupt's answer comes at its end")
+    p.add_argument("--gdbserver-ze", default=os.environ.get("GDBSERVER_ZE"),
+                   help="Intel's gdbserver for the GPU, run on the same device "
+                   "(default: $GDBSERVER_ZE; none: its column is skipped)")
     p.add_argument("--settle", type=float, default=0.3,
                    help="seconds after vadd's launch before watching its dispatch")
     a = p.parse_args()
     builds = (["before"] if a.before else []) + ["after"]
-    dirs = {"before": a.before, "after": a.builddir}
+    dirs = {"before": a.before, "after": a.builddir, "gdbserver-ze": a.builddir}
+    argvs = {}
+    if a.gdbserver_ze:
+        if not os.access(a.gdbserver_ze, os.X_OK):
+            raise RigError("GDBSERVER_ZE=%s is not an executable" % a.gdbserver_ze)
+        builds.append("gdbserver-ze")  # this build's gtsim and vadd
+        argvs["gdbserver-ze"] = [os.path.abspath(a.gdbserver_ze), "--multi", "--once",
+                                 "127.0.0.1:0"]
     tmp = tempfile.mkdtemp(prefix="zestub-scale-")
     try:
         so = build_counter(tmp)
@@ -271,12 +334,12 @@ def main():
             for rep in range(a.reps):
                 for b in builds:  # interleaved: both see the same machine
                     cfg = config
-                    if a.spread_ms and b == "after":  # 29d5fde's gtsim has no such key
+                    if a.spread_ms and b != "before":  # 29d5fde's gtsim has no such key
                         cfg += ",interrupt_spread_ms=%d" % a.spread_ms
                     where = Where(os.path.abspath(dirs[b]), cfg, tmp)
                     counted = CountedWhere(where, so, counter.path, a.latency_us)
                     print("# %d threads, %s, rep %d" % (n, b, rep + 1), file=sys.stderr)
-                    results[b].append(one_cycle(a, where, counted, counter, n))
+                    results[b].append(one_cycle(a, where, counted, counter, n, argvs.get(b)))
             report(n, results, builds)
         counter.close()
     finally:
