@@ -244,9 +244,11 @@ int dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_op
      * mode without --json): its records are the progress. */
     dump_out_collect(out, m, o->regs, x, stop_ns, o->json || !o->program ? stderr : NULL);
     sess_xpti_close(x);
-    sess_resume_all(m, &err);
+    /* Counted before the resume: once resumed, an application may end at
+     * once (the page-fault example does), and that is no loss to the dump. */
     for (unsigned k = 0; k < sess_count(m); k++)
         alive_after += sess_alive(m, k);
+    sess_resume_all(m, &err);
     if (alive_after == alive_before)
         return 0;
     /* A device lost (or the application gone) while we dumped: what was

@@ -152,7 +152,8 @@ static void case_arguments(void)
     check(sess_module_release(w.m, s, w.load.module_begin, w.load.module_end, &err) == 0 &&
               sess_module_at(w.m, s, 0, &mi) == 0 && mi.acked,
           "releasing the module acknowledges it");
-    check(sess_detach(w.m, s, NULL) == 0 && !sess_alive(w.m, s), "detach: the session is not alive");
+    check(sess_detach(w.m, s, NULL) == 0 && !sess_alive(w.m, s),
+          "detach: the session is not alive");
     check(sess_read_memory(w.m, s, UINT32_MAX, ZD_SPACE_DEFAULT, w.load.module_load, 4, buf,
                            &err) == ZD_E_LOST,
           "memory of a detached session: lost (%s)", err.msg);
