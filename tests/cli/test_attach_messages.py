@@ -84,7 +84,7 @@ with h.guarded(t, "a GTSIM_CONFIG mismatch"):
     t.ok(rc == 1 and "ZET_ENABLE_PROGRAM_DEBUGGING=1 set" not in err and
          "export GTSIM_CONFIG='%s,tiles=2'" % CONFIG in err,
          "zestub --attach: names the GTSIM_CONFIG to export (zestub doctor's check)", err)
-    t.eq(h.wait_exit(app, 120), 0, "that application finishes")
+    t.eq(h.wait_exit(app), 0, "that application finishes")
 
 with h.guarded(t, "an application without program debugging"):
     plain = subprocess.Popen([os.path.join(h.top, "examples", "vadd"), "--print-buffers"],
@@ -95,7 +95,7 @@ with h.guarded(t, "an application without program debugging"):
     text = vattach(plain.pid)
     t.ok("without ZET_ENABLE_PROGRAM_DEBUGGING=1" in text and "restart" in text,
          "vAttach: restart it with ZET_ENABLE_PROGRAM_DEBUGGING=1", text)
-    t.eq(h.wait_exit(plain, 120), 0, "that application finishes")
+    t.eq(h.wait_exit(plain), 0, "that application finishes")
 
 with h.guarded(t, "a driver that does not start"):
     bad = dict(env, GTSIM_CONFIG="platform=bogus")

@@ -72,14 +72,14 @@ with h.guarded(t, "doctor"):
                                                        "restart"]),
          "debugging not enabled in the app: FAIL, restart it with ZET_ENABLE_PROGRAM_DEBUGGING=1",
          out)
-    t.eq(h.wait_exit(plain, 120), 0, "that application finishes")
+    t.eq(h.wait_exit(plain), 0, "that application finishes")
 
     app, _ = h.start_app(h.gtsim_env(CONFIG + ",tiles=2"), args=["--print-buffers"],
                          running="buffers:")
     rc, out = doctor([str(app.pid)])
     t.ok(rc == 1 and failed(out, "gtsim-config", ["export GTSIM_CONFIG=", "tiles=2"]),
          "gtsim config mismatch: FAIL, export the application's GTSIM_CONFIG", out)
-    t.eq(h.wait_exit(app, 120), 0, "that application finishes")
+    t.eq(h.wait_exit(app), 0, "that application finishes")
 
     app, _ = h.start_app(env, args=["--print-buffers"], running="buffers:")
     rc, out = doctor(["--json", str(app.pid)])
@@ -97,5 +97,5 @@ with h.guarded(t, "doctor"):
     t.ok(rc == 1 and failed(out, "attach", ["already attached", "detach or end it"]),
          "already attached: FAIL, detach or end the other debugger", out)
     srv.proc.terminate()
-    t.eq(h.wait_exit(app, 120), 0, "the application finishes (the trial attach let it go)")
+    t.eq(h.wait_exit(app), 0, "the application finishes (the trial attach let it go)")
 sys.exit(t.done())

@@ -161,5 +161,5 @@ with h.guarded(t, "DAP session"):
     t.ok(r.get("success"), "continue", r)
     r = d.request("disconnect", {}, timeout=60)
     t.ok(r.get("success"), "disconnect", r)
-    t.eq(h.wait_exit(app, 120), 0, "the application finishes")
+    t.eq(h.wait_exit(app), 0, "the application finishes")
 sys.exit(t.done())

@@ -119,7 +119,7 @@ def one_run(n):
         t.ok(out is not None and "Detaching" in out and "rror" not in out,
              "%s: detach is clean" % tag, out)
         term.command("monitor exit", timeout=10)
-        t.eq(h.wait_exit(app, 120), 0, "%s: the application's exit status" % tag)
+        t.eq(h.wait_exit(app), 0, "%s: the application's exit status" % tag)
     finally:
         term.close()
 

@@ -84,13 +84,13 @@ def nonstop(features, sig, tag):
          stops)
     t.eq(c.req("D;1"), "OK", "%s, non-stop: detach" % tag)
     t.eq(srv.close(), 0, "%s, non-stop: zestub ends cleanly" % tag)
-    t.eq(h.wait_exit(app, 120), 0, "%s, non-stop: the application finishes" % tag)
+    t.eq(h.wait_exit(app), 0, "%s, non-stop: the application finishes" % tag)
 
 
 def finish(app, srv, c, pid, tag):
     t.eq(c.req("D;%s" % pid), "OK", "%s: detach" % tag)
     t.eq(srv.close(), 0, "%s: zestub ends cleanly" % tag)
-    t.eq(h.wait_exit(app, 120), 0,
+    t.eq(h.wait_exit(app), 0,
          "%s: the application finishes" % tag)
 
 
@@ -169,7 +169,7 @@ def stock_mi(gdb, who="stock GDB"):
              "%s's command line: interrupt -> \"received signal SIGINT\"" % who, text[-600:])
         cls, _ = s.command("-target-detach")
         t.eq(cls, "done", "%s MI: detach" % who)
-        t.eq(h.wait_exit(app, 120), 0, "%s MI: the application finishes after detach" % who)
+        t.eq(h.wait_exit(app), 0, "%s MI: the application finishes after detach" % who)
 
 
 for what, fn in (("stock client over RSP", stock_raw), ("Intel's GDB over RSP", intel_raw),

@@ -47,7 +47,7 @@ with h.guarded(t, "stock GDB"):
             "stock GDB: monitor %s prints why (%s), once" % (cmd, why), part)
     t.ok("Thread 1.1" in out.split("<<end>>")[-1] and rc == 0,
          "stock GDB: still usable afterwards (info threads, detach)", out[-800:])
-    t.eq(h.wait_exit(app, 120), 0, "the application finishes")
+    t.eq(h.wait_exit(app), 0, "the application finishes")
 
 with h.mi_session(t, "GDB/MI", gdb) as s:
     app, _ = h.start_app(env, args=["--print-buffers"], running="buffers:")
@@ -84,5 +84,5 @@ with h.guarded(t, "detach and attach again"):
          text)
     t.eq(c.req("D;1"), "OK", "detached again")
     t.eq(srv.close(), 0, "zestub ends cleanly")
-    t.eq(h.wait_exit(app, 120), 0, "the application finishes")
+    t.eq(h.wait_exit(app), 0, "the application finishes")
 sys.exit(t.done())
