@@ -18,6 +18,7 @@ struct run {
 
 struct class
 {
+    bool own_reason; /* stopped for a reason of its own, not by an interrupt */
     char *key;
     char *title; /* "page-fault in oob (oob.cl:8)" */
     unsigned device;
@@ -182,6 +183,7 @@ bool dump_classes_add(struct dump_classes *c, const struct dump_thread *t, unsig
     k->key = key;
     k->title = title;
     k->device = device;
+    k->own_reason = t->reason != REGS_STOP_INTERRUPT && t->reason != REGS_STOP_UNKNOWN;
     k->count = 1;
     k->order = c->n;
     add_run(k, t, index);
@@ -200,9 +202,14 @@ void dump_classes_set_record(struct dump_classes *c, char *text)
     c->classes[c->last].record = text;
 }
 
+/* Threads that stopped for a reason of their own (a fault, a breakpoint)
+ * first: they say why the dump was taken; the threads the dump interrupted
+ * after them. Then largest first. */
 static int by_size(const void *a, const void *b)
 {
     const struct class *x = a, *y = b;
+    if (x->own_reason != y->own_reason)
+        return x->own_reason ? -1 : 1;
     if (x->count != y->count)
         return x->count > y->count ? -1 : 1;
     return x->order < y->order ? -1 : x->order > y->order;

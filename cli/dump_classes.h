@@ -26,7 +26,9 @@ bool dump_classes_add(struct dump_classes *c, const struct dump_thread *t, unsig
                       uint32_t index);
 /* The representative's record as the human dump prints it (taken over). */
 void dump_classes_set_record(struct dump_classes *c, char *text);
-/* Every class, largest first (ties: first seen), then forgets them. */
+/* Every class, then forgets them: those of threads that stopped for a
+ * reason of their own (fault, breakpoint, exception) before those the dump
+ * interrupted, each group largest first (ties: first seen). */
 void dump_classes_print(struct dump_classes *c, FILE *f);
 /* Classes so far. */
 size_t dump_classes_count(const struct dump_classes *c);

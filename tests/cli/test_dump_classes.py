@@ -53,7 +53,8 @@ with h.guarded(t, "the page-fault example, grouped"):
     classes = CLASS.findall(out)
     total = re.search(r"^(\d+) stopped threads?$", out, re.M)
     # The threads that had not faulted yet when the dump stopped them are
-    # a class of their own (interrupt, same line).
+    # a class of their own (interrupt, same line), after the faulting ones
+    # however many there are of each.
     t.ok(rc == 5 and m is not None and total is not None and
          sum(int(n) for _, n, _ in classes) == int(total.group(1)) and
          all(what.startswith("interrupt in oob") for _, _, what in classes[1:]),

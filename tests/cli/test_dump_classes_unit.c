@@ -54,8 +54,10 @@ int main(void)
     unsigned firsts = 0;
     tap_plan(10);
 
-    /* Class A: threads 0-9 at k.cl:5 (page fault). Class B: 20-49 at k.cl:7
-     * (interrupt): larger, so printed first. Class C: no line, by pc. */
+    /* Class A: threads 0-9 at k.cl:5 (page fault): first, a reason of its
+     * own. Class B: 20-49 at k.cl:7 (interrupt): larger, yet after A, and
+     * before the smaller interrupt class C (no line: by pc). D: A's place
+     * on another device, after A (same reason, smaller). */
     for (uint32_t i = 0; i < 10; i++) {
         t = at(0, i, REGS_STOP_PAGE_FAULT, "k", 5, 0x100);
         if (dump_classes_add(c, &t, 0, i)) {
@@ -87,20 +89,22 @@ int main(void)
 
     out = print(c);
     tap_ok(out && strstr(out, "4 classes") != NULL, "the heading counts the classes");
-    tap_ok(out && strstr(out, "class 1: 30 threads on device 0: interrupt in k (k.cl:7)\n") &&
-               strstr(out, "class 2: 10 threads on device 0: page-fault in k (k.cl:5)\n"),
-           "largest first: B (30 threads, one line despite 30 pcs), then A");
-    tap_ok(out && strstr(out, "class 3: 1 thread on device 0: interrupt at pc 0x999\n") &&
-               strstr(out, "class 4: 1 thread on device 1: page-fault in k (k.cl:5)\n"),
-           "ties in the order first seen; no line: the pc; another device: its own class");
+    tap_ok(out && strstr(out, "class 1: 10 threads on device 0: page-fault in k (k.cl:5)\n") &&
+               strstr(out, "class 2: 1 thread on device 1: page-fault in k (k.cl:5)\n") &&
+               strstr(out, "class 3: 30 threads on device 0: interrupt in k (k.cl:7)\n"),
+           "faults first (A, then D: another device is another class), then the interrupted "
+           "(B: 30 threads, one line despite 30 pcs)");
+    tap_ok(out && strstr(out, "class 4: 1 thread on device 0: interrupt at pc 0x999\n"),
+           "among the interrupted, largest first; no line: the pc");
     tap_ok(out && strstr(out, "  threads 0.0.2.4-0.1.2.1\n") &&
                strstr(out, "  threads 0.0.0.0-0.0.1.1\n"),
            "consecutive threads as one range (20-49: 0.0.2.4-0.1.2.1; 0-9: 0.0.0.0-0.0.1.1)");
     tap_ok(out && strstr(out, "interrupt at pc 0x999\n  threads 0.1.3.4\n  representative:\n"
                               "  record of C\n"),
            "a class of one: its thread and its record");
-    tap_ok(out && strstr(out, "record of B") < strstr(out, "record of A") &&
-               strstr(out, "record of A") < strstr(out, "record of C"),
+    tap_ok(out && strstr(out, "record of A") < strstr(out, "record of D") &&
+               strstr(out, "record of D") < strstr(out, "record of B") &&
+               strstr(out, "record of B") < strstr(out, "record of C"),
            "each class's representative record follows it");
     tap_ok(dump_classes_count(c) == 0, "printing empties the classes");
     free(out);
