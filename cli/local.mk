@@ -11,7 +11,7 @@ zestub_SOURCES = cli/cli.h cli/main.c cli/devices.c cli/dump.c cli/serve.c cli/d
 zestub_CFLAGS = $(AM_CFLAGS) -DZESTUB_PKGLIBDIR='"$(pkglibdir)"'
 zestub_LDADD = libtarget.la libgdbstub.la libsessions.la libsymbols.la libregsets.la libzetdebug.la \
 	$(ZE_LIBS) $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(PTHREAD_LIBS)
-EXTRA_DIST += cli/README.md doc/merge-format.md
+EXTRA_DIST += cli/README.md doc/merge-format.md doc/core-format.md
 
 # libzestub_launch.so: preloaded by launch mode into the program zestub
 # starts; holds its first zeModuleCreate until zestub has attached
