@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """zestub dump --core on gtsim, read back by tests/cli/core_check (libelf):
 the module a core embeds equals byte for byte the module the server hands
-a client over RSP (vadd, read with `m` before the dump); the page-fault
+a client over RSP (vadd, read with `m` before the dump), and its program
+note's description is the server's target.xml; the page-fault
 example's core has one status note per thread of the JSON dump of the same
 run, the fault's signal and address, the faulting PC in a code segment; a
 truncated or corrupt core is rejected with a reason; a bad --core pattern
@@ -20,7 +21,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import harness as h  # noqa: E402
 
 CHECKS = 12  # what core_check prints for every core
-t = h.Tap(2 + (CHECKS + 1) + 3 + (CHECKS + 1) + 2 + 1)  # the plan
+t = h.Tap(2 + (CHECKS + 1) + 1 + 3 + (CHECKS + 1) + 2 + 1)  # the plan
 zestub = os.path.join(h.top, "zestub")
 reader = os.path.join(h.top, "tests", "cli", "core_check")
 tmp = tempfile.mkdtemp()
@@ -58,6 +59,7 @@ with h.guarded(t, "vadd: the served module and the core"):
     srv = h.Stdio(env)
     srv.attach(app.pid)
     libs = srv.c.xfer("libraries", "")[0].decode()
+    served_xml = srv.c.xfer("features", "target.xml")[0]
     m = re.search(r'<in-memory-library begin="0x([0-9a-f]+)" end="0x([0-9a-f]+)"', libs)
     served = b""
     if m:
@@ -82,6 +84,14 @@ with h.guarded(t, "vadd: the served module and the core"):
          nthreads > 0, "vadd: dump --on now --core exits 0 and leaves the core, no .partial",
          d.stderr.decode(errors="replace")[-2000:])
     core_check("vadd", core, "--threads", str(nthreads), "--module", module)
+    # The program note: "GPU", NUL, the description, NUL.
+    with open(core, "rb") as f:
+        data = f.read()
+    at = data.find(b"GPU\0<?xml")
+    core_xml = data[at + 4:data.index(b"\0", at + 4)] if at >= 0 else b""
+    t.ok(core_xml and core_xml == served_xml,
+         "vadd: the core's description is the server's target.xml (%d and %d bytes)" %
+         (len(core_xml), len(served_xml)), served_xml[:300])
     app.kill()
     app.wait()
 
