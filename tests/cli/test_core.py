@@ -3,7 +3,8 @@
 """zestub dump --core on gtsim, read back by tests/cli/core_check (libelf):
 the module a core embeds equals byte for byte the module the server hands
 a client over RSP (vadd, read with `m` before the dump), and its program
-note's description is the server's target.xml; the page-fault
+note's description is the server's target.xml, its code segments what
+the server reads at their addresses; the page-fault
 example's core has one status note per thread of the JSON dump of the same
 run, the fault's signal and address, the faulting PC in a code segment; a
 truncated or corrupt core is rejected with a reason; a bad --core pattern
@@ -12,6 +13,7 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -21,7 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import harness as h  # noqa: E402
 
 CHECKS = 12  # what core_check prints for every core
-t = h.Tap(2 + (CHECKS + 1) + 1 + 3 + (CHECKS + 1) + 2 + 1)  # the plan
+t = h.Tap(2 + (CHECKS + 1) + 2 + 3 + (CHECKS + 1) + 2 + 1)  # the plan
 zestub = os.path.join(h.top, "zestub")
 reader = os.path.join(h.top, "tests", "cli", "core_check")
 tmp = tempfile.mkdtemp()
@@ -92,6 +94,31 @@ with h.guarded(t, "vadd: the served module and the core"):
     t.ok(core_xml and core_xml == served_xml,
          "vadd: the core's description is the server's target.xml (%d and %d bytes)" %
          (len(core_xml), len(served_xml)), served_xml[:300])
+    # Its code segments hold what the server reads at the same addresses
+    # (the dump has detached; vadd's kernel still runs).
+    code = []
+    if data[:4] == b"\x7fELF":
+        phoff, = struct.unpack_from("<Q", data, 32)
+        phnum, = struct.unpack_from("<H", data, 56)
+        for i in range(phnum):
+            p_type, p_flags, p_off, p_vaddr, _, p_filesz = struct.unpack_from(
+                "<IIQQQQ", data, phoff + 56 * i)
+            if p_type == 1 and p_flags & 1:
+                code.append((p_vaddr, data[p_off:p_off + p_filesz]))
+    srv = h.Stdio(env)
+    srv.attach(app.pid)
+    same = []
+    for addr, want in code:
+        got = b""
+        while len(got) < len(want):
+            reply = srv.c.req("m%x,%x" % (addr + len(got), min(0x400, len(want) - len(got))))
+            if not re.fullmatch(r"([0-9a-f]{2})+", reply):
+                break
+            got += bytes.fromhex(reply)
+        same.append(got == want)
+    srv.close()
+    t.ok(code and all(same), "vadd: %d code segment(s), each what the server reads there" %
+         len(code), same)
     app.kill()
     app.wait()
 
