@@ -243,6 +243,12 @@ int main(int argc, char **argv)
     if (!check(whole, "the core is whole%s%s", whole ? "" : ": rejected, ", why)) {
         for (int i = count; i < CHECKS; i++)
             check(false, "check %d not made: the core was rejected", i + 1);
+        free(notes);
+        free(ph);
+        if (e)
+            elf_end(e);
+        if (fd >= 0)
+            close(fd);
         return 1;
     }
 
