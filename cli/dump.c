@@ -32,7 +32,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: zestub dump --attach PID [OPTIONS]\n"
                "       zestub dump [OPTIONS] -- PROGRAM [ARGS...]\n"
                "Options: [--on page-fault|stop|now] [--timeout SECONDS] [--json FILE|-]\n"
-               "         [--registers all|expedited|none] [--all-threads]\n"
+               "         [--registers all|expedited|none] [--all-threads] [--core FILE]\n"
                "Waits for the trigger (default page-fault), stops every device of PID, writes\n"
                "every stopped thread's state, then resumes and detaches. With PROGRAM, zestub\n"
                "starts it with program debugging on and attaches before its first module\n"
@@ -41,6 +41,8 @@ static void usage(FILE *f)
                "program's pid, %%h the host name, %%%% a '%%'. FILE is written as FILE.partial\n"
                "and renamed to FILE once whole. The human dump groups the threads by where they\n"
                "stopped, one of each in full; --all-threads writes every one (JSON always does).\n"
+               "--core FILE also writes a GPU core file of the stopped threads for Intel's GDB\n"
+               "(target core FILE; FILE.N per device when there are several; same patterns).\n"
                "Exit: 0 dumped, 1 could not attach, 2 usage, 3 timeout (partial output),\n"
                "      4 the application exited before the trigger. Launch mode: the\n"
                "      program's exit code when nothing was dumped, 5 when it faulted and the\n"
@@ -105,6 +107,9 @@ static int parse_option(int c, struct dump_opts *o)
         return 0;
     case 'r':
         return parse_regs(optarg, &o->regs);
+    case 'c':
+        o->core = optarg;
+        return 0;
     case 'A':
         o->all_threads = true;
         return 0;
@@ -125,6 +130,7 @@ static int parse(int argc, char **argv, struct dump_opts *o)
                                              {"json", required_argument, NULL, 'j'},
                                              {"registers", required_argument, NULL, 'r'},
                                              {"all-threads", no_argument, NULL, 'A'},
+                                             {"core", required_argument, NULL, 'c'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     int c;
@@ -144,6 +150,17 @@ static int parse(int argc, char **argv, struct dump_opts *o)
             fprintf(stderr, "zestub dump: --attach PID or -- PROGRAM, not both\n");
         usage(stderr);
         return 2;
+    }
+    if (o->core) {
+        char check[4096], err[256];
+        if (!o->core[0] || !strcmp(o->core, "-")) {
+            fprintf(stderr, "zestub dump: --core needs a file name\n");
+            return 2;
+        }
+        if (out_expand(o->core, 0, 0, check, sizeof(check), err, sizeof(err)) != 0) {
+            fprintf(stderr, "zestub dump: --core %s\n", err);
+            return 2;
+        }
     }
     if (o->program && o->on == ON_NOW) {
         fprintf(stderr, "zestub dump: --on now needs --attach (a program just started has "

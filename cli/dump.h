@@ -27,6 +27,7 @@ struct dump_opts {
     double timeout;
     bool timeout_given;
     const char *json; /* NULL: human format; may hold %r %p %h */
+    const char *core; /* --core FILE (doc/core-format.md); may hold %r %p %h */
     enum dump_regs regs;
     char **program;   /* launch mode: argv after "--", NULL otherwise */
     bool all_threads; /* human format: every thread, not classes */

@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "cli/dump.h"
+#include "cli/core_out.h"
 #include "cli/dump_out.h"
+#include "cli/outpattern.h"
 #include "regsets/regs.h"
 #include "sessions/sess.h"
 #include "sessions/sess_xpti.h"
@@ -222,6 +224,17 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* --core FILE, its %r %p %h expanded for pid. */
+static void write_core(struct sess_manager *m, const char *pattern, uint32_t pid)
+{
+    char path[4096], err[256];
+    if (out_expand(pattern, out_rank(NULL), (long)pid, path, sizeof(path), err, sizeof(err)) != 0) {
+        fprintf(stderr, "zestub dump: --core %s\n", err);
+        return;
+    }
+    (void)core_write_all(m, path);
+}
+
 int dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_opts *o, uint32_t pid,
               double deadline)
 {
@@ -244,6 +257,9 @@ int dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_op
      * mode without --json): its records are the progress. */
     dump_out_collect(out, m, o->regs, x, stop_ns, o->json || !o->program ? stderr : NULL);
     sess_xpti_close(x);
+    /* Before the resume: the core's threads are those just written. */
+    if (o->core)
+        write_core(m, o->core, pid);
     /* Counted before the resume: once resumed, an application may end at
      * once (the page-fault example does), and that is no loss to the dump. */
     for (unsigned k = 0; k < sess_count(m); k++)

@@ -7,11 +7,11 @@ zestub_SOURCES = cli/cli.h cli/main.c cli/devices.c cli/dump.c cli/serve.c cli/d
 	cli/dump.h cli/dump_phases.c cli/dump_launch.c cli/launch.c cli/launch.h cli/launch_proto.h \
 	cli/launch_run.c cli/launch_run.h \
 	cli/outpattern.c cli/outpattern.h cli/json_parse.c cli/json_parse.h \
-	cli/merge.c cli/merge.h cli/merge_out.c cli/doctor.c
+	cli/merge.c cli/merge.h cli/merge_out.c cli/doctor.c cli/core_out.c cli/core_out.h
 zestub_CFLAGS = $(AM_CFLAGS) -DZESTUB_PKGLIBDIR='"$(pkglibdir)"'
 zestub_LDADD = libtarget.la libgdbstub.la libsessions.la libsymbols.la libregsets.la libzetdebug.la \
 	$(ZE_LIBS) $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(PTHREAD_LIBS)
-EXTRA_DIST += cli/README.md doc/merge-format.md
+EXTRA_DIST += cli/README.md doc/merge-format.md doc/core-format.md
 
 # libzestub_launch.so: preloaded by launch mode into the program zestub
 # starts; holds its first zeModuleCreate until zestub has attached

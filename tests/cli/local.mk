@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: MIT
 # The zestub command end to end on gtsim: `zestub devices`, and `zestub
 # dump` (test_dump_xpti.sh joins the XPTI table: examples/sycl_like with
-# libzestub_xpti.so loaded), and the server's command line (test_serve_args.sh).
+# libzestub_xpti.so loaded), the server's command line (test_serve_args.sh), and
+# GPU core files (test_core.py with the core_check reader, test_core_gdb.py).
 CLI_TESTS = tests/cli/test_devices.sh tests/cli/test_dump.sh tests/cli/test_dump_xpti.sh \
 	tests/cli/test_serve_args.sh tests/cli/test_merge.py tests/cli/test_launch.sh \
 	tests/cli/test_dump_repeat.sh tests/cli/test_doctor.py tests/cli/test_attach_messages.py \
 	tests/cli/test_dump_source_path.py \
-	tests/cli/test_dump_progress.py tests/cli/test_dump_classes.py
+	tests/cli/test_dump_progress.py tests/cli/test_dump_classes.py tests/cli/test_core.py \
+	tests/cli/test_core_gdb.py
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/check_dump.py tests/cli/check_xpti.py \
 	tests/cli/run_check.sh tests/cli/README.md
@@ -15,3 +17,8 @@ check_PROGRAMS += tests/cli/test_dump_classes_unit
 TESTS += tests/cli/test_dump_classes_unit
 tests_cli_test_dump_classes_unit_SOURCES = tests/cli/test_dump_classes_unit.c cli/dump_classes.c
 tests_cli_test_dump_classes_unit_LDADD = libregsets.la
+# The reader of zestub dump --core's files (libelf), used by test_core.py.
+check_PROGRAMS += tests/cli/core_check
+tests_cli_core_check_SOURCES = tests/cli/core_check.c
+tests_cli_core_check_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
+tests_cli_core_check_LDADD = $(LIBELF_LIBS)

@@ -1,0 +1,741 @@
+/* SPDX-License-Identifier: MIT */
+/* The GPU core writer of zestub dump --core (doc/core-format.md): the ELF
+ * header and program headers through libelf, then the notes and the load
+ * segments streamed behind them, thread by thread, so that a core of many
+ * threads is never held in memory whole. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/core_out.h"
+#include "regsets/regs.h"
+#include "regsets/tdesc_xml.h"
+
+#define CORE_EM_INTELGT 205
+#define CORE_NT_PRSTATUS 1
+#define CORE_NT_PRPSINFO 3
+#define CORE_NT_SIGINFO 0x53494749u
+#define CORE_NT_FILE 0x46494c45u
+/* Our own note ("ZESTUB"): no note type bfd knows, so Intel's GDB skips it. */
+#define CORE_NT_ZESTUB 0x5a455354u
+#define CORE_FORMAT_VERSION 1
+#define SIGINFO_SIZE 128
+/* Module i's ELF sits at (i + 1) << 50 in the core: far above any device
+ * address, never among the kernel code's segments. */
+#define MODULE_VADDR_SHIFT 50
+
+static const char core_name[] = "CORE";
+static const char zestub_name[] = "ZESTUB";
+static const char partial_suffix[] = ".partial";
+
+struct code_range {
+    uint64_t addr, size; /* on the device */
+    uint64_t elf_off;    /* the same bytes in the module's ELF */
+};
+
+struct module {
+    uint8_t *elf;
+    size_t size;
+    uint64_t begin, end; /* the ELF in the debuggee (its name) */
+    uint64_t vaddr;      /* where the ELF sits in the core */
+    uint64_t delta;      /* load address minus the ELF's first segment address */
+    char name[64];
+    struct code_range *code;
+    size_t ncode;
+};
+
+struct thread {
+    uint32_t thread;
+    enum regs_stop_reason reason;
+};
+
+struct plan {
+    struct sess_manager *m;
+    unsigned k;
+    struct regs_catalog *cat;
+    char *xml;
+    size_t xml_len;
+    size_t reg_bytes;
+    struct thread *threads;
+    size_t nthreads;
+    int signal; /* the process's: that of the first thread */
+    bool has_fault;
+    uint64_t fault_addr;
+    enum zd_fault_reason fault_reason;
+    struct module *mods;
+    size_t nmods;
+    size_t file_desc; /* NT_FILE descriptor bytes */
+    char version[96];
+};
+
+/* ---- output: a buffered writer at explicit offsets ------------------------ */
+
+struct out {
+    int fd;
+    uint64_t off; /* file offset of buf[0] */
+    uint8_t buf[1 << 16];
+    size_t len;
+    int err; /* errno of the first failure */
+};
+
+static void out_flush(struct out *o)
+{
+    size_t done = 0;
+    while (!o->err && done < o->len) {
+        ssize_t n = pwrite(o->fd, o->buf + done, o->len - done, (off_t)(o->off + done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            o->err = n < 0 ? errno : EIO;
+            break;
+        }
+        done += (size_t)n;
+    }
+    o->off += o->len;
+    o->len = 0;
+}
+
+static void out_put(struct out *o, const void *p, size_t n)
+{
+    const uint8_t *s = p;
+    while (n) {
+        size_t room = sizeof(o->buf) - o->len, k = n < room ? n : room;
+        memcpy(o->buf + o->len, s, k);
+        o->len += k;
+        s += k;
+        n -= k;
+        if (o->len == sizeof(o->buf))
+            out_flush(o);
+    }
+}
+
+static void out_zeros(struct out *o, size_t n)
+{
+    static const uint8_t zero[256];
+    while (n) {
+        size_t k = n < sizeof(zero) ? n : sizeof(zero);
+        out_put(o, zero, k);
+        n -= k;
+    }
+}
+
+static uint64_t out_pos(const struct out *o)
+{
+    return o->off + o->len;
+}
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put_u64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static size_t align4(size_t n)
+{
+    return (n + 3) & ~(size_t)3;
+}
+
+static size_t note_size(const char *name, size_t desc)
+{
+    return 12 + align4(strlen(name) + 1) + align4(desc);
+}
+
+/* The note header and name; the caller writes desc bytes, then note_end. */
+static void note_begin(struct out *o, const char *name, uint32_t type, size_t desc)
+{
+    uint8_t h[12];
+    size_t nl = strlen(name) + 1;
+    put_u32(h, (uint32_t)nl);
+    put_u32(h + 4, (uint32_t)desc);
+    put_u32(h + 8, type);
+    out_put(o, h, sizeof(h));
+    out_put(o, name, nl);
+    out_zeros(o, align4(nl) - nl);
+}
+
+static void note_end(struct out *o, size_t desc)
+{
+    out_zeros(o, align4(desc) - desc);
+}
+
+/* ---- the plan: what goes in, and its sizes -------------------------------- */
+
+/* Threads that stopped for a reason of their own come first, page faults
+ * before the rest; the others (stopped by our interrupt) after. */
+static int reason_rank(enum regs_stop_reason r)
+{
+    switch (r) {
+    case REGS_STOP_PAGE_FAULT:
+        return 0;
+    case REGS_STOP_ILLEGAL:
+        return 1;
+    case REGS_STOP_SW_EXCEPTION:
+        return 2;
+    case REGS_STOP_BREAKPOINT:
+        return 3;
+    default:
+        return 4;
+    }
+}
+
+/* Host signal numbers, as a Linux core's notes carry them. */
+static int host_signal(enum regs_stop_reason r)
+{
+    switch (r) {
+    case REGS_STOP_PAGE_FAULT:
+        return SIGSEGV;
+    case REGS_STOP_ILLEGAL:
+        return SIGILL;
+    case REGS_STOP_SW_EXCEPTION:
+        return SIGFPE;
+    case REGS_STOP_BREAKPOINT:
+    case REGS_STOP_INTERRUPT:
+        return SIGTRAP;
+    default:
+        return 0;
+    }
+}
+
+static int select_threads(struct plan *p)
+{
+    uint32_t n = sess_thread_count(p->m, p->k);
+    size_t count[5] = {0}, at[5], last_top;
+    struct thread *all = malloc(((size_t)n + 1) * sizeof(*all));
+    if (!all)
+        return -1;
+    for (uint32_t t = 0; t < n; t++) {
+        if (!sess_state_stopped(sess_thread_state(p->m, p->k, t)))
+            continue;
+        all[p->nthreads].thread = t;
+        all[p->nthreads].reason = sess_thread_reason(p->m, p->k, t);
+        count[reason_rank(all[p->nthreads].reason)]++;
+        p->nthreads++;
+    }
+    p->threads = malloc((p->nthreads + 1) * sizeof(*p->threads));
+    if (!p->threads) {
+        free(all);
+        return -1;
+    }
+    /* A stable sort by rank, by counting. */
+    at[0] = 0;
+    for (int r = 1; r < 5; r++)
+        at[r] = at[r - 1] + count[r - 1];
+    for (size_t i = 0; i < p->nthreads; i++)
+        p->threads[at[reason_rank(all[i].reason)]++] = all[i];
+    free(all);
+    if (p->nthreads == 0)
+        return 0;
+    /* Intel's GDB takes the current thread from the first status note and
+     * the signal from the last: when more than one thread stopped for the
+     * first rank's reason, the last of them moves to the end. */
+    {
+        int top = reason_rank(p->threads[0].reason);
+        size_t ntop = count[top];
+        if (top < 4 && ntop > 1 && ntop < p->nthreads) {
+            struct thread keep = p->threads[ntop - 1];
+            last_top = ntop - 1;
+            memmove(&p->threads[last_top], &p->threads[last_top + 1],
+                    (p->nthreads - last_top - 1) * sizeof(*p->threads));
+            p->threads[p->nthreads - 1] = keep;
+        }
+    }
+    p->signal = host_signal(p->threads[0].reason);
+    return 0;
+}
+
+/* The lowest address the module's ELF asks to be loaded at: its first
+ * PT_LOAD, or without program headers its lowest allocated section. */
+static bool first_address(Elf *e, uint64_t *addr)
+{
+    size_t nph = 0;
+    bool found = false;
+    Elf_Scn *scn = NULL;
+    if (elf_getphdrnum(e, &nph) == 0)
+        for (size_t i = 0; i < nph; i++) {
+            GElf_Phdr ph;
+            if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD) {
+                *addr = ph.p_vaddr;
+                return true;
+            }
+        }
+    while ((scn = elf_nextscn(e, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || sh.sh_size == 0)
+            continue;
+        if (!found || sh.sh_addr < *addr)
+            *addr = sh.sh_addr;
+        found = true;
+    }
+    return found;
+}
+
+/* Code sections of the module, at their device addresses. */
+static int code_ranges(Elf *e, struct module *mod)
+{
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(e, scn))) {
+        GElf_Shdr sh;
+        struct code_range *c;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || sh.sh_size == 0 ||
+            (sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) != (SHF_ALLOC | SHF_EXECINSTR) ||
+            sh.sh_offset > mod->size || sh.sh_size > mod->size - sh.sh_offset)
+            continue;
+        if (!(c = realloc(mod->code, (mod->ncode + 1) * sizeof(*c))))
+            return -1;
+        mod->code = c;
+        c[mod->ncode].addr = sh.sh_addr + mod->delta;
+        c[mod->ncode].size = sh.sh_size;
+        c[mod->ncode].elf_off = sh.sh_offset;
+        mod->ncode++;
+    }
+    return 0;
+}
+
+static int load_modules(struct plan *p)
+{
+    size_t n = sess_module_count(p->m, p->k);
+    p->mods = calloc(n + 1, sizeof(*p->mods));
+    if (!p->mods)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        struct sess_module_info info;
+        struct module *mod = &p->mods[p->nmods];
+        struct zd_error err;
+        uint64_t first = 0;
+        Elf *e;
+        if (sess_module_at(p->m, p->k, i, &info) != 0 || info.end <= info.begin ||
+            info.end - info.begin > (256u << 20))
+            continue;
+        mod->size = (size_t)(info.end - info.begin);
+        if (!(mod->elf = malloc(mod->size)))
+            return -1;
+        if (sess_read_memory(p->m, p->k, UINT32_MAX, ZD_SPACE_DEFAULT, info.begin, mod->size,
+                             mod->elf, &err) != 0) {
+            fprintf(stderr, "zestub dump: core: module at 0x%llx left out: %s\n",
+                    (unsigned long long)info.begin, err.msg);
+            free(mod->elf);
+            mod->elf = NULL;
+            continue;
+        }
+        e = elf_memory((char *)mod->elf, mod->size);
+        if (!e || elf_kind(e) != ELF_K_ELF) {
+            fprintf(stderr, "zestub dump: core: module at 0x%llx left out: not an ELF image\n",
+                    (unsigned long long)info.begin);
+            if (e)
+                elf_end(e);
+            free(mod->elf);
+            mod->elf = NULL;
+            continue;
+        }
+        mod->begin = info.begin;
+        mod->end = info.end;
+        mod->vaddr = (uint64_t)(p->nmods + 1) << MODULE_VADDR_SHIFT;
+        /* Modules linked at their device address (gtsim's) give 0. */
+        mod->delta = info.load && first_address(e, &first) ? info.load - first : 0;
+        snprintf(mod->name, sizeof(mod->name), "in-memory-0x%llx-0x%llx",
+                 (unsigned long long)info.begin, (unsigned long long)info.end);
+        if (code_ranges(e, mod) != 0) {
+            elf_end(e);
+            return -1;
+        }
+        elf_end(e);
+        p->file_desc += 3 * 8 + strlen(mod->name) + 1;
+        p->nmods++;
+    }
+    if (p->nmods)
+        p->file_desc += 2 * 8;
+    return 0;
+}
+
+static void plan_free(struct plan *p)
+{
+    for (size_t i = 0; p->mods && i < p->nmods; i++) {
+        free(p->mods[i].elf);
+        free(p->mods[i].code);
+    }
+    free(p->mods);
+    free(p->threads);
+    free(p->xml);
+    regs_catalog_free(p->cat);
+}
+
+static int make_plan(struct plan *p)
+{
+    const struct zd_device *d = sess_device(p->m, p->k);
+    size_t nsets = 0;
+    const struct zd_regset *sets = sess_regsets(p->m, p->k, &nsets);
+    char name[128];
+    struct regs_tdesc_device td;
+    if (!(p->cat = regs_catalog_new(sets, nsets)))
+        return -1;
+    /* The same <device> element as the server's (target/tgt_ops.c). */
+    snprintf(name, sizeof(name), "%.127s", d->name);
+    td = (struct regs_tdesc_device){.vendor_id = (uint16_t)d->vendor_id,
+                                    .device_id = (uint16_t)d->device_id,
+                                    .name = name,
+                                    .pci_slot = d->pci_slot,
+                                    .uuid = d->uuid,
+                                    .total_cores = d->slices * d->subslices * d->eus,
+                                    .total_threads = d->nthreads,
+                                    .subdevice_id = d->parent >= 0 ? (int32_t)d->subdevice_id : -1};
+    if (!(p->xml = regs_tdesc_xml(p->cat, &td, &p->xml_len)))
+        return -1;
+    for (size_t i = 0; i < regs_catalog_count(p->cat); i++)
+        p->reg_bytes += regs_catalog_at(p->cat, i)->bit_size / 8;
+    if (select_threads(p) != 0 || load_modules(p) != 0)
+        return -1;
+    {
+        size_t nf = sess_fault_count(p->m, p->k);
+        /* Faults are per device: the last one is the one the faulting
+         * threads are stopped at. */
+        if (nf && sess_fault_at(p->m, p->k, nf - 1, &p->fault_addr, &p->fault_reason) == 0)
+            p->has_fault = true;
+    }
+    snprintf(p->version, sizeof(p->version), "zestub core %d\nzestub %s\n", CORE_FORMAT_VERSION,
+             PACKAGE_VERSION);
+    return 0;
+}
+
+/* ---- writing ---------------------------------------------------------------- */
+
+static size_t status_desc(const struct plan *p)
+{
+    return 16 + p->reg_bytes;
+}
+
+static bool has_siginfo(const struct thread *t)
+{
+    return host_signal(t->reason) != 0;
+}
+
+static uint64_t notes_size(const struct plan *p)
+{
+    uint64_t n = note_size(zestub_name, strlen(p->version) + 1);
+    n += note_size(core_name, 4 + p->xml_len + 1);
+    for (size_t i = 0; i < p->nthreads; i++) {
+        n += note_size(core_name, status_desc(p));
+        if (has_siginfo(&p->threads[i]))
+            n += note_size(core_name, SIGINFO_SIZE);
+    }
+    if (p->nmods)
+        n += note_size(core_name, p->file_desc);
+    return n;
+}
+
+/* One thread's registers in the description's order, bit_size / 8 bytes
+ * each; a register whose set cannot be read is zeros (and counted). */
+static void write_registers(struct out *o, struct plan *p, uint32_t thread, unsigned *unreadable)
+{
+    size_t nsets = regs_catalog_set_count(p->cat);
+    const uint8_t *data[32] = {0};
+    size_t size[32] = {0};
+    bool failed = false;
+    for (size_t s = 0; s < nsets && s < 32; s++) {
+        struct zd_error err;
+        if (sess_read_regset(p->m, p->k, thread, regs_catalog_set(p->cat, s)->props.type, &data[s],
+                             &size[s], &err) != 0) {
+            data[s] = NULL;
+            failed = true;
+        }
+    }
+    for (size_t i = 0; i < regs_catalog_count(p->cat); i++) {
+        const struct regs_reg *r = regs_catalog_at(p->cat, i);
+        size_t want = r->bit_size / 8, have = 0;
+        size_t at = (size_t)r->index * r->byte_size;
+        if (r->regset < 32 && data[r->regset] && at < size[r->regset]) {
+            have = r->byte_size < want ? r->byte_size : want;
+            if (have > size[r->regset] - at)
+                have = size[r->regset] - at;
+            out_put(o, data[r->regset] + at, have);
+        }
+        out_zeros(o, want - have);
+    }
+    if (failed)
+        (*unreadable)++;
+}
+
+static void write_siginfo(struct out *o, const struct plan *p, const struct thread *t)
+{
+    uint8_t si[SIGINFO_SIZE] = {0};
+    int code = 0;
+    if (t->reason == REGS_STOP_PAGE_FAULT) {
+        code = p->fault_reason == ZD_FAULT_PERMISSION ? 2 /* SEGV_ACCERR */ : 1 /* SEGV_MAPERR */;
+        if (p->has_fault)
+            put_u64(si + 16, p->fault_addr);
+    } else if (t->reason == REGS_STOP_BREAKPOINT) {
+        code = 1; /* TRAP_BRKPT */
+    } else if (t->reason == REGS_STOP_ILLEGAL) {
+        code = 1; /* ILL_ILLOPC */
+    }
+    put_u32(si, (uint32_t)host_signal(t->reason));
+    put_u32(si + 8, (uint32_t)code);
+    note_begin(o, core_name, CORE_NT_SIGINFO, sizeof(si));
+    out_put(o, si, sizeof(si));
+    note_end(o, sizeof(si));
+}
+
+static void write_notes(struct out *o, struct plan *p, unsigned *unreadable)
+{
+    size_t vl = strlen(p->version) + 1, pl = 4 + p->xml_len + 1;
+    note_begin(o, zestub_name, CORE_NT_ZESTUB, vl);
+    out_put(o, p->version, vl);
+    note_end(o, vl);
+    /* "GPU", NUL, the description, NUL. */
+    note_begin(o, core_name, CORE_NT_PRPSINFO, pl);
+    out_put(o, "GPU", 4);
+    out_put(o, p->xml, p->xml_len + 1);
+    note_end(o, pl);
+    for (size_t i = 0; i < p->nthreads; i++) {
+        const struct thread *t = &p->threads[i];
+        uint8_t h[16] = {0};
+        put_u64(h, (uint64_t)t->thread + 1); /* the server's thread ids */
+        /* The process's signal in every status note, as Linux cores do;
+         * the thread's own is in its siginfo note. */
+        put_u32(h + 8, (uint32_t)p->signal);
+        note_begin(o, core_name, CORE_NT_PRSTATUS, status_desc(p));
+        out_put(o, h, sizeof(h));
+        write_registers(o, p, t->thread, unreadable);
+        note_end(o, status_desc(p));
+        if (has_siginfo(t))
+            write_siginfo(o, p, t);
+    }
+    if (p->nmods) {
+        uint8_t w[8];
+        note_begin(o, core_name, CORE_NT_FILE, p->file_desc);
+        put_u64(w, p->nmods);
+        out_put(o, w, 8);
+        put_u64(w, 1); /* page size: offsets are in bytes */
+        out_put(o, w, 8);
+        for (size_t i = 0; i < p->nmods; i++) {
+            put_u64(w, p->mods[i].vaddr);
+            out_put(o, w, 8);
+            put_u64(w, p->mods[i].vaddr + p->mods[i].size);
+            out_put(o, w, 8);
+            put_u64(w, p->mods[i].delta);
+            out_put(o, w, 8);
+        }
+        for (size_t i = 0; i < p->nmods; i++)
+            out_put(o, p->mods[i].name, strlen(p->mods[i].name) + 1);
+        note_end(o, p->file_desc);
+    }
+}
+
+/* Kernel code as the device has it now; where a read fails, the module's
+ * own bytes (counted, said once). */
+static void write_code(struct out *o, struct plan *p, const struct module *mod,
+                       const struct code_range *c, unsigned *from_elf)
+{
+    uint8_t buf[1 << 14];
+    bool fell_back = false;
+    for (uint64_t done = 0; done < c->size;) {
+        size_t n = c->size - done < sizeof(buf) ? (size_t)(c->size - done) : sizeof(buf);
+        struct zd_error err;
+        if (sess_read_memory(p->m, p->k, UINT32_MAX, ZD_SPACE_DEFAULT, c->addr + done, n, buf,
+                             &err) == 0) {
+            out_put(o, buf, n);
+        } else {
+            out_put(o, mod->elf + c->elf_off + done, n);
+            fell_back = true;
+        }
+        done += n;
+    }
+    if (fell_back)
+        (*from_elf)++;
+}
+
+static int write_core(struct plan *p, const char *path)
+{
+    size_t nload = p->nmods, phnum;
+    uint64_t notes_off, off;
+    struct out *o;
+    Elf *e;
+    GElf_Ehdr eh;
+    GElf_Phdr *ph;
+    unsigned unreadable = 0, from_elf = 0;
+    int fd, rc = -1;
+
+    for (size_t i = 0; i < p->nmods; i++)
+        nload += p->mods[i].ncode;
+    phnum = 1 + nload;
+    if (!(ph = calloc(phnum, sizeof(*ph))) || !(o = calloc(1, sizeof(*o)))) {
+        free(ph);
+        fprintf(stderr, "zestub dump: core: out of memory\n");
+        return -1;
+    }
+    /* The layout: ELF header, program headers, notes, then the segments. */
+    notes_off = 64 + (uint64_t)phnum * 56;
+    ph[0] = (GElf_Phdr){
+        .p_type = PT_NOTE, .p_offset = notes_off, .p_filesz = notes_size(p), .p_align = 4};
+    off = (notes_off + ph[0].p_filesz + 7) & ~(uint64_t)7;
+    {
+        size_t k = 1;
+        for (size_t i = 0; i < p->nmods; i++) {
+            const struct module *mod = &p->mods[i];
+            ph[k++] = (GElf_Phdr){.p_type = PT_LOAD,
+                                  .p_offset = off,
+                                  .p_vaddr = mod->vaddr,
+                                  .p_filesz = mod->size,
+                                  .p_memsz = mod->size,
+                                  .p_flags = PF_R,
+                                  .p_align = 8};
+            off = (off + mod->size + 7) & ~(uint64_t)7;
+            for (size_t c = 0; c < mod->ncode; c++) {
+                ph[k++] = (GElf_Phdr){.p_type = PT_LOAD,
+                                      .p_offset = off,
+                                      .p_vaddr = mod->code[c].addr,
+                                      .p_filesz = mod->code[c].size,
+                                      .p_memsz = mod->code[c].size,
+                                      .p_flags = PF_R | PF_X,
+                                      .p_align = 8};
+                off = (off + mod->code[c].size + 7) & ~(uint64_t)7;
+            }
+        }
+    }
+
+    if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
+        fprintf(stderr, "zestub dump: cannot write %s: %s\n", path, strerror(errno));
+        free(ph);
+        free(o);
+        return -1;
+    }
+    /* libelf writes the headers; the layout is ours (ELF_F_LAYOUT). */
+    if (!(e = elf_begin(fd, ELF_C_WRITE, NULL)) || !gelf_newehdr(e, ELFCLASS64) ||
+        !gelf_getehdr(e, &eh))
+        goto elf_failed;
+    eh.e_ident[EI_DATA] = ELFDATA2LSB;
+    eh.e_ident[EI_OSABI] = ELFOSABI_NONE;
+    eh.e_type = ET_CORE;
+    eh.e_machine = CORE_EM_INTELGT;
+    eh.e_version = EV_CURRENT;
+    eh.e_phoff = 64;
+    if (!gelf_update_ehdr(e, &eh) || !gelf_newphdr(e, phnum))
+        goto elf_failed;
+    for (size_t i = 0; i < phnum; i++)
+        if (!gelf_update_phdr(e, (int)i, &ph[i]))
+            goto elf_failed;
+    elf_flagelf(e, ELF_C_SET, ELF_F_LAYOUT);
+    if (elf_update(e, ELF_C_WRITE) < 0)
+        goto elf_failed;
+    elf_end(e);
+    e = NULL;
+
+    o->fd = fd;
+    o->off = notes_off;
+    write_notes(o, p, &unreadable);
+    {
+        size_t k = 1;
+        for (size_t i = 0; i < p->nmods; i++) {
+            const struct module *mod = &p->mods[i];
+            out_zeros(o, (size_t)(ph[k].p_offset - out_pos(o)));
+            out_put(o, mod->elf, mod->size);
+            k++;
+            for (size_t c = 0; c < mod->ncode; c++, k++) {
+                out_zeros(o, (size_t)(ph[k].p_offset - out_pos(o)));
+                write_code(o, p, mod, &mod->code[c], &from_elf);
+            }
+        }
+    }
+    out_flush(o);
+    if (o->err) {
+        fprintf(stderr, "zestub dump: writing %s failed: %s\n", path, strerror(o->err));
+    } else {
+        rc = 0;
+        if (unreadable)
+            fprintf(stderr,
+                    "zestub dump: core: %u thread%s with unreadable registers (written as "
+                    "zeros)\n",
+                    unreadable, unreadable == 1 ? "" : "s");
+        if (from_elf)
+            fprintf(stderr,
+                    "zestub dump: core: %u code range%s not readable on the device, taken from "
+                    "the module\n",
+                    from_elf, from_elf == 1 ? "" : "s");
+    }
+    if (close(fd) != 0 && rc == 0) {
+        fprintf(stderr, "zestub dump: writing %s failed: %s\n", path, strerror(errno));
+        rc = -1;
+    }
+    free(ph);
+    free(o);
+    return rc;
+
+elf_failed:
+    fprintf(stderr, "zestub dump: cannot write %s: libelf: %s\n", path, elf_errmsg(-1));
+    if (e)
+        elf_end(e);
+    close(fd);
+    free(ph);
+    free(o);
+    return -1;
+}
+
+/* Writes NAME.partial and renames it to NAME. */
+static int write_one(struct sess_manager *m, unsigned k, const char *name)
+{
+    struct plan p;
+    size_t n = strlen(name);
+    char *partial = malloc(n + sizeof(partial_suffix));
+    int rc = -1;
+    memset(&p, 0, sizeof(p));
+    p.m = m;
+    p.k = k;
+    if (!partial || make_plan(&p) != 0) {
+        fprintf(stderr, "zestub dump: core: out of memory\n");
+        goto out;
+    }
+    if (p.nthreads == 0) {
+        fprintf(stderr, "zestub dump: core: device %u has no stopped thread: no core written\n", k);
+        rc = 0;
+        goto out;
+    }
+    memcpy(partial, name, n);
+    memcpy(partial + n, partial_suffix, sizeof(partial_suffix));
+    if (write_core(&p, partial) != 0) {
+        unlink(partial);
+        goto out;
+    }
+    if (rename(partial, name) != 0) {
+        fprintf(stderr, "zestub dump: the core stays in %s: cannot rename it to %s: %s\n", partial,
+                name, strerror(errno));
+        goto out;
+    }
+    rc = 0;
+out:
+    free(partial);
+    plan_free(&p);
+    return rc;
+}
+
+int core_write_all(struct sess_manager *m, const char *path)
+{
+    unsigned n = sess_count(m);
+    int rc = 0;
+    if (elf_version(EV_CURRENT) == EV_NONE) {
+        fprintf(stderr, "zestub dump: core: libelf: %s\n", elf_errmsg(-1));
+        return -1;
+    }
+    for (unsigned k = 0; k < n; k++) {
+        char name[4200];
+        if (n == 1)
+            snprintf(name, sizeof(name), "%s", path);
+        else
+            snprintf(name, sizeof(name), "%s.%u", path, k);
+        if (write_one(m, k, name) != 0)
+            rc = -1;
+    }
+    return rc;
+}
