@@ -557,65 +557,56 @@ static void write_code(struct out *o, struct plan *p, const struct module *mod,
         (*from_elf)++;
 }
 
-static int write_core(struct plan *p, const char *path)
+/* The program headers: the notes, then each module's ELF followed by its
+ * code sections, each load segment 8-aligned after the notes. Returns the
+ * array (phnum entries) or NULL; *notes_off is where the notes start. */
+static GElf_Phdr *layout(const struct plan *p, size_t *phnum, uint64_t *notes_off)
 {
-    size_t nload = p->nmods, phnum;
-    uint64_t notes_off, off;
-    struct out *o;
-    Elf *e;
-    GElf_Ehdr eh;
+    size_t nload = p->nmods, k = 1;
+    uint64_t off;
     GElf_Phdr *ph;
-    unsigned unreadable = 0, from_elf = 0;
-    int fd, rc = -1;
-
     for (size_t i = 0; i < p->nmods; i++)
         nload += p->mods[i].ncode;
-    phnum = 1 + nload;
-    if (!(ph = calloc(phnum, sizeof(*ph))) || !(o = calloc(1, sizeof(*o)))) {
-        free(ph);
-        fprintf(stderr, "zestub dump: core: out of memory\n");
-        return -1;
-    }
-    /* The layout: ELF header, program headers, notes, then the segments. */
-    notes_off = 64 + (uint64_t)phnum * 56;
+    *phnum = 1 + nload;
+    if (!(ph = calloc(*phnum, sizeof(*ph))))
+        return NULL;
+    /* ELF header, program headers, notes, then the segments. */
+    *notes_off = 64 + (uint64_t)*phnum * 56;
     ph[0] = (GElf_Phdr){
-        .p_type = PT_NOTE, .p_offset = notes_off, .p_filesz = notes_size(p), .p_align = 4};
-    off = (notes_off + ph[0].p_filesz + 7) & ~(uint64_t)7;
-    {
-        size_t k = 1;
-        for (size_t i = 0; i < p->nmods; i++) {
-            const struct module *mod = &p->mods[i];
+        .p_type = PT_NOTE, .p_offset = *notes_off, .p_filesz = notes_size(p), .p_align = 4};
+    off = (*notes_off + ph[0].p_filesz + 7) & ~(uint64_t)7;
+    for (size_t i = 0; i < p->nmods; i++) {
+        const struct module *mod = &p->mods[i];
+        ph[k++] = (GElf_Phdr){.p_type = PT_LOAD,
+                              .p_offset = off,
+                              .p_vaddr = mod->vaddr,
+                              .p_filesz = mod->size,
+                              .p_memsz = mod->size,
+                              .p_flags = PF_R,
+                              .p_align = 8};
+        off = (off + mod->size + 7) & ~(uint64_t)7;
+        for (size_t c = 0; c < mod->ncode; c++) {
             ph[k++] = (GElf_Phdr){.p_type = PT_LOAD,
                                   .p_offset = off,
-                                  .p_vaddr = mod->vaddr,
-                                  .p_filesz = mod->size,
-                                  .p_memsz = mod->size,
-                                  .p_flags = PF_R,
+                                  .p_vaddr = mod->code[c].addr,
+                                  .p_filesz = mod->code[c].size,
+                                  .p_memsz = mod->code[c].size,
+                                  .p_flags = PF_R | PF_X,
                                   .p_align = 8};
-            off = (off + mod->size + 7) & ~(uint64_t)7;
-            for (size_t c = 0; c < mod->ncode; c++) {
-                ph[k++] = (GElf_Phdr){.p_type = PT_LOAD,
-                                      .p_offset = off,
-                                      .p_vaddr = mod->code[c].addr,
-                                      .p_filesz = mod->code[c].size,
-                                      .p_memsz = mod->code[c].size,
-                                      .p_flags = PF_R | PF_X,
-                                      .p_align = 8};
-                off = (off + mod->code[c].size + 7) & ~(uint64_t)7;
-            }
+            off = (off + mod->code[c].size + 7) & ~(uint64_t)7;
         }
     }
+    return ph;
+}
 
-    if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
-        fprintf(stderr, "zestub dump: cannot write %s: %s\n", path, strerror(errno));
-        free(ph);
-        free(o);
-        return -1;
-    }
-    /* libelf writes the headers; the layout is ours (ELF_F_LAYOUT). */
-    if (!(e = elf_begin(fd, ELF_C_WRITE, NULL)) || !gelf_newehdr(e, ELFCLASS64) ||
-        !gelf_getehdr(e, &eh))
-        goto elf_failed;
+/* The ELF header and the program headers through libelf (the layout is
+ * ours: ELF_F_LAYOUT). 0, or -1 with libelf's reason on stderr. */
+static int write_headers(int fd, const GElf_Phdr *ph, size_t phnum, const char *path)
+{
+    GElf_Ehdr eh;
+    Elf *e = elf_begin(fd, ELF_C_WRITE, NULL);
+    if (!e || !gelf_newehdr(e, ELFCLASS64) || !gelf_getehdr(e, &eh))
+        goto failed;
     eh.e_ident[EI_DATA] = ELFDATA2LSB;
     eh.e_ident[EI_OSABI] = ELFOSABI_NONE;
     eh.e_type = ET_CORE;
@@ -623,64 +614,86 @@ static int write_core(struct plan *p, const char *path)
     eh.e_version = EV_CURRENT;
     eh.e_phoff = 64;
     if (!gelf_update_ehdr(e, &eh) || !gelf_newphdr(e, phnum))
-        goto elf_failed;
+        goto failed;
     for (size_t i = 0; i < phnum; i++)
-        if (!gelf_update_phdr(e, (int)i, &ph[i]))
-            goto elf_failed;
+        if (!gelf_update_phdr(e, (int)i, (GElf_Phdr *)&ph[i]))
+            goto failed;
     elf_flagelf(e, ELF_C_SET, ELF_F_LAYOUT);
     if (elf_update(e, ELF_C_WRITE) < 0)
-        goto elf_failed;
+        goto failed;
     elf_end(e);
-    e = NULL;
+    return 0;
+failed:
+    fprintf(stderr, "zestub dump: cannot write %s: libelf: %s\n", path, elf_errmsg(-1));
+    if (e)
+        elf_end(e);
+    return -1;
+}
 
-    o->fd = fd;
-    o->off = notes_off;
-    write_notes(o, p, &unreadable);
-    {
-        size_t k = 1;
-        for (size_t i = 0; i < p->nmods; i++) {
-            const struct module *mod = &p->mods[i];
+/* The notes and the segments, streamed where the program headers say. */
+static void write_body(struct out *o, struct plan *p, const GElf_Phdr *ph, unsigned *unreadable,
+                       unsigned *from_elf)
+{
+    size_t k = 1;
+    write_notes(o, p, unreadable);
+    for (size_t i = 0; i < p->nmods; i++) {
+        const struct module *mod = &p->mods[i];
+        out_zeros(o, (size_t)(ph[k].p_offset - out_pos(o)));
+        out_put(o, mod->elf, mod->size);
+        k++;
+        for (size_t c = 0; c < mod->ncode; c++, k++) {
             out_zeros(o, (size_t)(ph[k].p_offset - out_pos(o)));
-            out_put(o, mod->elf, mod->size);
-            k++;
-            for (size_t c = 0; c < mod->ncode; c++, k++) {
-                out_zeros(o, (size_t)(ph[k].p_offset - out_pos(o)));
-                write_code(o, p, mod, &mod->code[c], &from_elf);
-            }
+            write_code(o, p, mod, &mod->code[c], from_elf);
         }
     }
     out_flush(o);
+}
+
+static int write_core(struct plan *p, const char *path)
+{
+    size_t phnum;
+    uint64_t notes_off;
+    struct out *o = NULL;
+    GElf_Phdr *ph;
+    unsigned unreadable = 0, from_elf = 0;
+    int fd = -1, rc = -1;
+
+    if (!(ph = layout(p, &phnum, &notes_off)) || !(o = calloc(1, sizeof(*o)))) {
+        free(ph);
+        fprintf(stderr, "zestub dump: core: out of memory\n");
+        return -1;
+    }
+    if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
+        fprintf(stderr, "zestub dump: cannot write %s: %s\n", path, strerror(errno));
+        goto done;
+    }
+    if (write_headers(fd, ph, phnum, path) != 0)
+        goto done;
+    o->fd = fd;
+    o->off = notes_off;
+    write_body(o, p, ph, &unreadable, &from_elf);
     if (o->err) {
         fprintf(stderr, "zestub dump: writing %s failed: %s\n", path, strerror(o->err));
-    } else {
-        rc = 0;
-        if (unreadable)
-            fprintf(stderr,
-                    "zestub dump: core: %u thread%s with unreadable registers (written as "
-                    "zeros)\n",
-                    unreadable, unreadable == 1 ? "" : "s");
-        if (from_elf)
-            fprintf(stderr,
-                    "zestub dump: core: %u code range%s not readable on the device, taken from "
-                    "the module\n",
-                    from_elf, from_elf == 1 ? "" : "s");
+        goto done;
     }
-    if (close(fd) != 0 && rc == 0) {
+    rc = 0;
+    if (unreadable)
+        fprintf(stderr,
+                "zestub dump: core: %u thread%s with unreadable registers (written as zeros)\n",
+                unreadable, unreadable == 1 ? "" : "s");
+    if (from_elf)
+        fprintf(stderr,
+                "zestub dump: core: %u code range%s not readable on the device, taken from "
+                "the module\n",
+                from_elf, from_elf == 1 ? "" : "s");
+done:
+    if (fd >= 0 && close(fd) != 0 && rc == 0) {
         fprintf(stderr, "zestub dump: writing %s failed: %s\n", path, strerror(errno));
         rc = -1;
     }
     free(ph);
     free(o);
     return rc;
-
-elf_failed:
-    fprintf(stderr, "zestub dump: cannot write %s: libelf: %s\n", path, elf_errmsg(-1));
-    if (e)
-        elf_end(e);
-    close(fd);
-    free(ph);
-    free(o);
-    return -1;
 }
 
 /* Writes NAME.partial and renames it to NAME. */
