@@ -160,4 +160,4 @@ with h.guarded(t, "--core %q"):
          d.stderr.decode(errors="replace"))
 
 shutil.rmtree(tmp, ignore_errors=True)
-t.done()
+sys.exit(t.done())

@@ -51,4 +51,4 @@ with h.guarded(t, "Intel's GDB on a page-fault core"):
          "x/4i $pc reads the kernel's code from the core", out)
 
 shutil.rmtree(tmp, ignore_errors=True)
-t.done()
+sys.exit(t.done())
