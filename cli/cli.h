@@ -28,5 +28,8 @@ struct zd;
 struct rsp_buf;
 int cli_monitor_dump(void *arg, struct sess_manager *m, struct zd *zd, uint32_t host_pid,
                      const char *args, struct rsp_buf *out);
+/* monitor core FILE for the server (core_monitor.c): tgt_dump_fn. */
+int cli_monitor_core(void *arg, struct sess_manager *m, struct zd *zd, uint32_t host_pid,
+                     const char *args, struct rsp_buf *out);
 
 #endif

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/core_io.h"
+#include "cli/core_mem.h"
 #include "cli/core_out.h"
 #include "regsets/regs.h"
 #include "regsets/tdesc_xml.h"
@@ -60,6 +62,9 @@ struct thread {
 struct plan {
     struct sess_manager *m;
     unsigned k;
+    const struct core_opts *opts;
+    FILE *log;
+    struct core_mem mem;
     struct regs_catalog *cat;
     char *xml;
     size_t xml_len;
@@ -75,102 +80,6 @@ struct plan {
     size_t file_desc; /* NT_FILE descriptor bytes */
     char version[96];
 };
-
-/* ---- output: a buffered writer at explicit offsets ------------------------ */
-
-struct out {
-    int fd;
-    uint64_t off; /* file offset of buf[0] */
-    uint8_t buf[1 << 16];
-    size_t len;
-    int err; /* errno of the first failure */
-};
-
-static void out_flush(struct out *o)
-{
-    size_t done = 0;
-    while (!o->err && done < o->len) {
-        ssize_t n = pwrite(o->fd, o->buf + done, o->len - done, (off_t)(o->off + done));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            o->err = n < 0 ? errno : EIO;
-            break;
-        }
-        done += (size_t)n;
-    }
-    o->off += o->len;
-    o->len = 0;
-}
-
-static void out_put(struct out *o, const void *p, size_t n)
-{
-    const uint8_t *s = p;
-    while (n) {
-        size_t room = sizeof(o->buf) - o->len, k = n < room ? n : room;
-        memcpy(o->buf + o->len, s, k);
-        o->len += k;
-        s += k;
-        n -= k;
-        if (o->len == sizeof(o->buf))
-            out_flush(o);
-    }
-}
-
-static void out_zeros(struct out *o, size_t n)
-{
-    static const uint8_t zero[256];
-    while (n) {
-        size_t k = n < sizeof(zero) ? n : sizeof(zero);
-        out_put(o, zero, k);
-        n -= k;
-    }
-}
-
-static uint64_t out_pos(const struct out *o)
-{
-    return o->off + o->len;
-}
-
-static void put_u32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put_u64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static size_t align4(size_t n)
-{
-    return (n + 3) & ~(size_t)3;
-}
-
-static size_t note_size(const char *name, size_t desc)
-{
-    return 12 + align4(strlen(name) + 1) + align4(desc);
-}
-
-/* The note header and name; the caller writes desc bytes, then note_end. */
-static void note_begin(struct out *o, const char *name, uint32_t type, size_t desc)
-{
-    uint8_t h[12];
-    size_t nl = strlen(name) + 1;
-    put_u32(h, (uint32_t)nl);
-    put_u32(h + 4, (uint32_t)desc);
-    put_u32(h + 8, type);
-    out_put(o, h, sizeof(h));
-    out_put(o, name, nl);
-    out_zeros(o, align4(nl) - nl);
-}
-
-static void note_end(struct out *o, size_t desc)
-{
-    out_zeros(o, align4(desc) - desc);
-}
 
 /* ---- the plan: what goes in, and its sizes -------------------------------- */
 
@@ -210,6 +119,24 @@ static int host_signal(enum regs_stop_reason r)
     }
 }
 
+/* --core-threads: the threads that stopped for their own reason (all of
+ * them when none did, said once), then at most max_threads, in core
+ * order so that the ones cut are the interrupted ones. */
+static void limit_threads(struct plan *p, const size_t count[5])
+{
+    size_t own = count[0] + count[1] + count[2] + count[3];
+    if (p->opts->faulting_only && own)
+        p->nthreads = own;
+    else if (p->opts->faulting_only && p->nthreads)
+        fprintf(p->log, "zestub dump: core: no thread stopped for a reason of its own: "
+                        "every stopped thread is written\n");
+    if (p->opts->max_threads && p->nthreads > p->opts->max_threads) {
+        fprintf(p->log, "zestub dump: core: %zu of %zu stopped threads written (--core-threads)\n",
+                p->opts->max_threads, p->nthreads);
+        p->nthreads = p->opts->max_threads;
+    }
+}
+
 static int select_threads(struct plan *p)
 {
     uint32_t n = sess_thread_count(p->m, p->k);
@@ -237,6 +164,7 @@ static int select_threads(struct plan *p)
     for (size_t i = 0; i < p->nthreads; i++)
         p->threads[at[reason_rank(all[i].reason)]++] = all[i];
     free(all);
+    limit_threads(p, count);
     if (p->nthreads == 0)
         return 0;
     /* Intel's GDB takes the current thread from the first status note and
@@ -244,7 +172,7 @@ static int select_threads(struct plan *p)
      * first rank's reason, the last of them moves to the end. */
     {
         int top = reason_rank(p->threads[0].reason);
-        size_t ntop = count[top];
+        size_t ntop = count[top] < p->nthreads ? count[top] : p->nthreads;
         if (top < 4 && ntop > 1 && ntop < p->nthreads) {
             struct thread keep = p->threads[ntop - 1];
             last_top = ntop - 1;
@@ -325,7 +253,7 @@ static int load_modules(struct plan *p)
             return -1;
         if (sess_read_memory(p->m, p->k, UINT32_MAX, ZD_SPACE_DEFAULT, info.begin, mod->size,
                              mod->elf, &err) != 0) {
-            fprintf(stderr, "zestub dump: core: module at 0x%llx left out: %s\n",
+            fprintf(p->log, "zestub dump: core: module at 0x%llx left out: %s\n",
                     (unsigned long long)info.begin, err.msg);
             free(mod->elf);
             mod->elf = NULL;
@@ -333,7 +261,7 @@ static int load_modules(struct plan *p)
         }
         e = elf_memory((char *)mod->elf, mod->size);
         if (!e || elf_kind(e) != ELF_K_ELF) {
-            fprintf(stderr, "zestub dump: core: module at 0x%llx left out: not an ELF image\n",
+            fprintf(p->log, "zestub dump: core: module at 0x%llx left out: not an ELF image\n",
                     (unsigned long long)info.begin);
             if (e)
                 elf_end(e);
@@ -370,6 +298,7 @@ static void plan_free(struct plan *p)
     free(p->mods);
     free(p->threads);
     free(p->xml);
+    core_mem_free(&p->mem);
     regs_catalog_free(p->cat);
 }
 
@@ -396,7 +325,8 @@ static int make_plan(struct plan *p)
         return -1;
     for (size_t i = 0; i < regs_catalog_count(p->cat); i++)
         p->reg_bytes += regs_catalog_at(p->cat, i)->bit_size / 8;
-    if (select_threads(p) != 0 || load_modules(p) != 0)
+    if (select_threads(p) != 0 || load_modules(p) != 0 ||
+        core_mem_plan(p->m, p->k, p->opts->xtab, p->opts->mem_limit, &p->mem) != 0)
         return -1;
     {
         size_t nf = sess_fault_count(p->m, p->k);
@@ -424,21 +354,22 @@ static bool has_siginfo(const struct thread *t)
 
 static uint64_t notes_size(const struct plan *p)
 {
-    uint64_t n = note_size(zestub_name, strlen(p->version) + 1);
-    n += note_size(core_name, 4 + p->xml_len + 1);
+    uint64_t n = core_note_size(zestub_name, strlen(p->version) + 1);
+    n += core_note_size(core_name, 4 + p->xml_len + 1);
     for (size_t i = 0; i < p->nthreads; i++) {
-        n += note_size(core_name, status_desc(p));
+        n += core_note_size(core_name, status_desc(p));
         if (has_siginfo(&p->threads[i]))
-            n += note_size(core_name, SIGINFO_SIZE);
+            n += core_note_size(core_name, SIGINFO_SIZE);
     }
     if (p->nmods)
-        n += note_size(core_name, p->file_desc);
+        n += core_note_size(core_name, p->file_desc);
     return n;
 }
 
 /* One thread's registers in the description's order, bit_size / 8 bytes
  * each; a register whose set cannot be read is zeros (and counted). */
-static void write_registers(struct out *o, struct plan *p, uint32_t thread, unsigned *unreadable)
+static void write_registers(struct core_io *o, struct plan *p, uint32_t thread,
+                            unsigned *unreadable)
 {
     size_t nsets = regs_catalog_set_count(p->cat);
     const uint8_t *data[32] = {0};
@@ -460,83 +391,83 @@ static void write_registers(struct out *o, struct plan *p, uint32_t thread, unsi
             have = r->byte_size < want ? r->byte_size : want;
             if (have > size[r->regset] - at)
                 have = size[r->regset] - at;
-            out_put(o, data[r->regset] + at, have);
+            core_io_put(o, data[r->regset] + at, have);
         }
-        out_zeros(o, want - have);
+        core_io_zeros(o, want - have);
     }
     if (failed)
         (*unreadable)++;
 }
 
-static void write_siginfo(struct out *o, const struct plan *p, const struct thread *t)
+static void write_siginfo(struct core_io *o, const struct plan *p, const struct thread *t)
 {
     uint8_t si[SIGINFO_SIZE] = {0};
     int code = 0;
     if (t->reason == REGS_STOP_PAGE_FAULT) {
         code = p->fault_reason == ZD_FAULT_PERMISSION ? 2 /* SEGV_ACCERR */ : 1 /* SEGV_MAPERR */;
         if (p->has_fault)
-            put_u64(si + 16, p->fault_addr);
+            core_put_u64(si + 16, p->fault_addr);
     } else if (t->reason == REGS_STOP_BREAKPOINT) {
         code = 1; /* TRAP_BRKPT */
     } else if (t->reason == REGS_STOP_ILLEGAL) {
         code = 1; /* ILL_ILLOPC */
     }
-    put_u32(si, (uint32_t)host_signal(t->reason));
-    put_u32(si + 8, (uint32_t)code);
-    note_begin(o, core_name, CORE_NT_SIGINFO, sizeof(si));
-    out_put(o, si, sizeof(si));
-    note_end(o, sizeof(si));
+    core_put_u32(si, (uint32_t)host_signal(t->reason));
+    core_put_u32(si + 8, (uint32_t)code);
+    core_note_begin(o, core_name, CORE_NT_SIGINFO, sizeof(si));
+    core_io_put(o, si, sizeof(si));
+    core_note_end(o, sizeof(si));
 }
 
-static void write_notes(struct out *o, struct plan *p, unsigned *unreadable)
+static void write_notes(struct core_io *o, struct plan *p, unsigned *unreadable)
 {
     size_t vl = strlen(p->version) + 1, pl = 4 + p->xml_len + 1;
-    note_begin(o, zestub_name, CORE_NT_ZESTUB, vl);
-    out_put(o, p->version, vl);
-    note_end(o, vl);
+    core_note_begin(o, zestub_name, CORE_NT_ZESTUB, vl);
+    core_io_put(o, p->version, vl);
+    core_note_end(o, vl);
     /* "GPU", NUL, the description, NUL. */
-    note_begin(o, core_name, CORE_NT_PRPSINFO, pl);
-    out_put(o, "GPU", 4);
-    out_put(o, p->xml, p->xml_len + 1);
-    note_end(o, pl);
+    core_note_begin(o, core_name, CORE_NT_PRPSINFO, pl);
+    core_io_put(o, "GPU", 4);
+    core_io_put(o, p->xml, p->xml_len + 1);
+    core_note_end(o, pl);
     for (size_t i = 0; i < p->nthreads; i++) {
         const struct thread *t = &p->threads[i];
         uint8_t h[16] = {0};
-        put_u64(h, (uint64_t)t->thread + 1); /* the server's thread ids */
+        core_put_u64(h, (uint64_t)t->thread + 1); /* the server's thread ids */
         /* The process's signal in every status note, as Linux cores do;
          * the thread's own is in its siginfo note. */
-        put_u32(h + 8, (uint32_t)p->signal);
-        note_begin(o, core_name, CORE_NT_PRSTATUS, status_desc(p));
-        out_put(o, h, sizeof(h));
+        core_put_u32(h + 8, (uint32_t)p->signal);
+        core_note_begin(o, core_name, CORE_NT_PRSTATUS, status_desc(p));
+        core_io_put(o, h, sizeof(h));
         write_registers(o, p, t->thread, unreadable);
-        note_end(o, status_desc(p));
+        core_note_end(o, status_desc(p));
         if (has_siginfo(t))
             write_siginfo(o, p, t);
     }
     if (p->nmods) {
         uint8_t w[8];
-        note_begin(o, core_name, CORE_NT_FILE, p->file_desc);
-        put_u64(w, p->nmods);
-        out_put(o, w, 8);
-        put_u64(w, 1); /* page size: offsets are in bytes */
-        out_put(o, w, 8);
+        core_note_begin(o, core_name, CORE_NT_FILE, p->file_desc);
+        core_put_u64(w, p->nmods);
+        core_io_put(o, w, 8);
+        core_put_u64(w, 1); /* page size: offsets are in bytes */
+        core_io_put(o, w, 8);
         for (size_t i = 0; i < p->nmods; i++) {
-            put_u64(w, p->mods[i].vaddr);
-            out_put(o, w, 8);
-            put_u64(w, p->mods[i].vaddr + p->mods[i].size);
-            out_put(o, w, 8);
-            put_u64(w, p->mods[i].delta);
-            out_put(o, w, 8);
+            core_put_u64(w, p->mods[i].vaddr);
+            core_io_put(o, w, 8);
+            core_put_u64(w, p->mods[i].vaddr + p->mods[i].size);
+            core_io_put(o, w, 8);
+            core_put_u64(w, p->mods[i].delta);
+            core_io_put(o, w, 8);
         }
         for (size_t i = 0; i < p->nmods; i++)
-            out_put(o, p->mods[i].name, strlen(p->mods[i].name) + 1);
-        note_end(o, p->file_desc);
+            core_io_put(o, p->mods[i].name, strlen(p->mods[i].name) + 1);
+        core_note_end(o, p->file_desc);
     }
 }
 
 /* Kernel code as the device has it now; where a read fails, the module's
  * own bytes (counted, said once). */
-static void write_code(struct out *o, struct plan *p, const struct module *mod,
+static void write_code(struct core_io *o, struct plan *p, const struct module *mod,
                        const struct code_range *c, unsigned *from_elf)
 {
     uint8_t buf[1 << 14];
@@ -546,9 +477,9 @@ static void write_code(struct out *o, struct plan *p, const struct module *mod,
         struct zd_error err;
         if (sess_read_memory(p->m, p->k, UINT32_MAX, ZD_SPACE_DEFAULT, c->addr + done, n, buf,
                              &err) == 0) {
-            out_put(o, buf, n);
+            core_io_put(o, buf, n);
         } else {
-            out_put(o, mod->elf + c->elf_off + done, n);
+            core_io_put(o, mod->elf + c->elf_off + done, n);
             fell_back = true;
         }
         done += n;
@@ -567,6 +498,7 @@ static GElf_Phdr *layout(const struct plan *p, size_t *phnum, uint64_t *notes_of
     GElf_Phdr *ph;
     for (size_t i = 0; i < p->nmods; i++)
         nload += p->mods[i].ncode;
+    nload += p->mem.n;
     *phnum = 1 + nload;
     if (!(ph = calloc(*phnum, sizeof(*ph))))
         return NULL;
@@ -596,12 +528,24 @@ static GElf_Phdr *layout(const struct plan *p, size_t *phnum, uint64_t *notes_of
             off = (off + mod->code[c].size + 7) & ~(uint64_t)7;
         }
     }
+    for (size_t i = 0; i < p->mem.n; i++) {
+        const struct core_mem_range *r = &p->mem.r[i];
+        ph[k++] = (GElf_Phdr){.p_type = PT_LOAD,
+                              .p_offset = off,
+                              .p_vaddr = r->addr,
+                              .p_filesz = r->size,
+                              .p_memsz = r->size,
+                              .p_flags = PF_R | PF_W,
+                              .p_align = 8};
+        off = (off + r->size + 7) & ~(uint64_t)7;
+    }
     return ph;
 }
 
 /* The ELF header and the program headers through libelf (the layout is
  * ours: ELF_F_LAYOUT). 0, or -1 with libelf's reason on stderr. */
-static int write_headers(int fd, const GElf_Phdr *ph, size_t phnum, const char *path)
+static int write_headers(const struct plan *p, int fd, const GElf_Phdr *ph, size_t phnum,
+                         const char *path)
 {
     GElf_Ehdr eh;
     Elf *e = elf_begin(fd, ELF_C_WRITE, NULL);
@@ -624,71 +568,101 @@ static int write_headers(int fd, const GElf_Phdr *ph, size_t phnum, const char *
     elf_end(e);
     return 0;
 failed:
-    fprintf(stderr, "zestub dump: cannot write %s: libelf: %s\n", path, elf_errmsg(-1));
+    fprintf(p->log, "zestub dump: cannot write %s: libelf: %s\n", path, elf_errmsg(-1));
     if (e)
         elf_end(e);
     return -1;
 }
 
 /* The notes and the segments, streamed where the program headers say. */
-static void write_body(struct out *o, struct plan *p, const GElf_Phdr *ph, unsigned *unreadable,
-                       unsigned *from_elf)
+static void write_body(struct core_io *o, struct plan *p, const GElf_Phdr *ph, unsigned *unreadable,
+                       unsigned *from_elf, uint64_t *mem_unreadable)
 {
     size_t k = 1;
     write_notes(o, p, unreadable);
     for (size_t i = 0; i < p->nmods; i++) {
         const struct module *mod = &p->mods[i];
-        out_zeros(o, (size_t)(ph[k].p_offset - out_pos(o)));
-        out_put(o, mod->elf, mod->size);
+        core_io_zeros(o, (size_t)(ph[k].p_offset - core_io_pos(o)));
+        core_io_put(o, mod->elf, mod->size);
         k++;
         for (size_t c = 0; c < mod->ncode; c++, k++) {
-            out_zeros(o, (size_t)(ph[k].p_offset - out_pos(o)));
+            core_io_zeros(o, (size_t)(ph[k].p_offset - core_io_pos(o)));
             write_code(o, p, mod, &mod->code[c], from_elf);
         }
     }
-    out_flush(o);
+    for (size_t i = 0; i < p->mem.n; i++, k++) {
+        core_io_zeros(o, (size_t)(ph[k].p_offset - core_io_pos(o)));
+        core_mem_write(o, p->m, p->k, &p->mem.r[i], mem_unreadable);
+    }
+    core_io_flush(o);
+}
+
+/* What could not be read, once each, after the core is written. */
+static void report_gaps(struct plan *p, unsigned unreadable, unsigned from_elf,
+                        uint64_t mem_unreadable)
+{
+    if (unreadable)
+        fprintf(p->log,
+                "zestub dump: core: %u thread%s with unreadable registers (written as zeros)\n",
+                unreadable, unreadable == 1 ? "" : "s");
+    if (from_elf)
+        fprintf(p->log,
+                "zestub dump: core: %u code range%s not readable on the device, taken from "
+                "the module\n",
+                from_elf, from_elf == 1 ? "" : "s");
+    if (mem_unreadable)
+        fprintf(p->log,
+                "zestub dump: core: %llu bytes of memory not readable on the device (left as "
+                "holes: zeros to a reader)\n",
+                (unsigned long long)mem_unreadable);
+    core_mem_report(&p->mem, p->opts->mem_limit, p->log);
+}
+
+/* The end of the last segment: the file's size, holes included. */
+static uint64_t core_size(const GElf_Phdr *ph, size_t phnum)
+{
+    uint64_t end = 0;
+    for (size_t i = 0; i < phnum; i++)
+        if (ph[i].p_offset + ph[i].p_filesz > end)
+            end = ph[i].p_offset + ph[i].p_filesz;
+    return end;
 }
 
 static int write_core(struct plan *p, const char *path)
 {
     size_t phnum;
-    uint64_t notes_off;
-    struct out *o = NULL;
+    uint64_t notes_off, mem_unreadable = 0;
+    struct core_io *o = NULL;
     GElf_Phdr *ph;
     unsigned unreadable = 0, from_elf = 0;
     int fd = -1, rc = -1;
 
     if (!(ph = layout(p, &phnum, &notes_off)) || !(o = calloc(1, sizeof(*o)))) {
         free(ph);
-        fprintf(stderr, "zestub dump: core: out of memory\n");
+        fprintf(p->log, "zestub dump: core: out of memory\n");
         return -1;
     }
     if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
-        fprintf(stderr, "zestub dump: cannot write %s: %s\n", path, strerror(errno));
+        fprintf(p->log, "zestub dump: cannot write %s: %s\n", path, strerror(errno));
         goto done;
     }
-    if (write_headers(fd, ph, phnum, path) != 0)
+    if (write_headers(p, fd, ph, phnum, path) != 0)
         goto done;
     o->fd = fd;
     o->off = notes_off;
-    write_body(o, p, ph, &unreadable, &from_elf);
+    write_body(o, p, ph, &unreadable, &from_elf, &mem_unreadable);
+    /* Memory left as a hole at the very end still counts in the size. */
+    if (!o->err && ftruncate(fd, (off_t)core_size(ph, phnum)) != 0)
+        o->err = errno;
     if (o->err) {
-        fprintf(stderr, "zestub dump: writing %s failed: %s\n", path, strerror(o->err));
+        fprintf(p->log, "zestub dump: writing %s failed: %s\n", path, strerror(o->err));
         goto done;
     }
     rc = 0;
-    if (unreadable)
-        fprintf(stderr,
-                "zestub dump: core: %u thread%s with unreadable registers (written as zeros)\n",
-                unreadable, unreadable == 1 ? "" : "s");
-    if (from_elf)
-        fprintf(stderr,
-                "zestub dump: core: %u code range%s not readable on the device, taken from "
-                "the module\n",
-                from_elf, from_elf == 1 ? "" : "s");
+    report_gaps(p, unreadable, from_elf, mem_unreadable);
 done:
     if (fd >= 0 && close(fd) != 0 && rc == 0) {
-        fprintf(stderr, "zestub dump: writing %s failed: %s\n", path, strerror(errno));
+        fprintf(p->log, "zestub dump: writing %s failed: %s\n", path, strerror(errno));
         rc = -1;
     }
     free(ph);
@@ -696,8 +670,9 @@ done:
     return rc;
 }
 
-/* Writes NAME.partial and renames it to NAME. */
-static int write_one(struct sess_manager *m, unsigned k, const char *name)
+/* Writes NAME.partial and renames it to NAME; an older NAME goes first. */
+static int write_one(struct sess_manager *m, unsigned k, const char *name,
+                     const struct core_opts *opts, FILE *log)
 {
     struct plan p;
     size_t n = strlen(name);
@@ -706,12 +681,16 @@ static int write_one(struct sess_manager *m, unsigned k, const char *name)
     memset(&p, 0, sizeof(p));
     p.m = m;
     p.k = k;
+    p.opts = opts;
+    p.log = log;
+    if (unlink(name) != 0 && errno != ENOENT)
+        fprintf(log, "zestub dump: cannot remove the older %s: %s\n", name, strerror(errno));
     if (!partial || make_plan(&p) != 0) {
-        fprintf(stderr, "zestub dump: core: out of memory\n");
+        fprintf(log, "zestub dump: core: out of memory\n");
         goto out;
     }
     if (p.nthreads == 0) {
-        fprintf(stderr, "zestub dump: core: device %u has no stopped thread: no core written\n", k);
+        fprintf(log, "zestub dump: core: device %u has no stopped thread: no core written\n", k);
         rc = 0;
         goto out;
     }
@@ -722,10 +701,14 @@ static int write_one(struct sess_manager *m, unsigned k, const char *name)
         goto out;
     }
     if (rename(partial, name) != 0) {
-        fprintf(stderr, "zestub dump: the core stays in %s: cannot rename it to %s: %s\n", partial,
+        fprintf(log, "zestub dump: the core stays in %s: cannot rename it to %s: %s\n", partial,
                 name, strerror(errno));
         goto out;
     }
+    fprintf(log,
+            "zestub dump: core written: %s (%zu thread%s, %zu module%s, %llu bytes of memory)\n",
+            name, p.nthreads, p.nthreads == 1 ? "" : "s", p.nmods, p.nmods == 1 ? "" : "s",
+            (unsigned long long)p.mem.bytes);
     rc = 0;
 out:
     free(partial);
@@ -733,12 +716,13 @@ out:
     return rc;
 }
 
-int core_write_all(struct sess_manager *m, const char *path)
+int core_write_all(struct sess_manager *m, const char *path, const struct core_opts *opts)
 {
     unsigned n = sess_count(m);
+    FILE *log = opts->log ? opts->log : stderr;
     int rc = 0;
     if (elf_version(EV_CURRENT) == EV_NONE) {
-        fprintf(stderr, "zestub dump: core: libelf: %s\n", elf_errmsg(-1));
+        fprintf(log, "zestub dump: core: libelf: %s\n", elf_errmsg(-1));
         return -1;
     }
     for (unsigned k = 0; k < n; k++) {
@@ -747,8 +731,37 @@ int core_write_all(struct sess_manager *m, const char *path)
             snprintf(name, sizeof(name), "%s", path);
         else
             snprintf(name, sizeof(name), "%s.%u", path, k);
-        if (write_one(m, k, name) != 0)
+        if (write_one(m, k, name, opts, log) != 0)
             rc = -1;
     }
     return rc;
+}
+
+int core_parse_size(const char *s, uint64_t *bytes)
+{
+    char *end;
+    unsigned long long v;
+    unsigned shift = 0;
+    if (!strcmp(s, "none")) {
+        *bytes = 0;
+        return 0;
+    }
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno)
+        return -1;
+    if (*end == 'K' || *end == 'k')
+        shift = 10;
+    else if (*end == 'M' || *end == 'm')
+        shift = 20;
+    else if (*end == 'G' || *end == 'g')
+        shift = 30;
+    if (shift)
+        end++;
+    if (*end || v > (UINT64_MAX >> shift))
+        return -1;
+    *bytes = (uint64_t)v << shift;
+    return 0;
 }

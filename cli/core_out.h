@@ -4,12 +4,35 @@
 #ifndef ZESTUB_CLI_CORE_OUT_H
 #define ZESTUB_CLI_CORE_OUT_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
 #include "sessions/sess.h"
+#include "xpti/xtab_reader.h"
+
+/* What goes into a core besides the notes every core has. */
+struct core_opts {
+    uint64_t mem_limit; /* bytes of device memory besides code; 0: none */
+    size_t max_threads; /* at most this many threads, in core order; 0: all */
+    bool faulting_only; /* only threads that stopped for a reason of their own */
+    struct xtab *xtab;  /* the application's XPTI table (allocations), or NULL */
+    FILE *log;          /* messages; NULL: stderr */
+};
+
+/* The default memory budget (--core-memory). */
+#define CORE_DEFAULT_MEM_LIMIT (64ull << 20)
 
 /* Writes one core per device with stopped threads, while they are still
  * stopped: PATH for a single device, PATH.N (N the device's position in
  * the dump) when there are several. Each is written to NAME.partial and
- * renamed once whole. 0, or -1 with the reason on stderr. */
-int core_write_all(struct sess_manager *m, const char *path);
+ * renamed once whole; an older NAME is removed first, so a NAME that
+ * exists afterwards is this run's. 0, or -1 with the reason on the log. */
+int core_write_all(struct sess_manager *m, const char *path, const struct core_opts *opts);
+
+/* "0", "none", "4096", "512K", "64M", "2G" (powers of 1024) to bytes.
+ * 0, or -1 when it does not parse. */
+int core_parse_size(const char *s, uint64_t *bytes);
 
 #endif

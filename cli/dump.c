@@ -32,7 +32,9 @@ static void usage(FILE *f)
     fprintf(f, "usage: zestub dump --attach PID [OPTIONS]\n"
                "       zestub dump [OPTIONS] -- PROGRAM [ARGS...]\n"
                "Options: [--on page-fault|stop|now] [--timeout SECONDS] [--json FILE|-]\n"
-               "         [--registers all|expedited|none] [--all-threads] [--core FILE]\n"
+               "         [--registers all|expedited|none] [--all-threads]\n"
+               "         [--core FILE [--core-memory SIZE] [--core-threads all|faulting|N]\n"
+               "          [--core-light]]\n"
                "Waits for the trigger (default page-fault), stops every device of PID, writes\n"
                "every stopped thread's state, then resumes and detaches. With PROGRAM, zestub\n"
                "starts it with program debugging on and attaches before its first module\n"
@@ -43,10 +45,17 @@ static void usage(FILE *f)
                "stopped, one of each in full; --all-threads writes every one (JSON always does).\n"
                "--core FILE also writes a GPU core file of the stopped threads for Intel's GDB\n"
                "(target core FILE; FILE.N per device when there are several; same patterns).\n"
+               "  --core-memory SIZE   device memory in the core besides code: the pages\n"
+               "                       around each fault, then the live XPTI allocations\n"
+               "                       (default 64M; 0: none)\n"
+               "  --core-threads all|faulting|N   which stopped threads (default all;\n"
+               "                       faulting: those that stopped for their own reason)\n"
+               "  --core-light         --core-threads faulting --core-memory 0\n"
                "Exit: 0 dumped, 1 could not attach, 2 usage, 3 timeout (partial output),\n"
-               "      4 the application exited before the trigger. Launch mode: the\n"
-               "      program's exit code when nothing was dumped, 5 when it faulted and the\n"
-               "      dump was written, 1 could not start it, 2 usage, 3 timeout.\n");
+               "      4 the application exited before the trigger, 7 dumped but a core\n"
+               "      file could not be written. Launch mode: the program's exit code when\n"
+               "      nothing was dumped, 5 when it faulted and the dump was written, 1 could\n"
+               "      not start it, 2 usage, 3 timeout, 7 as above.\n");
 }
 
 static int parse_trigger(const char *v, enum trigger *on)
@@ -76,6 +85,28 @@ static int parse_regs(const char *v, enum dump_regs *regs)
         fprintf(stderr, "zestub dump: --registers takes all, expedited or none\n");
         return 2;
     }
+    return 0;
+}
+
+/* --core-threads all|faulting|N. */
+static int parse_core_threads(const char *v, struct core_opts *co)
+{
+    char *end;
+    unsigned long n;
+    co->faulting_only = false;
+    co->max_threads = 0;
+    if (!strcmp(v, "all"))
+        return 0;
+    if (!strcmp(v, "faulting")) {
+        co->faulting_only = true;
+        return 0;
+    }
+    n = strtoul(v, &end, 10);
+    if (!*v || *end || n == 0 || n > 0x7fffffffUL) {
+        fprintf(stderr, "zestub dump: --core-threads takes all, faulting or a number of threads\n");
+        return 2;
+    }
+    co->max_threads = (size_t)n;
     return 0;
 }
 
@@ -113,6 +144,18 @@ static int parse_option(int c, struct dump_opts *o)
     case 'A':
         o->all_threads = true;
         return 0;
+    case 'M':
+        if (core_parse_size(optarg, &o->core_opts.mem_limit) != 0) {
+            fprintf(stderr, "zestub dump: --core-memory takes a size: 0, 4096, 512K, 64M, 2G\n");
+            return 2;
+        }
+        return 0;
+    case 'T':
+        return parse_core_threads(optarg, &o->core_opts);
+    case 'L':
+        o->core_opts.faulting_only = true;
+        o->core_opts.mem_limit = 0;
+        return 0;
     case 'h':
         usage(stdout);
         exit(0);
@@ -131,6 +174,9 @@ static int parse(int argc, char **argv, struct dump_opts *o)
                                              {"registers", required_argument, NULL, 'r'},
                                              {"all-threads", no_argument, NULL, 'A'},
                                              {"core", required_argument, NULL, 'c'},
+                                             {"core-memory", required_argument, NULL, 'M'},
+                                             {"core-threads", required_argument, NULL, 'T'},
+                                             {"core-light", no_argument, NULL, 'L'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     int c;
@@ -138,6 +184,7 @@ static int parse(int argc, char **argv, struct dump_opts *o)
     o->on = ON_PAGE_FAULT;
     o->timeout = 60;
     o->regs = DUMP_REGS_EXPEDITED;
+    o->core_opts.mem_limit = CORE_DEFAULT_MEM_LIMIT;
     optind = 1;
     /* '+': the options end at PROGRAM, whose own options are its own. */
     while ((c = getopt_long(argc, argv, "+a:o:t:j:r:h", longopts, NULL)) != -1)
@@ -202,6 +249,7 @@ int cli_dump(int argc, char **argv)
     if (o.json && strcmp(o.json, "-"))
         o.json = path;
     deadline = dump_now_s() + o.timeout;
+    dump_remove_old_cores(&o, o.pid);
 
     if (zd_open(&zd, &err) != 0) {
         fprintf(stderr, "zestub dump: %s\n", err.msg);
@@ -230,8 +278,10 @@ int cli_dump(int argc, char **argv)
         if (rc == 3)
             fprintf(stderr, "zestub dump: no %s within %.0f s; dumping the current state\n",
                     dump_trigger_name(o.on), o.timeout);
-        if (dump_take(out, m, &o, o.pid, deadline) != 0)
-            rc = 3; /* partial: a device ended during the dump */
+        int taken = dump_take(out, m, &o, o.pid, deadline);
+        /* 3: partial, a device ended during the dump; 7: no core. */
+        if (taken != 0 && rc == 0)
+            rc = taken;
     } else if (rc == 4) {
         fprintf(stderr, "zestub dump: the application exited before a %s\n",
                 dump_trigger_name(o.on));

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cli/core_out.h"
 #include "cli/dump_out.h"
 
 enum trigger { ON_PAGE_FAULT, ON_STOP, ON_NOW };
@@ -19,6 +20,7 @@ enum {
     DUMP_EXIT_TIMEOUT = 3,
     DUMP_EXIT_GONE = 4,
     DUMP_EXIT_DUMPED = 5, /* launch mode: the program faulted, dump written */
+    DUMP_EXIT_CORE = 7,   /* the report was written, a --core file was not */
 };
 
 struct dump_opts {
@@ -26,8 +28,9 @@ struct dump_opts {
     enum trigger on;
     double timeout;
     bool timeout_given;
-    const char *json; /* NULL: human format; may hold %r %p %h */
-    const char *core; /* --core FILE (doc/core-format.md); may hold %r %p %h */
+    const char *json;           /* NULL: human format; may hold %r %p %h */
+    const char *core;           /* --core FILE (doc/core-format.md); may hold %r %p %h */
+    struct core_opts core_opts; /* --core-memory, --core-threads, --core-light */
     enum dump_regs regs;
     char **program;   /* launch mode: argv after "--", NULL otherwise */
     bool all_threads; /* human format: every thread, not classes */
@@ -52,10 +55,15 @@ void dump_detach(struct sess_manager *m);
 /* The same, and 5 as soon as WAKE_FD is readable (launch mode: the
  * program ended), so that nothing waits for a polling slice. */
 int dump_wait_trigger_or(struct sess_manager *m, enum trigger on, double deadline, int wake_fd);
-/* Stops every device, writes every stopped thread, resumes them. 0, or 3
- * when a device ended during the dump (partial output, said on stderr). */
+/* Stops every device, writes every stopped thread, resumes them. 0; 3
+ * when a device ended during the dump (partial output, said on stderr);
+ * DUMP_EXIT_CORE when a --core file could not be written. */
 int dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_opts *o, uint32_t pid,
               double deadline);
+/* Removes the cores an earlier run left under --core's name for pid (NAME
+ * and NAME.0, NAME.1, ...), so that a core found after this run is its
+ * own. */
+void dump_remove_old_cores(const struct dump_opts *o, uint32_t pid);
 /* Launch mode: zestub dump [OPTIONS] -- PROGRAM [ARGS...]. */
 int cli_dump_launch(const struct dump_opts *o);
 

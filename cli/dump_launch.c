@@ -31,6 +31,7 @@ struct run {
     struct dump_out *out;
     double deadline;
     bool dumped;
+    bool core_failed; /* --core was given and a core could not be written */
 };
 
 /* Human text goes to stderr: the program's stdout stays the program's. */
@@ -116,7 +117,8 @@ static int observe(struct run *r)
             fprintf(stderr, "zestub dump: no %s within %.0f s; dumping the current state\n",
                     dump_trigger_name(r->o->on), r->o->timeout);
         dump_watchdog_start(end, r->out);
-        (void)dump_take(r->out, r->m, r->o, (uint32_t)r->l.target, end);
+        r->core_failed =
+            dump_take(r->out, r->m, r->o, (uint32_t)r->l.target, end) == DUMP_EXIT_CORE;
         r->dumped = true;
     }
     /* Detached, the program runs on at full speed; the manager stays for
@@ -139,7 +141,7 @@ static int finish(struct run *r, int rc)
     else if (rc == 3)
         status = DUMP_EXIT_TIMEOUT;
     else if (r->dumped)
-        status = DUMP_EXIT_DUMPED;
+        status = r->core_failed ? DUMP_EXIT_CORE : DUMP_EXIT_DUMPED;
     else
         status = code;
     fprintf(stderr, "zestub dump: %s %s%s\n", r->o->program[0], how,
@@ -188,6 +190,7 @@ int cli_dump_launch(const struct dump_opts *o)
     dump_out_launch(r.out, out_rank(NULL), host);
     if (launch_wait_held(&r.l) == 0)
         return finish(&r, 4); /* exited before its first module */
+    dump_remove_old_cores(o, (uint32_t)r.l.target);
     rc = dump_attach(r.zd, (uint32_t)r.l.target, r.deadline, &r.m, r.out);
     launch_release(&r.l);
     if (rc != 0) {

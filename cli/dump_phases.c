@@ -225,14 +225,40 @@ static uint64_t now_ns(void)
 }
 
 /* --core FILE, its %r %p %h expanded for pid. */
-static void write_core(struct sess_manager *m, const char *pattern, uint32_t pid)
+static int core_path(const char *pattern, uint32_t pid, char *path, size_t len)
 {
-    char path[4096], err[256];
-    if (out_expand(pattern, out_rank(NULL), (long)pid, path, sizeof(path), err, sizeof(err)) != 0) {
+    char err[256];
+    if (out_expand(pattern, out_rank(NULL), (long)pid, path, len, err, sizeof(err)) != 0) {
         fprintf(stderr, "zestub dump: --core %s\n", err);
-        return;
+        return -1;
     }
-    (void)core_write_all(m, path);
+    return 0;
+}
+
+void dump_remove_old_cores(const struct dump_opts *o, uint32_t pid)
+{
+    char path[4096], name[4200];
+    if (!o->core || core_path(o->core, pid, path, sizeof(path)) != 0)
+        return;
+    (void)unlink(path);
+    /* NAME.N of a run with several devices: N counts from 0 with no gap. */
+    for (unsigned k = 0; k < 4096; k++) {
+        snprintf(name, sizeof(name), "%s.%u", path, k);
+        if (unlink(name) != 0)
+            break;
+    }
+}
+
+/* The cores of --core, with x's table for their allocations. 0, or -1. */
+static int write_core(struct sess_manager *m, const struct dump_opts *o, struct sess_xpti *x,
+                      uint32_t pid)
+{
+    char path[4096];
+    struct core_opts co = o->core_opts;
+    if (core_path(o->core, pid, path, sizeof(path)) != 0)
+        return -1;
+    co.xtab = x ? sess_xpti_table(x) : NULL;
+    return core_write_all(m, path, &co);
 }
 
 int dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_opts *o, uint32_t pid,
@@ -241,6 +267,7 @@ int dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_op
     struct zd_error err;
     char note[512];
     unsigned alive_before = 0, alive_after = 0;
+    bool core_failed = false;
     for (unsigned k = 0; k < sess_count(m); k++)
         alive_before += sess_alive(m, k);
     /* Every thread we dump is stopped once this returns, so a task that
@@ -256,17 +283,17 @@ int dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_op
     /* Progress on stderr, unless the human dump itself goes there (launch
      * mode without --json): its records are the progress. */
     dump_out_collect(out, m, o->regs, x, stop_ns, o->json || !o->program ? stderr : NULL);
-    sess_xpti_close(x);
     /* Before the resume: the core's threads are those just written. */
-    if (o->core)
-        write_core(m, o->core, pid);
+    if (o->core && write_core(m, o, x, pid) != 0)
+        core_failed = true;
+    sess_xpti_close(x);
     /* Counted before the resume: once resumed, an application may end at
      * once (the page-fault example does), and that is no loss to the dump. */
     for (unsigned k = 0; k < sess_count(m); k++)
         alive_after += sess_alive(m, k);
     sess_resume_all(m, &err);
     if (alive_after == alive_before)
-        return 0;
+        return core_failed ? DUMP_EXIT_CORE : 0;
     /* A device lost (or the application gone) while we dumped: what was
      * written is all there is of it. */
     fprintf(stderr,

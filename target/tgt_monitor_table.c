@@ -60,6 +60,13 @@ static int mon_dump(void *ctx, const char *args, struct rsp_buf *out)
     return t->dump(t->dump_arg, t->m, t->zd, t->host_pid, args, out);
 }
 
+/* GPU core files (cli/ writes them) of the threads stopped now. */
+static int mon_core(void *ctx, const char *args, struct rsp_buf *out)
+{
+    struct tgt *t = ctx;
+    return t->core(t->core_arg, t->m, t->zd, t->host_pid, args, out);
+}
+
 static const struct rsp_monitor_cmd commands[] = {
     {"threads", "threads [all] [by-site]",
      "thread counts per device by state, stop reason, kernel and\n"
@@ -83,14 +90,20 @@ static const struct rsp_monitor_cmd commands[] = {
      "the allocation containing ADDRESS (live or freed,\n"
      "where allocated and freed), or the live allocations",
      false, mon_xpti_allocations},
-    /* Last: there only when the caller provided the dump. */
+    /* Last: there only when the caller provided the dump, and then the
+     * core (which is only set with the dump). */
     {"dump", "dump [--json] [--registers none|expedited|all]",
      "the threads stopped now, as zestub dump prints them", true, mon_dump},
+    {"core", "core [--light] [--memory SIZE] [--threads all|faulting|N] FILE",
+     "GPU core files of the threads stopped now, for Intel's GDB's\n"
+     "`target core FILE` (written by the server, on its machine; FILE.N per device)",
+     true, mon_core},
 };
 
 const struct rsp_monitor_cmd *tgt_monitor_commands(void *ctx, size_t *n)
 {
     struct tgt *t = ctx;
-    *n = sizeof(commands) / sizeof(commands[0]) - (t->dump ? 0 : 1);
+    size_t all = sizeof(commands) / sizeof(commands[0]);
+    *n = !t->dump ? all - 2 : !t->core ? all - 1 : all;
     return commands;
 }

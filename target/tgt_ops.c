@@ -565,6 +565,15 @@ void tgt_target_set_log(struct rsp_target *tgt, const struct rsp_log *log)
         t->log = *log;
 }
 
+void tgt_target_set_core(struct rsp_target *tgt, tgt_dump_fn fn, void *arg)
+{
+    struct tgt *t = tgt->ctx;
+    if (t) {
+        t->core = fn;
+        t->core_arg = arg;
+    }
+}
+
 void tgt_target_set_dump(struct rsp_target *tgt, tgt_dump_fn fn, void *arg)
 {
     struct tgt *t = tgt->ctx;

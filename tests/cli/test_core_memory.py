@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""What a GPU core holds besides registers and code, and the options that
+choose it (doc/core-format.md, "Memory" and "Options"), on gtsim:
+- with the application's XPTI table, its live allocations, each byte what
+  the debug server reads there (read over RSP before the dump);
+- without a table, the readable memory next to the fault;
+- --core-memory as a budget (what it leaves out is said), 0 and
+  --core-light write no memory, --core-threads N writes N threads;
+- a core of an earlier run is removed even when this run writes none; a
+  core that cannot be written is exit status 7 (also in the JSON);
+- `monitor core FILE` through the GDB server, and its errors."""
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+import harness as h  # noqa: E402
+
+t = h.Tap(5 + 3 + 2 + 2 + 2 + 2 + 3 + 5 + 2)  # the plan
+zestub = os.path.join(h.top, "zestub")
+reader = os.path.join(h.top, "tests", "cli", "core_check")
+tmp = tempfile.mkdtemp()
+PF_W = 2
+PAGE = 4096
+
+
+def traced(env):
+    return dict(env, XPTI_TRACE_ENABLE="1",
+                XPTI_SUBSCRIBERS=os.path.join(h.top, ".libs", "libzestub_xpti.so"),
+                XPTI_FRAMEWORK_DISPATCHER=os.path.join(h.top, ".libs", "libxptifw.so"))
+
+
+def segments(path):
+    """(flags, vaddr, bytes) of every PT_LOAD of a core."""
+    with open(path, "rb") as f:
+        data = f.read()
+    out = []
+    if data[:4] != b"\x7fELF":
+        return out
+    phoff, = struct.unpack_from("<Q", data, 32)
+    phnum, = struct.unpack_from("<H", data, 56)
+    for i in range(phnum):
+        p_type, p_flags, p_off, p_vaddr, _, p_filesz = struct.unpack_from("<IIQQQQ", data,
+                                                                          phoff + 56 * i)
+        if p_type == 1:
+            out.append((p_flags, p_vaddr, data[p_off:p_off + p_filesz]))
+    return out
+
+
+def memory(path):
+    return [(a, b) for fl, a, b in segments(path) if fl & PF_W]
+
+
+def dump(pid, env, *args):
+    return subprocess.run([zestub, "dump", "--attach", str(pid), "--timeout", "60"] + list(args),
+                          env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+
+
+def checked(core, *args):
+    p = subprocess.run([reader, core] + list(args), stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=60)
+    return p.returncode == 0, p.stdout.decode(errors="replace")[-1500:]
+
+
+def sycl_like(env):
+    """sycl_like paused before its faulting launch: (process, live
+    allocations {base: size} from its log, the fault's freed buffer)."""
+    app = h.launch(env, "sycl_like", ["3"])
+    live, freed = {}, None
+    for _ in range(40):
+        line = app.stdout.readline().decode(errors="replace")
+        m = re.match(r"alloc 0x([0-9a-f]+) size (\d+)", line)
+        if m:
+            live[int(m.group(1), 16)] = int(m.group(2))
+        m = re.match(r"free 0x([0-9a-f]+)", line)
+        if m:
+            freed = int(m.group(1), 16)
+            live.pop(freed, None)
+        if not line or "launching in" in line:
+            break
+    return app, live, freed
+
+
+def read_over_rsp(env, pid, ranges):
+    """What the server reads at each (address, size), before the dump."""
+    srv = h.Stdio(env)
+    srv.attach(pid)
+    got = {}
+    for addr, size in ranges:
+        reply = srv.c.req("m%x,%x" % (addr, size))
+        got[addr] = bytes.fromhex(reply) if re.fullmatch(r"([0-9a-f]{2})+", reply) else None
+    srv.close()
+    return got
+
+
+env0 = h.gtsim_env("platform=xehpc")
+
+# A. With the XPTI table: the live allocations, byte for byte.
+with h.guarded(t, "XPTI allocations in the core"):
+    app, live, freed = sycl_like(traced(env0))
+    before = read_over_rsp(env0, app.pid, sorted(live.items()))
+    core = os.path.join(tmp, "a.core")
+    d = dump(app.pid, env0, "--json", os.path.join(tmp, "a.json"), "--core", core)
+    err = d.stderr.decode(errors="replace")
+    t.ok(d.returncode == 0 and os.path.exists(core), "sycl_like fault: dump --core exits 0", err)
+    mem = memory(core) if os.path.exists(core) else []
+    t.eq(sorted((a, len(b)) for a, b in mem), sorted(live.items()),
+         "the core's memory segments are the live allocations of the XPTI table")
+    t.ok(mem and all(before.get(a) == b for a, b in mem),
+         "each holds what the server read at its address", [a for a, b in mem])
+    t.ok(("%d bytes of memory" % sum(live.values())) in err, "stderr says how much memory", err)
+    ok, out = checked(core)
+    t.ok(ok, "core_check accepts it", out)
+    h.wait_exit(app, 60)
+
+# B. Without a table: what is readable next to the fault.
+with h.guarded(t, "memory next to the fault without XPTI"):
+    app, live, freed = sycl_like(dict(env0))
+    before = read_over_rsp(env0, app.pid, sorted(live.items()))
+    core = os.path.join(tmp, "b.core")
+    d = dump(app.pid, env0, "--json", os.path.join(tmp, "b.json"), "--core", core)
+    doc = json.load(open(os.path.join(tmp, "b.json")))
+    fault = int((doc.get("page_faults") or [{}])[-1].get("address", "0"), 16)
+    t.ok(d.returncode == 0 and fault, "sycl_like fault without XPTI: dump exits 0 (fault 0x%x)" %
+         fault, d.stderr.decode(errors="replace"))
+    mem = memory(core) if os.path.exists(core) else []
+    lo, hi = fault // PAGE * PAGE - PAGE, fault // PAGE * PAGE + 2 * PAGE
+    inside = [any(b <= a and a + len(x) <= b + s for b, s in live.items()) for a, x in mem]
+    t.ok(mem and all(lo <= a and a + len(x) <= hi for a, x in mem) and all(inside),
+         "memory segments lie within a page of the fault, in live buffers",
+         [(hex(a), len(x)) for a, x in mem])
+    t.ok(mem and all(before.get(b, b"")[a - b:a - b + len(x)] == x
+                     for a, x in mem for b, s in live.items() if b <= a < b + s),
+         "and hold what the server read there")
+    h.wait_exit(app, 60)
+
+# C. A budget smaller than the allocations.
+with h.guarded(t, "--core-memory 256"):
+    app, live, freed = sycl_like(traced(env0))
+    core = os.path.join(tmp, "c.core")
+    d = dump(app.pid, env0, "--json", os.path.join(tmp, "c.json"), "--core", core,
+             "--core-memory", "256")
+    err = d.stderr.decode(errors="replace")
+    mem = memory(core) if os.path.exists(core) else []
+    t.ok(d.returncode == 0 and [len(b) for a, b in mem] == [256],
+         "--core-memory 256: one 256-byte segment", [(hex(a), len(b)) for a, b in mem])
+    t.ok("1 allocation left out" in err and "--core-memory" in err,
+         "stderr says what the budget left out", err)
+    h.wait_exit(app, 60)
+
+# D. A lightweight core of the page-fault example.
+with h.guarded(t, "--core-light"):
+    app, _ = h.start_app(env0, name="pagefault", args=["2"])
+    core = os.path.join(tmp, "d.core")
+    d = dump(app.pid, env0, "--json", os.path.join(tmp, "d.json"), "--core", core, "--core-light")
+    doc = json.load(open(os.path.join(tmp, "d.json")))
+    faulting = [x for x in doc.get("threads", []) if x.get("reason") == "page-fault"]
+    t.ok(d.returncode == 0 and os.path.exists(core) and memory(core) == [],
+         "--core-light: no memory segment", d.stderr.decode(errors="replace"))
+    ok, out = checked(core, "--threads", str(len(faulting)), "--signal", "11")
+    t.ok(ok and faulting, "--core-light: the %d faulting threads" % len(faulting), out)
+    h.wait_exit(app, 60)
+
+# E. --core-threads N.
+with h.guarded(t, "--core-threads 2"):
+    env = h.small_device(5)
+    app, _ = h.start_app(env, args=["--print-buffers"], running="buffers:")
+    core = os.path.join(tmp, "e.core")
+    d = dump(app.pid, env, "--on", "now", "--core", core, "--core-threads", "2")
+    err = d.stderr.decode(errors="replace")
+    ok, out = checked(core, "--threads", "2")
+    t.ok(d.returncode == 0 and ok, "--core-threads 2: a core of 2 threads", out + err)
+    t.ok(re.search(r"2 of \d+ stopped threads written", err), "stderr says so", err)
+    app.kill()
+    app.wait()
+
+# F. An earlier run's cores are removed even when none is written.
+with h.guarded(t, "stale cores"):
+    old = os.path.join(tmp, "old.core")
+    for name in (old, old + ".0", old + ".1"):
+        with open(name, "w") as f:
+            f.write("an earlier run")
+    d = dump(999999, env0, "--core", old)
+    t.ok(d.returncode == 1, "no such process: exit 1", d.stderr.decode(errors="replace"))
+    t.ok(not any(os.path.exists(n) for n in (old, old + ".0", old + ".1")),
+         "the earlier run's FILE, FILE.0 and FILE.1 are gone", os.listdir(tmp))
+
+# G. A core that cannot be written: its own exit status.
+with h.guarded(t, "unwritable core"):
+    app, _ = h.start_app(env0, name="pagefault", args=["2"])
+    js = os.path.join(tmp, "g.json")
+    d = dump(app.pid, env0, "--json", js, "--core", os.path.join(tmp, "no", "such", "dir", "x"))
+    err = d.stderr.decode(errors="replace")
+    t.ok(d.returncode == 7, "exit status 7 (%d)" % d.returncode, err)
+    t.ok("cannot write" in err and "no/such/dir" in err, "stderr names the file and why", err)
+    t.eq(json.load(open(js)).get("status") if os.path.exists(js) else None, 7,
+         "the JSON record's status is 7 too")
+    h.wait_exit(app, 60)
+
+# H. monitor core through the GDB server.
+with h.guarded(t, "monitor core"):
+    env = h.small_device(5)
+    app, _ = h.start_app(env, args=["--print-buffers"], running="buffers:")
+    srv = h.Stdio(env)
+    srv.attach(app.pid)
+    core = os.path.join(tmp, "h.core")
+    r, text = srv.c.monitor("core --memory 0 " + core)
+    t.ok(r == "OK" and "core written: " + core in text, "monitor core FILE writes it", (r, text))
+    ok, out = checked(core) if os.path.exists(core) else (False, "no file")
+    t.ok(ok, "core_check accepts the server's core", out)
+    r, text = srv.c.monitor("core")
+    t.ok("a FILE is needed" in text, "monitor core without FILE says what is missing", text)
+    r, text = srv.c.monitor("core --memory 12Q x")
+    t.ok("--memory takes a size" in text, "a bad size is refused with the reason", text)
+    r, text = srv.c.monitor("help")
+    t.ok(re.search(r"^\s*core \[--light\]", text, re.M), "monitor help lists core", text)
+    srv.close()
+    app.kill()
+    app.wait()
+
+# I. Usage errors.
+with h.guarded(t, "usage"):
+    for opt, val in (("--core-threads", "0"), ("--core-memory", "12Q")):
+        d = subprocess.run([zestub, "dump", "--attach", "1", "--core", "x", opt, val],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+        t.ok(d.returncode == 2 and opt.encode() in d.stderr, "%s %s: usage error (2)" % (opt, val),
+             d.stderr.decode(errors="replace"))
+
+shutil.rmtree(tmp, ignore_errors=True)
+sys.exit(t.done())
