@@ -9,7 +9,10 @@
 
 #include "cli/dump_out.h"
 
-enum trigger { ON_PAGE_FAULT, ON_STOP, ON_NOW };
+enum trigger { ON_PAGE_FAULT, ON_STOP, ON_NOW, ON_HANG };
+
+/* --after-hang: what becomes of the program once a hang was dumped. */
+enum after_hang { AFTER_HANG_RESUME, AFTER_HANG_KILL };
 
 /* Exit statuses (doc/dump-format.md). */
 enum {
@@ -18,7 +21,8 @@ enum {
     DUMP_EXIT_USAGE = 2,
     DUMP_EXIT_TIMEOUT = 3,
     DUMP_EXIT_GONE = 4,
-    DUMP_EXIT_DUMPED = 5, /* launch mode: the program faulted, dump written */
+    DUMP_EXIT_DUMPED = 5,                  /* launch mode: the program faulted, dump written */
+    DUMP_EXIT_HANG = DUMP_OUT_STATUS_HANG, /* --on hang: the hang was dumped (both modes) */
 };
 
 struct dump_opts {
@@ -31,6 +35,9 @@ struct dump_opts {
     enum dump_regs regs;
     char **program;   /* launch mode: argv after "--", NULL otherwise */
     bool all_threads; /* human format: every thread, not classes */
+    double hang_s;    /* --on hang=DURATION, in seconds */
+    enum after_hang after_hang;
+    bool after_hang_given;
 };
 
 const char *dump_trigger_name(enum trigger t);
@@ -43,6 +50,9 @@ void dump_watchdog_start(double deadline, struct dump_out *out);
  * started). 0, or the exit status with the reason on stderr and in out. */
 int dump_attach(struct zd *zd, uint32_t pid, double deadline, struct sess_manager **m,
                 struct dump_out *out);
+/* One note while waiting for a trigger: 0 triggered, 4 every session
+ * gone, -1 wait on (module loads are released). */
+int dump_trigger_note(struct sess_manager *m, enum trigger on, const struct sess_note *note);
 /* Waits for the trigger; releases module loads meanwhile. 0 triggered,
  * 3 timeout, 4 application gone. */
 int dump_wait_trigger(struct sess_manager *m, enum trigger on, double deadline);
