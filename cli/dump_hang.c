@@ -58,11 +58,6 @@ void dump_hang_fini(struct dump_hang *h)
     h->x = NULL;
 }
 
-const char *dump_hang_rule_name(enum hang_rule r)
-{
-    return r == HANG_RULE_XPTI ? "xpti" : "deadline";
-}
-
 static uint64_t mono_ns(void)
 {
     struct timespec ts;

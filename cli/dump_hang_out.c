@@ -7,6 +7,11 @@
 #include "cli/dump_hang.h"
 #include "cli/json.h"
 
+const char *dump_hang_rule_name(enum hang_rule r)
+{
+    return r == HANG_RULE_XPTI ? "xpti" : "deadline";
+}
+
 static const char *after_name(enum after_hang a)
 {
     return a == AFTER_HANG_KILL ? "kill" : "resume";
