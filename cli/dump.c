@@ -233,6 +233,7 @@ static int attach_hang(const struct dump_opts *o, struct zd *zd, struct sess_man
         fprintf(stderr, "zestub dump: the application exited before a hang\n");
     rc = dump_hang_take(&h, rc, out, m, o, o->pid);
     dump_out_close(out, m, rc, true);
+    dump_hang_timing(&h, dump_now_s());
     dump_detach(m);
     sess_detach_all(m);
     zd_close(zd);

@@ -66,6 +66,8 @@ int dump_wait_trigger_or(struct sess_manager *m, enum trigger on, double deadlin
  * when a device ended during the dump (partial output, said on stderr). */
 int dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_opts *o, uint32_t pid,
               double deadline);
+/* dump_now_s() when the last dump_take had every device stopped. */
+double dump_take_stopped_s(void);
 /* Launch mode: zestub dump [OPTIONS] -- PROGRAM [ARGS...]. */
 int cli_dump_launch(const struct dump_opts *o);
 

@@ -152,6 +152,7 @@ int dump_hang_take(struct dump_hang *h, int rc, struct dump_out *out, struct ses
                    const struct dump_opts *o, uint32_t pid)
 {
     double end = dump_now_s() + HANG_DUMP_PHASE_S;
+    h->trigger_s = dump_now_s();
     if (rc != 0 && rc != 3)
         return rc;
     dump_watchdog_start(end, out);
@@ -173,4 +174,15 @@ int dump_hang_take(struct dump_hang *h, int rc, struct dump_out *out, struct ses
                 h->running_s, h->limit_s);
     dump_out_section(out, dump_hang_write, h);
     return dump_take(out, m, o, pid, end) != 0 ? DUMP_EXIT_TIMEOUT : DUMP_EXIT_HANG;
+}
+
+void dump_hang_timing(const struct dump_hang *h, double written_s)
+{
+    double stopped = dump_take_stopped_s();
+    if (!getenv("ZESTUB_DUMP_TIMING") || !h->trigger_s || !stopped)
+        return;
+    fprintf(stderr,
+            "zestub dump: timing: trigger to all stopped %.6f s, all stopped to report written "
+            "%.6f s, trigger to report written %.6f s\n",
+            stopped - h->trigger_s, written_s - stopped, written_s - h->trigger_s);
 }

@@ -221,6 +221,14 @@ static void settle(struct sess_manager *m, double deadline)
             sess_module_release(m, note.session, note.module_begin, note.module_end, &err);
 }
 
+/* For ZESTUB_DUMP_TIMING (cli/dump_hang.c): one dump per process. */
+static double stopped_s;
+
+double dump_take_stopped_s(void)
+{
+    return stopped_s;
+}
+
 /* CLOCK_MONOTONIC in nanoseconds: the XPTI table's clock. */
 static uint64_t now_ns(void)
 {
@@ -252,6 +260,7 @@ int dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_op
      * was running on its behalf began before stop_ns. */
     (void)sess_stop_all(m, &err);
     uint64_t stop_ns = now_ns();
+    stopped_s = dump_now_s();
     settle(m, deadline + 1.0);
     /* Opened now, not at attach: the application creates its table when
      * its runtime starts tracing, which may be after Level Zero. */
