@@ -6,7 +6,7 @@ each work-group never reaches (GTSIM_CONFIG barrier_skip=1), so the other
 threads wait at the barrier's sync for ever. In launch and attach mode,
 with the application's XPTI table (rule "xpti": the oldest submission in
 flight is older than DURATION) and without it (rule "deadline"): the exit
-status 6, the report's hang section and JSON fields, the waiting threads
+status 6, the report's hang section and JSON fields, the core (--core), the waiting threads
 at the barrier's PC and source line, the program resumed (it runs on, is
 still hung, a second dump finds it so) or killed with --after-hang kill;
 a program that does not hang is not dumped; bad --on hang= values are
@@ -22,7 +22,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
 import harness as h  # noqa: E402
 
-t = h.Tap(29)  # the plan: every check this test makes
+t = h.Tap(30)  # the plan: every check this test makes
 zestub = os.path.join(h.top, "zestub")
 app = os.path.join(h.top, "examples", "sycl_hang")
 libs = os.path.join(h.top, ".libs")
@@ -77,8 +77,9 @@ t.ok(rc == 2 and "--after-hang takes resume or kill" in err, "--after-hang pause
 # ---- launch mode, XPTI table, --after-hang kill ----------------------------
 with h.guarded(t, "launch mode with the XPTI table"):
     out = os.path.join(tmp, "launch.json")
-    rc, _, err = run(["--on", "hang=1s", "--after-hang", "kill", "--json", out, "--", app,
-                      "--give-up", "60"], dict(hung, **TRACED))
+    core = os.path.join(tmp, "hang.core")
+    rc, _, err = run(["--on", "hang=1s", "--after-hang", "kill", "--json", out, "--core", core,
+                      "--", app, "--give-up", "60"], dict(hung, **TRACED))
     doc = json.load(open(out))
     hg = doc.get("hang") or {}
     t.ok(rc == 6 and doc["status"] == 6 and doc["complete"] and doc["trigger"] == "hang",
@@ -99,6 +100,10 @@ with h.guarded(t, "launch mode with the XPTI table"):
     t.ok(doc["program"]["signal"] == 9 and doc["program"]["dumped"] and
          "it hung, the dump was written" in err,
          "launch, table: --after-hang kill killed the program", doc["program"])
+    with open(core, "rb") as f:
+        head = f.read(20)
+    t.ok(head[:4] == b"\x7fELF" and head[16] == 4,
+         "launch, table: --core wrote an ELF core of the hung threads", head)
 
 # ---- launch mode, no table, human format, resumed ---------------------------
 with h.guarded(t, "launch mode without a table"):
