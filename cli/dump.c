@@ -6,7 +6,8 @@
  *
  * Exit status: 0 dump written; 1 could not start (no driver, attach
  * failed); 2 usage; 3 timeout (trigger not seen, or the device stopped
- * answering: partial output); 4 the application exited before the trigger. */
+ * answering: partial output); 4 the application exited before the trigger;
+ * 6 --on hang: the hang was dumped (dump_hang.c). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
