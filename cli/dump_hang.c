@@ -157,7 +157,7 @@ int dump_hang_take(struct dump_hang *h, int rc, struct dump_out *out, struct ses
         return rc;
     dump_watchdog_start(end, out);
     if (rc == 3) {
-        fprintf(stderr, "zestub dump: no hang within %.0f s; dumping the current state\n",
+        fprintf(stderr, "zestub dump: no hang within %g s; dumping the current state\n",
                 o->timeout);
         (void)dump_take(out, m, o, pid, end);
         return DUMP_EXIT_TIMEOUT;

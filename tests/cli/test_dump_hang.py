@@ -9,7 +9,7 @@ flight is older than DURATION) and without it (rule "deadline"): the exit
 status 6, the report's hang section and JSON fields, the core (--core), the waiting threads
 at the barrier's PC and source line, the program resumed (it runs on, is
 still hung, a second dump finds it so) or killed with --after-hang kill;
-a program that does not hang is not dumped; bad --on hang= values are
+a program that does not hang, or an idle device, is not dumped; bad --on hang= values are
 usage errors."""
 import json
 import os
@@ -22,7 +22,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
 import harness as h  # noqa: E402
 
-t = h.Tap(30)  # the plan: every check this test makes
+t = h.Tap(31)  # the plan: every check this test makes
 zestub = os.path.join(h.top, "zestub")
 app = os.path.join(h.top, "examples", "sycl_hang")
 libs = os.path.join(h.top, ".libs")
@@ -158,6 +158,20 @@ with h.guarded(t, "attach mode without a table"):
          doc["hang"]["in_flight"] is None and doc["xpti"]["table"] is False and at_barrier(doc),
          "attach, no table: status 6, rule deadline, the threads at the barrier", err)
     t.eq(h.wait_exit(a, 30), -9, "attach, no table: --after-hang kill killed the program")
+
+# ---- attach mode, no table, an idle device -----------------------------------
+with h.guarded(t, "an idle device"):
+    # vadd --wait-before-load has started Level Zero and waits on stdin
+    # before its module: nothing runs on the device.
+    a, first = h.start_app(fine, "vadd", ["--wait-before-load"], stdin=True)
+    rc, out, err = run(["--attach", str(a.pid), "--on", "hang=1s", "--timeout", "3.5", "--json",
+                        "-"], fine)
+    doc = json.loads(out)
+    t.ok(rc == 3 and "hang" not in doc and doc["threads"] == [] and
+         doc["stats"]["zet_calls"]["interrupt"] >= 2 and "no hang within 3.5 s" in err and
+         a.poll() is None,
+         "attach, no table, idle device: checked, resumed, no hang; --timeout ends the watch",
+         (err, doc.get("stats")))
 
 # ---- --timeout before the hang ---------------------------------------------
 with h.guarded(t, "timeout"):
