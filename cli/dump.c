@@ -6,11 +6,13 @@
  *
  * Exit status: 0 dump written; 1 could not start (no driver, attach
  * failed); 2 usage; 3 timeout (trigger not seen, or the device stopped
- * answering: partial output); 4 the application exited before the trigger. */
+ * answering: partial output); 4 the application exited before the trigger;
+ * 6 --on hang: the hang was dumped (dump_hang.c). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,7 @@
 
 #include "cli/cli.h"
 #include "cli/dump.h"
+#include "cli/dump_hang.h"
 #include "cli/dump_out.h"
 #include "cli/outpattern.h"
 #include "regsets/regs.h"
@@ -31,8 +34,9 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: zestub dump --attach PID [OPTIONS]\n"
                "       zestub dump [OPTIONS] -- PROGRAM [ARGS...]\n"
-               "Options: [--on page-fault|stop|now] [--timeout SECONDS] [--json FILE|-]\n"
-               "         [--registers all|expedited|none] [--all-threads]\n"
+               "Options: [--on page-fault|stop|now|hang=DURATION] [--timeout SECONDS]\n"
+               "         [--json FILE|-] [--registers all|expedited|none] [--all-threads]\n"
+               "         [--after-hang resume|kill]\n"
                "         [--core FILE [--core-memory SIZE] [--core-threads all|faulting|N]\n"
                "          [--core-light]]\n"
                "Waits for the trigger (default page-fault), stops every device of PID, writes\n"
@@ -51,15 +55,35 @@ static void usage(FILE *f)
                "  --core-threads all|faulting|N   which stopped threads (default all;\n"
                "                       faulting: those that stopped for their own reason)\n"
                "  --core-light         --core-threads faulting --core-memory 0\n"
+               "--on hang=DURATION (500ms, 10s, 2m, 1h; a plain number is seconds): the debug\n"
+               "API says nothing when a kernel completes, so: with the application's XPTI\n"
+               "table, the trigger is the oldest submission in flight (begun, not ended) being\n"
+               "older than DURATION; without one, device threads still running DURATION after\n"
+               "attach (checked again every DURATION while the device is idle). No timeout\n"
+               "unless given. --after-hang: resume the program after the dump (default) or\n"
+               "kill it (SIGKILL).\n"
                "Exit: 0 dumped, 1 could not attach, 2 usage, 3 timeout (partial output),\n"
-               "      4 the application exited before the trigger, 7 dumped but a core\n"
-               "      file could not be written. Launch mode: the program's exit code when\n"
-               "      nothing was dumped, 5 when it faulted and the dump was written, 1 could\n"
-               "      not start it, 2 usage, 3 timeout, 7 as above.\n");
+               "      4 the application exited before the trigger, 6 a hang was dumped,\n"
+               "      7 dumped but a core file could not be written. Launch mode: the\n"
+               "      program's exit code when nothing was dumped, 5 when it faulted and the\n"
+               "      dump was written, 6 when it hung and the dump was written, 1 could not\n"
+               "      start it, 2 usage, 3 timeout, 7 as above.\n");
 }
 
-static int parse_trigger(const char *v, enum trigger *on)
+static int parse_trigger(const char *v, struct dump_opts *o)
 {
+    enum trigger *on = &o->on;
+    if (!strncmp(v, "hang", 4) && (v[4] == '=' || !v[4])) {
+        if (v[4] != '=' || dump_hang_parse(v + 5, &o->hang_s) != 0) {
+            fprintf(stderr,
+                    "zestub dump: --on hang=DURATION takes a duration above 0 and at most 24 h, "
+                    "such as 500ms, 10s, 2m or 1h (a plain number is seconds), not '%s'\n",
+                    v[4] ? v + 5 : "");
+            return 2;
+        }
+        *on = ON_HANG;
+        return 0;
+    }
     if (!strcmp(v, "page-fault"))
         *on = ON_PAGE_FAULT;
     else if (!strcmp(v, "stop"))
@@ -67,7 +91,7 @@ static int parse_trigger(const char *v, enum trigger *on)
     else if (!strcmp(v, "now"))
         *on = ON_NOW;
     else {
-        fprintf(stderr, "zestub dump: --on takes page-fault, stop or now\n");
+        fprintf(stderr, "zestub dump: --on takes page-fault, stop, now or hang=DURATION\n");
         return 2;
     }
     return 0;
@@ -124,7 +148,15 @@ static int parse_option(int c, struct dump_opts *o)
         return 0;
     }
     case 'o':
-        return parse_trigger(optarg, &o->on);
+        return parse_trigger(optarg, o);
+    case 'H':
+        if (strcmp(optarg, "resume") && strcmp(optarg, "kill")) {
+            fprintf(stderr, "zestub dump: --after-hang takes resume or kill\n");
+            return 2;
+        }
+        o->after_hang = optarg[0] == 'k' ? AFTER_HANG_KILL : AFTER_HANG_RESUME;
+        o->after_hang_given = true;
+        return 0;
     case 't':
         o->timeout = strtod(optarg, &end);
         o->timeout_given = true;
@@ -177,6 +209,7 @@ static int parse(int argc, char **argv, struct dump_opts *o)
                                              {"core-memory", required_argument, NULL, 'M'},
                                              {"core-threads", required_argument, NULL, 'T'},
                                              {"core-light", no_argument, NULL, 'L'},
+                                             {"after-hang", required_argument, NULL, 'H'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     int c;
@@ -209,6 +242,10 @@ static int parse(int argc, char **argv, struct dump_opts *o)
             return 2;
         }
     }
+    if (o->after_hang_given && o->on != ON_HANG) {
+        fprintf(stderr, "zestub dump: --after-hang needs --on hang=DURATION\n");
+        return 2;
+    }
     if (o->program && o->on == ON_NOW) {
         fprintf(stderr, "zestub dump: --on now needs --attach (a program just started has "
                         "nothing to dump yet)\n");
@@ -228,6 +265,31 @@ static int output_name(const char *pattern, long pid, char *buf, size_t len)
         return 2;
     }
     return 0;
+}
+
+/* --on hang in the attach form: watch, dump, then resume or kill. */
+static int attach_hang(const struct dump_opts *o, struct zd *zd, struct sess_manager *m,
+                       struct dump_out *out)
+{
+    struct dump_hang h;
+    double deadline = o->timeout_given ? dump_now_s() + o->timeout : 1e18;
+    int rc;
+    dump_hang_init(&h, o->pid, o->hang_s);
+    h.after = o->after_hang;
+    rc = dump_wait_hang(&h, m, deadline, -1);
+    if (rc == 4)
+        fprintf(stderr, "zestub dump: the application exited before a hang\n");
+    rc = dump_hang_take(&h, rc, out, m, o, o->pid);
+    dump_out_close(out, m, rc, true);
+    dump_hang_timing(&h, dump_now_s());
+    dump_detach(m);
+    sess_detach_all(m);
+    zd_close(zd);
+    /* After the detach: the driver has resumed everything by then. */
+    if (rc == DUMP_EXIT_HANG && o->after_hang == AFTER_HANG_KILL && kill((pid_t)o->pid, SIGKILL))
+        fprintf(stderr, "zestub dump: cannot kill process %u: %s\n", o->pid, strerror(errno));
+    dump_hang_fini(&h);
+    return rc;
 }
 
 int cli_dump(int argc, char **argv)
@@ -263,7 +325,9 @@ int cli_dump(int argc, char **argv)
     }
     if (!o.all_threads)
         dump_out_group(out);
-    dump_watchdog_start(deadline, out);
+    /* A hang watch has no timeout unless given; its dump starts its own. */
+    if (o.on != ON_HANG || o.timeout_given)
+        dump_watchdog_start(deadline, out);
     rc = dump_attach(zd, o.pid, deadline, &m, out);
     if (rc) {
         dump_out_close(out, NULL, rc, false);
@@ -271,6 +335,8 @@ int cli_dump(int argc, char **argv)
         return rc;
     }
     dump_out_devices(out, m);
+    if (o.on == ON_HANG)
+        return attach_hang(&o, zd, m, out);
     rc = dump_wait_trigger(m, o.on, deadline);
     if (rc == 0 || rc == 3) {
         /* On timeout too: show where the threads are, it is what a user

@@ -10,7 +10,10 @@
 #include "cli/core_out.h"
 #include "cli/dump_out.h"
 
-enum trigger { ON_PAGE_FAULT, ON_STOP, ON_NOW };
+enum trigger { ON_PAGE_FAULT, ON_STOP, ON_NOW, ON_HANG };
+
+/* --after-hang: what becomes of the program once a hang was dumped. */
+enum after_hang { AFTER_HANG_RESUME, AFTER_HANG_KILL };
 
 /* Exit statuses (doc/dump-format.md). */
 enum {
@@ -19,8 +22,9 @@ enum {
     DUMP_EXIT_USAGE = 2,
     DUMP_EXIT_TIMEOUT = 3,
     DUMP_EXIT_GONE = 4,
-    DUMP_EXIT_DUMPED = 5, /* launch mode: the program faulted, dump written */
-    DUMP_EXIT_CORE = 7,   /* the report was written, a --core file was not */
+    DUMP_EXIT_DUMPED = 5,                  /* launch mode: the program faulted, dump written */
+    DUMP_EXIT_HANG = DUMP_OUT_STATUS_HANG, /* --on hang: the hang was dumped (both modes) */
+    DUMP_EXIT_CORE = 7,                    /* the report was written, a --core file was not */
 };
 
 struct dump_opts {
@@ -34,6 +38,9 @@ struct dump_opts {
     enum dump_regs regs;
     char **program;   /* launch mode: argv after "--", NULL otherwise */
     bool all_threads; /* human format: every thread, not classes */
+    double hang_s;    /* --on hang=DURATION, in seconds */
+    enum after_hang after_hang;
+    bool after_hang_given;
 };
 
 const char *dump_trigger_name(enum trigger t);
@@ -46,6 +53,9 @@ void dump_watchdog_start(double deadline, struct dump_out *out);
  * started). 0, or the exit status with the reason on stderr and in out. */
 int dump_attach(struct zd *zd, uint32_t pid, double deadline, struct sess_manager **m,
                 struct dump_out *out);
+/* One note while waiting for a trigger: 0 triggered, 4 every session
+ * gone, -1 wait on (module loads are released). */
+int dump_trigger_note(struct sess_manager *m, enum trigger on, const struct sess_note *note);
 /* Waits for the trigger; releases module loads meanwhile. 0 triggered,
  * 3 timeout, 4 application gone. */
 int dump_wait_trigger(struct sess_manager *m, enum trigger on, double deadline);
@@ -64,6 +74,8 @@ int dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_op
  * and NAME.0, NAME.1, ...), so that a core found after this run is its
  * own. */
 void dump_remove_old_cores(const struct dump_opts *o, uint32_t pid);
+/* dump_now_s() when the last dump_take had every device stopped. */
+double dump_take_stopped_s(void);
 /* Launch mode: zestub dump [OPTIONS] -- PROGRAM [ARGS...]. */
 int cli_dump_launch(const struct dump_opts *o);
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/dump.h"
+#include "cli/dump_hang.h"
 #include "cli/dump_out.h"
 #include "cli/launch.h"
 #include "cli/outpattern.h"
@@ -31,7 +32,8 @@ struct run {
     struct dump_out *out;
     double deadline;
     bool dumped;
-    bool core_failed; /* --core was given and a core could not be written */
+    bool core_failed;       /* --core was given and a core could not be written */
+    struct dump_hang *hang; /* --on hang: the watch, NULL otherwise */
 };
 
 /* Human text goes to stderr: the program's stdout stays the program's. */
@@ -84,8 +86,9 @@ static int wait_for_trigger(struct run *r)
     int exit_fd = open_exit_fd(r->l.child), rc;
     for (;;) {
         double now = dump_now_s(), slice = exit_fd >= 0 ? r->deadline : now + 0.25;
-        rc = dump_wait_trigger_or(r->m, r->o->on, slice < r->deadline ? slice : r->deadline,
-                                  exit_fd);
+        double until = slice < r->deadline ? slice : r->deadline;
+        rc = r->hang ? dump_wait_hang(r->hang, r->m, until, exit_fd)
+                     : dump_wait_trigger_or(r->m, r->o->on, until, exit_fd);
         if (rc != 3 && rc != 5)
             break;
         if (rc == 3 && dump_now_s() >= r->deadline)
@@ -111,6 +114,18 @@ static int observe(struct run *r)
     int rc;
     dump_out_devices(r->out, r->m);
     rc = wait_for_trigger(r);
+    if (r->hang) {
+        rc = dump_hang_take(r->hang, rc, r->out, r->m, r->o, (uint32_t)r->l.target);
+        r->core_failed = rc == DUMP_EXIT_CORE; /* dumped, without its core */
+        r->dumped = rc == DUMP_EXIT_HANG || r->core_failed;
+        dump_detach(r->m);
+        /* After the detach: the driver has resumed everything by then. */
+        if (r->dumped && r->o->after_hang == AFTER_HANG_KILL) {
+            kill(r->l.target, SIGKILL);
+            kill(r->l.child, SIGKILL);
+        }
+        return r->dumped ? 0 : rc;
+    }
     if (rc == 0 || rc == 3) {
         double end = dump_now_s() + DUMP_PHASE_S;
         if (rc == 3)
@@ -141,12 +156,14 @@ static int finish(struct run *r, int rc)
     else if (rc == 3)
         status = DUMP_EXIT_TIMEOUT;
     else if (r->dumped)
-        status = r->core_failed ? DUMP_EXIT_CORE : DUMP_EXIT_DUMPED;
+        status = r->core_failed ? DUMP_EXIT_CORE : r->hang ? DUMP_EXIT_HANG : DUMP_EXIT_DUMPED;
     else
         status = code;
     fprintf(stderr, "zestub dump: %s %s%s\n", r->o->program[0], how,
-            r->dumped ? "; it faulted, the dump was written"
+            r->dumped ? (r->hang ? "; it hung, the dump was written"
+                                 : "; it faulted, the dump was written")
             : rc == 1 ? ""
+            : r->hang ? " without a hang: nothing dumped"
                       : " without a fault: nothing dumped");
     dump_out_program(r->out, r->o->program[0], code, sig, r->dumped);
     dump_out_close(r->out, r->m, status, rc != 3);
@@ -159,6 +176,7 @@ static int finish(struct run *r, int rc)
 int cli_dump_launch(const struct dump_opts *o)
 {
     struct run r = {.o = o};
+    struct dump_hang hang;
     char err[1024], host[256], check[4096];
     struct zd_error zerr;
     int rc;
@@ -192,10 +210,18 @@ int cli_dump_launch(const struct dump_opts *o)
         return finish(&r, 4); /* exited before its first module */
     dump_remove_old_cores(o, (uint32_t)r.l.target);
     rc = dump_attach(r.zd, (uint32_t)r.l.target, r.deadline, &r.m, r.out);
+    if (rc == 0 && o->on == ON_HANG) {
+        dump_hang_init(&hang, (uint32_t)r.l.target, o->hang_s);
+        hang.after = o->after_hang;
+        r.hang = &hang;
+    }
     launch_release(&r.l);
     if (rc != 0) {
         fprintf(stderr, "zestub dump: %s runs on without zestub\n", o->program[0]);
         return finish(&r, DUMP_EXIT_START);
     }
-    return finish(&r, observe(&r));
+    rc = finish(&r, observe(&r));
+    if (r.hang)
+        dump_hang_fini(r.hang);
+    return rc;
 }

@@ -173,6 +173,15 @@ void dump_out_devices(struct dump_out *o, struct sess_manager *m)
     pthread_mutex_unlock(&o->lock);
 }
 
+void dump_out_section(struct dump_out *o, void (*fn)(FILE *f, bool json, const void *ctx),
+                      const void *ctx)
+{
+    pthread_mutex_lock(&o->lock);
+    fn(o->f, o->json, ctx);
+    fflush(o->f);
+    pthread_mutex_unlock(&o->lock);
+}
+
 void dump_out_xpti(struct dump_out *o, struct sess_xpti *x, const char *note)
 {
     pthread_mutex_lock(&o->lock);
@@ -539,7 +548,8 @@ void dump_out_close(struct dump_out *o, struct sess_manager *m, int status, bool
                 o->reg_failures, o->reg_failures == 1 ? "" : "s", o->reg_error);
     /* In launch mode the status is the program's when nothing was dumped:
      * the caller says whether the document is complete. */
-    finish(o, m, status, o->launched ? complete : complete && status == 0);
+    finish(o, m, status,
+           o->launched ? complete : complete && (status == 0 || status == DUMP_OUT_STATUS_HANG));
     if (o->own && fclose(o->f) != 0)
         fprintf(stderr, "zestub dump: writing %s failed: %s\n", o->partial ? o->partial : "",
                 strerror(errno));

@@ -16,6 +16,10 @@
 
 enum dump_regs { DUMP_REGS_NONE, DUMP_REGS_EXPEDITED, DUMP_REGS_ALL };
 
+/* The attach form's statuses of a whole document: 0, and a dumped hang
+ * (DUMP_EXIT_HANG in cli/dump.h). */
+#define DUMP_OUT_STATUS_HANG 6
+
 struct dump_thread {
     unsigned session;
     uint32_t thread;
@@ -44,6 +48,11 @@ void dump_out_devices(struct dump_out *o, struct sess_manager *m);
  * used by dump_out_faults to name allocations and must outlive it. */
 void dump_out_xpti(struct dump_out *o, struct sess_xpti *x, const char *note);
 void dump_out_faults(struct dump_out *o, struct sess_manager *m);
+/* A section another file writes (the hang facts, cli/dump_hang.c), between
+ * the devices and the XPTI section: fn gets the stream under the output
+ * lock; in JSON it writes `,"name":value`. */
+void dump_out_section(struct dump_out *o, void (*fn)(FILE *f, bool json, const void *ctx),
+                      const void *ctx);
 void dump_out_thread(struct dump_out *o, struct sess_manager *m, const struct dump_thread *t,
                      enum dump_regs regs);
 /* Human format only: group the threads into classes (cli/dump_classes.h),

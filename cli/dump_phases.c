@@ -20,7 +20,10 @@
 
 const char *dump_trigger_name(enum trigger t)
 {
-    return t == ON_PAGE_FAULT ? "page-fault" : t == ON_STOP ? "stop" : "now";
+    return t == ON_PAGE_FAULT ? "page-fault"
+           : t == ON_STOP     ? "stop"
+           : t == ON_HANG     ? "hang"
+                              : "now";
 }
 
 double dump_now_s(void)
@@ -119,9 +122,7 @@ int dump_attach(struct zd *zd, uint32_t pid, double deadline, struct sess_manage
     }
 }
 
-/* One note while waiting for the trigger: 0 triggered, 4 every session
- * gone, -1 wait on. */
-static int trigger_note(struct sess_manager *m, enum trigger on, const struct sess_note *note)
+int dump_trigger_note(struct sess_manager *m, enum trigger on, const struct sess_note *note)
 {
     struct zd_error err;
     unsigned alive = 0;
@@ -136,6 +137,10 @@ static int trigger_note(struct sess_manager *m, enum trigger on, const struct se
     case SESS_NOTE_STOPPED:
         if (on == ON_STOP)
             return 0;
+        /* A hang watch leaves such a thread stopped: if nothing else
+         * happens, it is part of the hang that gets dumped. */
+        if (on == ON_HANG)
+            return -1;
         if (note->thread != UINT32_MAX &&
             sess_thread_reason(m, note->session, note->thread) == REGS_STOP_PAGE_FAULT)
             return 0;
@@ -173,7 +178,7 @@ int dump_wait_trigger(struct sess_manager *m, enum trigger on, double deadline)
             return 3;
         if (sess_wait(m, (uint64_t)(left * 1000) + 1, &note) != 0)
             continue;
-        if ((rc = trigger_note(m, on, &note)) >= 0)
+        if ((rc = dump_trigger_note(m, on, &note)) >= 0)
             return rc;
     }
 }
@@ -193,7 +198,7 @@ int dump_wait_trigger_or(struct sess_manager *m, enum trigger on, double deadlin
         int rc;
         /* Notes first: the eventfd only says the queue went non-empty. */
         while (sess_poll(m, &note) == 0)
-            if ((rc = trigger_note(m, on, &note)) >= 0)
+            if ((rc = dump_trigger_note(m, on, &note)) >= 0)
                 return rc;
         left = deadline - dump_now_s();
         if (left <= 0)
@@ -214,6 +219,14 @@ static void settle(struct sess_manager *m, double deadline)
     while (dump_now_s() < deadline && sess_wait(m, 150, &note) == 0)
         if (note.type == SESS_NOTE_MODULE_LOAD && note.need_ack)
             sess_module_release(m, note.session, note.module_begin, note.module_end, &err);
+}
+
+/* For ZESTUB_DUMP_TIMING (cli/dump_hang.c): one dump per process. */
+static double stopped_s;
+
+double dump_take_stopped_s(void)
+{
+    return stopped_s;
 }
 
 /* CLOCK_MONOTONIC in nanoseconds: the XPTI table's clock. */
@@ -274,6 +287,7 @@ int dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_op
      * was running on its behalf began before stop_ns. */
     (void)sess_stop_all(m, &err);
     uint64_t stop_ns = now_ns();
+    stopped_s = dump_now_s();
     settle(m, deadline + 1.0);
     /* Opened now, not at attach: the application creates its table when
      * its runtime starts tracing, which may be after Level Zero. */

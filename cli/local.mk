@@ -3,7 +3,7 @@
 bin_PROGRAMS += zestub
 zestub_SOURCES = cli/cli.h cli/main.c cli/devices.c cli/dump.c cli/serve.c cli/dump_out.c cli/dump_out.h \
 	cli/dump_classes.c cli/dump_classes.h \
-	cli/dump_xpti.c cli/dump_xpti.h cli/dump_monitor.c cli/json.c cli/json.h \
+	cli/dump_xpti.c cli/dump_xpti.h cli/dump_hang.c cli/dump_hang.h cli/dump_hang_out.c cli/dump_monitor.c cli/json.c cli/json.h \
 	cli/dump.h cli/dump_phases.c cli/dump_launch.c cli/launch.c cli/launch.h cli/launch_proto.h \
 	cli/launch_run.c cli/launch_run.h \
 	cli/outpattern.c cli/outpattern.h cli/json_parse.c cli/json_parse.h \

@@ -29,3 +29,11 @@ examples_mpi_pagefault_CFLAGS = $(examples_common_cflags) $(MPI_CFLAGS)
 examples_mpi_pagefault_LDADD = $(MPI_LIBS) $(ZE_LIBS)
 endif
 EXTRA_DIST += examples/mpi_pagefault.c
+
+# sycl_hang: a launch that never completes (a barrier one thread of each
+# work-group never reaches; gtsim: GTSIM_CONFIG barrier_skip=1).
+noinst_PROGRAMS += examples/sycl_hang
+examples_sycl_hang_SOURCES = examples/sycl_hang.c examples/sycl_rt.c examples/sycl_rt.h \
+	examples/l0_common.c examples/l0_common.h
+examples_sycl_hang_CFLAGS = $(examples_common_cflags)
+examples_sycl_hang_LDADD = libxptifw.la $(ZE_LIBS) $(PTHREAD_LIBS)

@@ -24,6 +24,9 @@ struct gtsim_config {
     /* Cost knobs, not the shape (README.md, "Cost model"): */
     uint32_t debug_latency_us;    /* debugger side: extra per register/memory access */
     uint32_t interrupt_spread_ms; /* debuggee side: interrupted threads stop over this window */
+    /* A behaviour, not the shape (README.md, "Hangs"): 1 = the last thread
+     * of every work-group never arrives at a barrier. */
+    uint32_t barrier_skip;
 };
 
 /* At most this many hardware threads per root device (all tiles). */

@@ -18,10 +18,17 @@
  * per thread, so one long thread cannot starve the others. */
 #define UNPACED_BURST 64
 
+/* Barrier: a thread's gateway send signals it (arrived++), its next sync
+ * waits until every thread of the group has signalled, which starts a new
+ * generation. A waiting thread stays RUNNING (it is not stopped: an
+ * interrupt halts it) but leaves its worker's list, so nothing spins. */
 struct hw_group {
     uint8_t *slm;
     uint32_t slm_size;
     uint32_t live;
+    uint32_t size; /* threads dispatched in the group */
+    uint32_t arrived, generation;
+    uint32_t *members; /* thread indices, size of them */
 };
 
 struct hw_thread {
@@ -29,6 +36,11 @@ struct hw_thread {
     uint8_t step;   /* stop after the next instruction */
     uint8_t queued; /* on its worker's active list */
     uint8_t faulted;
+    uint8_t signalled; /* sent a barrier signal, not yet past its wait */
+    uint8_t parked;    /* waits at the barrier's sync, off the worker lists */
+    uint8_t at_wait;   /* its IP is the sync it waited at (breakpoint seen) */
+    uint32_t local;    /* index in its work-group */
+    uint32_t bar_gen;  /* the group's generation when it signalled */
     struct gtsim_hw_launch *launch;
     struct hw_group *group;
     uint64_t last_ns;
@@ -128,6 +140,7 @@ static void finish(struct gtsim_hw *hw, uint32_t idx)
     t->group = NULL;
     if (g && --g->live == 0) {
         free(g->slm);
+        free(g->members);
         free(g);
         l->groups_done++;
     }
@@ -141,6 +154,51 @@ static void stop(struct gtsim_hw *hw, uint32_t idx, enum gtsim_stop_reason why, 
     leave_running(hw, &hw->threads[idx], GTSIM_T_STOPPED);
     if (hw->stop_fn)
         hw->stop_fn(hw->stop_ctx, &ev);
+}
+
+/* Every thread of the group has signalled: a new generation, and the
+ * threads waiting for it go back on their workers' lists. */
+static void barrier_release(struct gtsim_hw *hw, struct hw_group *g)
+{
+    g->arrived = 0;
+    g->generation++;
+    for (uint32_t i = 0; i < g->size; i++) {
+        struct hw_thread *m = &hw->threads[g->members[i]];
+        if (!m->parked)
+            continue;
+        m->parked = 0;
+        if (m->state == GTSIM_T_RUNNING) {
+            hw->nrunning--; /* enqueue counts it again */
+            enqueue(hw, g->members[i]);
+        }
+    }
+}
+
+/* The barrier signal (a gateway send that does not end the thread). With
+ * barrier_skip the group's last thread takes the path that skips it. */
+static void barrier_signal(struct gtsim_hw *hw, struct hw_thread *t)
+{
+    struct hw_group *g = t->group;
+    if (!g || (hw->cfg.barrier_skip && g->size > 1 && t->local == g->size - 1))
+        return;
+    t->signalled = 1;
+    t->bar_gen = g->generation;
+    if (++g->arrived >= g->size)
+        barrier_release(hw, g);
+}
+
+/* A sync after a barrier signal: true when the thread must wait there
+ * (parked, IP unchanged); false when the barrier is complete. */
+static bool barrier_wait(struct hw_thread *t)
+{
+    if (t->group->generation != t->bar_gen) {
+        t->signalled = 0;
+        t->at_wait = 0;
+        return false;
+    }
+    t->parked = 1;
+    t->at_wait = 1;
+    return true;
 }
 
 /* Executes at most one instruction; returns false when the thread stopped
@@ -175,7 +233,11 @@ static bool step_one(struct gtsim_hw *hw, uint32_t idx)
         }
         return false;
     }
-    if (in.breakpoint && debugger) {
+    /* Back at the sync it waited at: its breakpoint was taken already. */
+    bool resumed_wait = t->at_wait && in.opcode == GTSIM_OP_SYNC;
+    if (resumed_wait && barrier_wait(t))
+        return false;
+    if (in.breakpoint && debugger && !resumed_wait) {
         uint32_t c0 = cr0(hw, idx, 0);
         if (c0 & GTSIM_CR0_0_BP_SUPPRESS) {
             set_cr0(hw, idx, 0, c0 & ~GTSIM_CR0_0_BP_SUPPRESS);
@@ -189,6 +251,10 @@ static bool step_one(struct gtsim_hw *hw, uint32_t idx)
         finish(hw, idx);
         return false;
     }
+    if (t->signalled && in.opcode == GTSIM_OP_SYNC && barrier_wait(t))
+        return false;
+    if (in.is_gateway)
+        barrier_signal(hw, t);
     /* gtsim does not compute addresses: a launch with a pointer argument
      * outside every allocation faults at each thread's first memory send. */
     if (in.is_send && l->has_bad_pointer && !t->faulted) {
@@ -240,7 +306,7 @@ static void *worker_main(void *arg)
             while (t->state == GTSIM_T_RUNNING && budget--)
                 if (!step_one(hw, idx))
                     break;
-            if (t->state != GTSIM_T_RUNNING) {
+            if (t->state != GTSIM_T_RUNNING || t->parked) {
                 t->queued = 0;
                 w->active[i] = w->active[--w->nactive];
             } else {
@@ -377,6 +443,7 @@ void gtsim_hw_destroy(struct gtsim_hw *hw)
     pthread_mutex_lock(&hw->lock);
     hw->shutdown = true;
     pthread_cond_broadcast(&hw->work_cv);
+    pthread_cond_broadcast(&hw->free_cv); /* a launch that hangs at a barrier */
     pthread_mutex_unlock(&hw->lock);
     for (uint32_t i = 0; i < hw->nworkers; i++) {
         pthread_join(hw->workers[i].tid, NULL);
@@ -553,6 +620,7 @@ int gtsim_hw_resume_locked(struct gtsim_hw *hw, uint32_t index)
             cr0(hw, index, 1) & ~(GTSIM_CR0_1_EXTERNAL_HALT | GTSIM_CR0_1_FORCE_EXCEPTION));
     t->step = (cr0(hw, index, 1) & GTSIM_CR0_1_BREAKPOINT) ? 1 : 0;
     t->state = GTSIM_T_RUNNING;
+    t->parked = 0; /* back on a worker's list: it waits again if it must */
     enqueue(hw, index);
     return 0;
 }
@@ -618,6 +686,12 @@ static bool dispatch_group(struct gtsim_hw *hw, struct gtsim_hw_launch *l)
         grp->slm_size = l->kernel.slm_size;
         grp->slm = grp->slm_size ? calloc(1, grp->slm_size) : NULL;
         grp->live = l->threads_per_group;
+        grp->members = calloc(l->threads_per_group, sizeof(uint32_t));
+        if (!grp->members) {
+            free(grp->slm);
+            free(grp);
+            return false;
+        }
         /* Spread a group over the EUs first, as the hardware's dispatcher does. */
         uint32_t placed = 0;
         for (uint32_t th = 0; th < c->threads && placed < l->threads_per_group; th++) {
@@ -634,6 +708,9 @@ static bool dispatch_group(struct gtsim_hw *hw, struct gtsim_hw_launch *l)
                 t->group = grp;
                 t->step = 0;
                 t->faulted = 0;
+                t->signalled = t->parked = t->at_wait = 0;
+                t->local = placed;
+                grp->members[grp->size++] = idx;
                 t->state = GTSIM_T_RUNNING;
                 enqueue(hw, idx);
                 placed++;

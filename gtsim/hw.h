@@ -23,6 +23,9 @@ struct gtsim_hw_config {
     uint32_t tiles, slices_per_tile, subslices, eus, threads;
     uint64_t pace;    /* instructions per second per thread; 0 = unlimited */
     uint32_t workers; /* simulator worker threads */
+    /* The last thread of every work-group skips barriers: the others wait
+     * at the barrier for ever (README.md, "Hangs"). */
+    bool barrier_skip;
 };
 
 enum gtsim_thread_state {

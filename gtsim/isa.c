@@ -92,6 +92,8 @@ int gtsim_isa_decode(enum gtsim_platform p, const uint8_t *code, size_t avail,
      * so a compacted word with that opcode is garbage, not a short send. */
     insn.is_send = send_op && !insn.compacted;
     insn.is_eot = insn.is_send && (code[GTSIM_ISA_EOT_BYTE] & GTSIM_ISA_EOT_MASK) != 0;
+    insn.is_gateway = insn.is_send &&
+                      (code[GTSIM_ISA_SFID_BYTE] >> GTSIM_ISA_SFID_SHIFT) == GTSIM_ISA_SFID_GATEWAY;
     insn.is_illegal = insn.opcode == GTSIM_OP_ILLEGAL ||
                       gtsim_isa_opcode_name(p, insn.opcode) == NULL || (send_op && insn.compacted);
     *out = insn;

@@ -23,6 +23,12 @@
 #define GTSIM_ISA_BP_COMPACT_MASK 0x80u
 #define GTSIM_ISA_EOT_BYTE 4 /* EOT of a native send: bit 34 */
 #define GTSIM_ISA_EOT_MASK 0x04u
+/* SFID of a native send: bits 95..92 (byte 11, high nibble). The message
+ * gateway (3) takes barrier signals, and on Xe-HPG/Xe-HPC also the
+ * end-of-thread message. */
+#define GTSIM_ISA_SFID_BYTE 11
+#define GTSIM_ISA_SFID_SHIFT 4
+#define GTSIM_ISA_SFID_GATEWAY 3u
 
 #define GTSIM_ISA_NATIVE_LEN 16u
 #define GTSIM_ISA_COMPACT_LEN 8u
@@ -47,6 +53,7 @@ struct gtsim_insn {
     uint8_t opcode;  /* raw 7-bit opcode */
     bool is_send;    /* send/sendc family */
     bool is_eot;     /* end-of-thread send */
+    bool is_gateway; /* send to the message gateway: a barrier signal unless is_eot */
     bool is_illegal; /* would raise the illegal-opcode exception */
 };
 

@@ -5,7 +5,7 @@
 # libdwarf), then the whole driver through the real Level Zero loader, as
 # applications see it. The fixtures are found through $top_srcdir.
 GTSIM_CORE_TESTS = tests/gtsim/test_isa tests/gtsim/test_zebin tests/gtsim/test_debug_zebin \
-	tests/gtsim/test_exec tests/gtsim/test_config
+	tests/gtsim/test_exec tests/gtsim/test_config tests/gtsim/test_barrier
 check_PROGRAMS += $(GTSIM_CORE_TESTS)
 TESTS += $(GTSIM_CORE_TESTS)
 
@@ -25,6 +25,10 @@ tests_gtsim_test_debug_zebin_LDADD = libgtsim_core.la $(LIBDWARF_LIBS) $(LIBELF_
 tests_gtsim_test_exec_SOURCES = tests/gtsim/test_exec.c tests/tap.h tests/slurp.h
 tests_gtsim_test_exec_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 tests_gtsim_test_exec_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
+
+tests_gtsim_test_barrier_SOURCES = tests/gtsim/test_barrier.c tests/tap.h tests/slurp.h
+tests_gtsim_test_barrier_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
+tests_gtsim_test_barrier_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
 
 tests_gtsim_test_config_SOURCES = tests/gtsim/test_config.c tests/tap.h
 tests_gtsim_test_config_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)

@@ -11,7 +11,7 @@ int main(void)
     struct gtsim_config c;
     char err[256];
 
-    tap_plan(15);
+    tap_plan(17);
     gtsim_config_defaults(&c);
     tap_ok(c.platform == GTSIM_XEHPC && c.devices == 1 && c.tiles == 1, "defaults");
     tap_ok(c.slices * c.subslices * c.eus * c.threads >= 128 &&
@@ -58,5 +58,11 @@ int main(void)
            "the cost knobs take effect, 0 included");
     tap_ok(gtsim_config_parse("interrupt_spread_ms=60001", &c, err, sizeof(err)) != 0,
            "a spread over a minute refused: %s", err);
+    gtsim_config_defaults(&c);
+    tap_ok(c.barrier_skip == 0 && gtsim_config_parse("barrier_skip=1", &c, err, sizeof(err)) == 0 &&
+               c.barrier_skip == 1,
+           "barrier_skip is off by default and takes 1");
+    tap_ok(gtsim_config_parse("barrier_skip=2", &c, err, sizeof(err)) != 0,
+           "barrier_skip=2 refused: %s", err);
     return tap_done();
 }

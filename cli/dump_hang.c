@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/* --on hang=DURATION: the watch (which rule, when it fires) and the
+ * duration syntax. The rules are in dump_hang.h and doc/dump-format.md. */
+#include "cli/dump_hang.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* How often the table is read (and, without one, the clock looked at):
+ * a tenth of a second late is nothing next to any sensible DURATION. */
+#define HANG_POLL_S 0.1
+#define HANG_MAX_S 86400.0
+/* How long the dump itself may take once the hang was seen (the watchdog
+ * closes the document 2 s later if a device stops answering). */
+#define HANG_DUMP_PHASE_S 30.0
+
+int dump_hang_parse(const char *text, double *seconds)
+{
+    static const struct {
+        const char *unit;
+        double scale;
+    } units[] = {{"", 1}, {"ms", 0.001}, {"s", 1}, {"m", 60}, {"h", 3600}};
+    char *end;
+    double v;
+    if (!text || !*text || strchr(" \t+-", text[0]))
+        return -1;
+    v = strtod(text, &end);
+    if (end == text || !isfinite(v))
+        return -1;
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+        if (strcmp(end, units[i].unit) != 0)
+            continue;
+        v *= units[i].scale;
+        if (!(v > 0) || v > HANG_MAX_S)
+            return -1;
+        *seconds = v;
+        return 0;
+    }
+    return -1;
+}
+
+void dump_hang_init(struct dump_hang *h, uint32_t pid, double limit_s)
+{
+    memset(h, 0, sizeof(*h));
+    h->pid = pid;
+    h->limit_s = limit_s;
+    h->attached_s = dump_now_s();
+    h->next_check = h->attached_s + limit_s;
+}
+
+void dump_hang_fini(struct dump_hang *h)
+{
+    sess_xpti_close(h->x);
+    h->x = NULL;
+}
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The table's rule: the oldest submission begun and not ended. 0 fired. */
+static int check_xpti(struct dump_hang *h)
+{
+    struct xtab *t = sess_xpti_table(h->x);
+    size_t n = xtab_count(t, XTAB_TASKS);
+    struct xtab_task task, oldest;
+    unsigned in_flight = 0;
+    uint64_t now = mono_ns();
+    for (size_t i = 0; i < n; i++) {
+        if (xtab_task_at(t, i, &task) != 0 || task.end_ns != 0 || task.begin_ns == 0)
+            continue;
+        if (!in_flight++ || task.begin_ns < oldest.begin_ns)
+            oldest = task;
+    }
+    if (!in_flight || now < oldest.begin_ns || (double)(now - oldest.begin_ns) / 1e9 < h->limit_s)
+        return -1;
+    h->rule = HANG_RULE_XPTI;
+    h->in_flight = in_flight;
+    h->running_s = (double)(now - oldest.begin_ns) / 1e9;
+    h->task = oldest;
+    h->has_task = true;
+    h->has_site = oldest.site != UINT32_MAX && xtab_site_at(t, oldest.site, &h->site) == 0;
+    return 0;
+}
+
+/* No table: at each check, is any device thread running? Interrupting is
+ * the only way the debug API can tell; the stopped threads stay stopped
+ * for the dump. 0 fired. */
+static int check_deadline(struct dump_hang *h, struct sess_manager *m)
+{
+    struct zd_error err;
+    double now = dump_now_s();
+    if (now < h->next_check)
+        return -1;
+    if (sess_stop_all(m, &err) > 0) {
+        h->rule = HANG_RULE_DEADLINE;
+        h->running_s = now - h->attached_s;
+        return 0;
+    }
+    /* Idle: the program is between kernels or not using the device. */
+    (void)sess_resume_all(m, &err);
+    h->checks++;
+    h->next_check = now + h->limit_s;
+    return -1;
+}
+
+/* The table is looked for at every poll: an application creates it when
+ * its runtime starts tracing, which may be well after attach. */
+static int check(struct dump_hang *h, struct sess_manager *m)
+{
+    char note[256];
+    if (!h->x)
+        h->x = sess_xpti_open(h->pid, note, sizeof(note));
+    else
+        sess_xpti_new_stop(h->x);
+    return h->x ? check_xpti(h) : check_deadline(h, m);
+}
+
+int dump_wait_hang(struct dump_hang *h, struct sess_manager *m, double deadline, int wake_fd)
+{
+    int notify = sess_notify_fd(m);
+    for (;;) {
+        struct sess_note note;
+        struct pollfd fds[2] = {{.fd = notify, .events = POLLIN},
+                                {.fd = wake_fd, .events = POLLIN}};
+        double left;
+        int rc;
+        while (sess_poll(m, &note) == 0)
+            if ((rc = dump_trigger_note(m, ON_HANG, &note)) >= 0)
+                return rc;
+        if (check(h, m) == 0)
+            return 0;
+        left = deadline - dump_now_s();
+        if (left <= 0)
+            return 3;
+        left = left < HANG_POLL_S ? left : HANG_POLL_S;
+        /* A negative fd is ignored by poll: no notify fd means sleeping. */
+        rc = poll(fds, 2, (int)(left * 1000) + 1);
+        if (rc > 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)))
+            return 5;
+    }
+}
+
+int dump_hang_take(struct dump_hang *h, int rc, struct dump_out *out, struct sess_manager *m,
+                   const struct dump_opts *o, uint32_t pid)
+{
+    double end = dump_now_s() + HANG_DUMP_PHASE_S;
+    h->trigger_s = dump_now_s();
+    if (rc != 0 && rc != 3)
+        return rc;
+    dump_watchdog_start(end, out);
+    if (rc == 3) {
+        fprintf(stderr, "zestub dump: no hang within %g s; dumping the current state\n",
+                o->timeout);
+        (void)dump_take(out, m, o, pid, end);
+        return DUMP_EXIT_TIMEOUT;
+    }
+    if (h->rule == HANG_RULE_XPTI)
+        fprintf(stderr,
+                "zestub dump: hang: the oldest submission in flight has been running %.1f s "
+                "(limit %g s); dumping\n",
+                h->running_s, h->limit_s);
+    else
+        fprintf(stderr,
+                "zestub dump: hang: device threads still running %.1f s after attach (limit %g "
+                "s, no XPTI table); dumping\n",
+                h->running_s, h->limit_s);
+    dump_out_section(out, dump_hang_write, h);
+    rc = dump_take(out, m, o, pid, end);
+    /* 3: a device ended during the dump; 7: the report is whole, a core
+     * is missing. */
+    return rc == DUMP_EXIT_CORE || rc == DUMP_EXIT_TIMEOUT ? rc : DUMP_EXIT_HANG;
+}
+
+void dump_hang_timing(const struct dump_hang *h, double written_s)
+{
+    double stopped = dump_take_stopped_s();
+    if (!getenv("ZESTUB_DUMP_TIMING") || !h->trigger_s || !stopped)
+        return;
+    fprintf(stderr,
+            "zestub dump: timing: trigger to all stopped %.6f s, all stopped to report written "
+            "%.6f s, trigger to report written %.6f s\n",
+            stopped - h->trigger_s, written_s - stopped, written_s - h->trigger_s);
+}
