@@ -16,12 +16,13 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: zestub merge [--json] FILE...\n"
                "Merges the per-rank JSON dumps of one job (zestub dump --json 'dump-%%r.json')\n"
-               "into one report: which ranks faulted and which did not, and the dumped\n"
+               "into one report: which ranks faulted, hung (--on hang dumps) and which did not,\n"
+               "and the dumped\n"
                "threads grouped by kernel, source line, stop reason and fault address class,\n"
                "each class with its ranks (0-3,7), thread count and one representative\n"
                "thread. --json: the document of doc/merge-format.md.\n"
-               "Exit: 0 no rank faulted, 1 a file could not be read, 2 usage, 5 some rank\n"
-               "faulted.\n");
+               "Exit: 0 no rank faulted or hung, 1 a file could not be read, 2 usage, 5 some\n"
+               "rank faulted, 6 some rank hung (and none faulted).\n");
 }
 
 static char *slurp(const char *path, char *err, size_t errlen)
@@ -105,6 +106,8 @@ static void load(struct merge_rank *r, size_t index)
     r->faulted = faults && faults->n > 0;
     for (size_t i = 0; threads && i < threads->n; i++)
         r->faulted |= !strcmp(jv_str(threads->item[i], "reason", ""), "page-fault");
+    r->hang = jv_get(r->doc, "hang");
+    r->hung = jv_is(r->doc, "hang", JV_OBJECT);
 }
 
 const struct jv *merge_fault_of(const struct jv *doc, const struct jv *t)
@@ -269,7 +272,7 @@ static void merge_free(struct merge *m)
 int cli_merge(int argc, char **argv)
 {
     struct merge m = {NULL, 0, NULL, 0};
-    bool json = false, bad = false, faulted = false;
+    bool json = false, bad = false, faulted = false, hung = false;
     int first = 1;
     for (; first < argc && argv[first][0] == '-'; first++) {
         if (!strcmp(argv[first], "--json"))
@@ -307,6 +310,7 @@ int cli_merge(int argc, char **argv)
         if (m.ranks[i].doc)
             classify(&m, &m.ranks[i]);
         faulted |= m.ranks[i].faulted;
+        hung |= m.ranks[i].hung;
     }
     if (m.nclasses)
         qsort(m.classes, m.nclasses, sizeof(*m.classes), class_cmp);
@@ -315,5 +319,5 @@ int cli_merge(int argc, char **argv)
     else
         merge_print_human(stdout, &m);
     merge_free(&m);
-    return bad ? 1 : faulted ? 5 : 0;
+    return bad ? 1 : faulted ? 5 : hung ? 6 : 0;
 }

@@ -15,7 +15,9 @@ struct merge_rank {
     struct jv *doc; /* NULL when the file could not be read */
     char error[256];
     long rank;
-    bool faulted;  /* page faults listed, or a thread stopped for one */
+    bool faulted; /* page faults listed, or a thread stopped for one */
+    bool hung;    /* a hang dump (zestub dump --on hang=): its "hang" object */
+    const struct jv *hang;
     bool dumped;   /* threads were dumped (whatever the trigger) */
     bool complete; /* the document says it was not cut short */
 };

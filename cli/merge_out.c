@@ -33,6 +33,16 @@ static size_t ranks_where(const struct merge *m, bool want, long *out)
     return n;
 }
 
+/* The ranks of m with a hang dump. */
+static size_t ranks_hung(const struct merge *m, long *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->nranks; i++)
+        if (m->ranks[i].doc && m->ranks[i].hung && (n == 0 || out[n - 1] != m->ranks[i].rank))
+            out[n++] = m->ranks[i].rank;
+    return n;
+}
+
 static void site_text(FILE *f, const struct jv *site)
 {
     if (!site || site->type != JV_OBJECT || !jv_str(site, "file", NULL)) {
@@ -42,6 +52,24 @@ static void site_text(FILE *f, const struct jv *site)
     fprintf(f, "%s:%lld", jv_str(site, "file", ""), jv_int(site, "line", 0));
     if (jv_str(site, "function", NULL))
         fprintf(f, " in %s", jv_str(site, "function", ""));
+}
+
+/* One line per hung rank: the rule, and the oldest submission in flight. */
+static void human_hangs(FILE *f, const struct merge *m)
+{
+    for (size_t i = 0; i < m->nranks; i++) {
+        const struct jv *h = m->ranks[i].hang, *old = jv_get(h, "oldest");
+        if (!m->ranks[i].doc || !m->ranks[i].hung)
+            continue;
+        fprintf(f, "rank %ld: hang (rule %s)", m->ranks[i].rank, jv_str(h, "rule", "?"));
+        if (old && old->type == JV_OBJECT) {
+            fprintf(f, ": oldest submission %s at ", jv_str(old, "kernel", "(unknown kernel)"));
+            site_text(f, old);
+        }
+        fprintf(f, ", running %s s (limit %s s)\n",
+                jv_is(h, "running_s", JV_NUMBER) ? jv_get(h, "running_s")->str : "?",
+                jv_is(h, "limit_s", JV_NUMBER) ? jv_get(h, "limit_s")->str : "?");
+    }
 }
 
 static void human_class(FILE *f, size_t k, const struct merge_class *c)
@@ -99,7 +127,12 @@ void merge_print_human(FILE *f, const struct merge *m)
     n = ranks_where(m, false, list);
     fprintf(f, "\ndid not fault: %s", n ? "" : "none");
     merge_ranges(f, list, n);
+    if ((n = ranks_hung(m, list)) > 0) {
+        fputs("\nhung: ", f);
+        merge_ranges(f, list, n);
+    }
     fputc('\n', f);
+    human_hangs(f, m);
     for (size_t i = 0; i < m->nranks; i++)
         if (m->ranks[i].doc && !m->ranks[i].complete)
             fprintf(f, "rank %ld: incomplete dump (%s)\n", m->ranks[i].rank, m->ranks[i].path);
@@ -224,9 +257,12 @@ void merge_print_json(FILE *f, const struct merge *m)
             fputc('}', f);
             continue;
         }
-        fprintf(f, ",\"rank\":%ld,\"faulted\":%s,\"complete\":%s,\"status\":", r->rank,
-                r->faulted ? "true" : "false", r->complete ? "true" : "false");
+        fprintf(f, ",\"rank\":%ld,\"faulted\":%s,\"hung\":%s,\"complete\":%s,\"status\":", r->rank,
+                r->faulted ? "true" : "false", r->hung ? "true" : "false",
+                r->complete ? "true" : "false");
         json_value(f, jv_get(r->doc, "status"));
+        fputs(",\"hang\":", f);
+        json_value(f, r->hung ? r->hang : NULL);
         fputs(",\"program\":", f);
         json_value(f, jv_get(r->doc, "program"));
         fputc('}', f);
@@ -236,6 +272,9 @@ void merge_print_json(FILE *f, const struct merge *m)
     json_ranks(f, list, n);
     n = ranks_where(m, false, list);
     fputs(",\"not_faulted\":", f);
+    json_ranks(f, list, n);
+    n = ranks_hung(m, list);
+    fputs(",\"hung\":", f);
     json_ranks(f, list, n);
     fputs(",\"classes\":[", f);
     for (size_t k = 0; k < m->nclasses; k++) {

@@ -4,6 +4,7 @@
 (0-3,7), equivalence classes split by kernel, line, stop reason and fault
 address class (freed vs live allocation, from the XPTI fields), ranks
 without a "rank" field, unreadable and foreign files, the exit statuses,
+hang dumps (the ranks that hung, each one's oldest submission, status 6),
 and the --json document of doc/merge-format.md."""
 import json
 import os
@@ -14,7 +15,7 @@ import tempfile
 
 zestub = os.path.join(os.environ.get("top_builddir", "."), "zestub")
 tmp = tempfile.mkdtemp()
-PLAN = 21
+PLAN = 26
 print("1..%d" % PLAN)
 n = 0
 failed = 0
@@ -157,6 +158,36 @@ p = subprocess.run([zestub, "merge"], stdout=subprocess.PIPE, stderr=subprocess.
 ok(p.returncode == 2, "no file: usage error (2)")
 p = subprocess.run([zestub, "merge", "--bogus", x], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 ok(p.returncode == 2 and b"unknown option" in p.stderr, "unknown option: usage error (2)")
+
+# 7. hang dumps: the ranks that hung, the oldest submission of each.
+def hang_doc(rank, hung):
+    d = doc(rank, [thread("0.0.0.0", reason="interrupt", kernel="slm", line=16)], dumped=True)
+    d["trigger"] = "hang"
+    d["status"] = 6 if hung else 0
+    if hung:
+        d["hang"] = {"rule": "xpti", "limit_s": 2.0, "running_s": 2.5, "in_flight": 1,
+                     "idle_checks": None, "after": "resume",
+                     "oldest": {"kernel": "slm", "file": "app.c", "line": 58, "column": None,
+                                "function": "main", "site_uid": "0x1", "task_uid": "0x2",
+                                "instance": 1, "queue": "0x10", "begin_ns": 5, "host_tid": 7}}
+    return d
+
+
+h0 = write("h0.json", hang_doc(0, True))
+h1 = write("h1.json", hang_doc(1, False))
+h2 = write("h2.json", hang_doc(2, True))
+rc, m, err = merge([h0, h1, h2])
+ok(rc == 6, "some rank hung, none faulted: status 6 (%d)" % rc, err)
+ok(m.get("hung") == {"ranges": "0,2", "list": [0, 2]} and
+   [f.get("hung") for f in m["files"]] == [True, False, True], "hung ranks 0,2", m)
+ok(m["files"][0]["hang"]["oldest"]["line"] == 58 and m["files"][1]["hang"] is None,
+   "each file carries its hang object (null when none)", m["files"])
+rc, human, _ = merge([h0, h1, h2], js=False)
+ok("hung: 0,2" in human and
+   "rank 0: hang (rule xpti): oldest submission slm at app.c:58 in main, running 2.5 s" in human,
+   "human output: hung ranks and where each hang was submitted", human)
+rc, m, err = merge([h0, x])
+ok(rc == 5, "a fault and a hang: the fault wins, status 5", err)
 
 if n != PLAN:
     print("# plan said %d checks, ran %d" % (PLAN, n))
