@@ -4,6 +4,7 @@
 `zestub dump --json 'dump-%r.json' -- examples/mpi_pagefault`, each rank on
 its own gtsim device (devices=4, rank N uses device N): ranks 1 and 3
 page-fault on one kernel line, 0 and 2 finish. The per-rank records and
+`--core 'core-%r'` must leave a core of each faulting rank's device, and
 `zestub merge` must name exactly ranks 1,3 as faulted, the kernel, the line
 and each faulting rank's freed allocation (its address, as the rank printed
 it).
@@ -39,7 +40,7 @@ if not mpirun or not os.path.exists(app):
                               "examples/mpi_pagefault was not built (no MPI at configure time)"))
     sys.exit(0)
 
-t = h.Tap(21)  # the plan: every check this test makes
+t = h.Tap(23)  # the plan: every check this test makes
 zestub = os.path.join(h.top, "zestub")
 tmp = tempfile.mkdtemp()
 env = h.gtsim_env("platform=xehpc,devices=4,subslices=2,eus=2,threads=4")
@@ -60,7 +61,10 @@ def job(folder, abort):
         argv += ["--mca", "orte_abort_on_non_zero_status", "0"]
     if os.geteuid() == 0:
         argv.append("--allow-run-as-root")
-    argv += [zestub, "dump", "--json", os.path.join(folder, "dump-%r.json"), "--", app]
+    argv += [zestub, "dump", "--json", os.path.join(folder, "dump-%r.json")]
+    if not abort:  # the GPU cores of the faulting ranks, named by rank too
+        argv += ["--core", os.path.join(folder, "core-%r")]
+    argv += ["--", app]
     try:
         p = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, timeout=240)
@@ -97,6 +101,15 @@ with h.guarded(t, "mpirun job"):
     t.ok(all(any(th["device"] == r for th in docs[r]["threads"]) for r in (1, 3) if r in docs),
          "each faulting rank's threads are on its own device (device index = rank)",
          {r: sorted({th["device"] for th in docs[r]["threads"]}) for r in docs})
+    # A rank attaches every device; only the one with stopped threads gets a
+    # core (FILE.N, N the device's position when there are several).
+    cores = sorted(os.path.basename(f) for f in glob.glob(os.path.join(tmp, "core-*")))
+    t.eq(cores, ["core-1.1", "core-3.3"], "--core core-%r: one core per faulting rank, its device")
+    checked = [subprocess.run([os.path.join(h.top, "tests", "cli", "core_check"),
+                               os.path.join(tmp, c), "--signal", "11"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT).returncode
+               for c in cores]
+    t.ok(checked and all(c == 0 for c in checked), "core_check accepts both (SIGSEGV)", checked)
 
     m = subprocess.run([zestub, "merge", "--json"] +
                        [os.path.join(tmp, "dump-%d.json" % r) for r in range(4)],
