@@ -4,10 +4,10 @@
 `zestub dump --json 'dump-%r.json' -- examples/mpi_pagefault`, each rank on
 its own gtsim device (devices=4, rank N uses device N): ranks 1 and 3
 page-fault on one kernel line, 0 and 2 finish. The per-rank records and
-`--core 'core-%r'` must leave a core of each faulting rank's device, and
 `zestub merge` must name exactly ranks 1,3 as faulted, the kernel, the line
 and each faulting rank's freed allocation (its address, as the rank printed
-it).
+it); `--core 'core-%r'` must leave one GPU core per faulting rank, of its
+device.
 
 The first job runs with Open MPI's job abort switched off
 (orte_abort_on_non_zero_status 0, as doc/dump-format.md advises): by
