@@ -189,20 +189,20 @@ def report(a, rows, pf_size):
     plain = size / med(rows, "plain")
     print("(a) %d threads, %d rounds, medians; core %.1f MiB" % (a.threads, len(rows), size / MIB))
     print("%-40s %12s %10s" % ("", "MiB/s", "/ plain"))
-    print("%-40s %12.1f %10.2f" % ("plain sequential write (baseline)", plain / MIB, 1.0))
+    print("%-40s %12.1f %10.3f" % ("plain sequential write (baseline)", plain / MIB, 1.0))
     wins = [r["window"] for r in rows if r["window"]]
     if wins:
         w = size / statistics.median(wins)
-        print("%-40s %12.1f %10.2f" % ("zestub: .partial created -> renamed", w / MIB, w / plain))
+        print("%-40s %12.1f %10.3f" % ("zestub: .partial created -> renamed", w / MIB, w / plain))
     own = None
     if wins:
         own = statistics.median(r["window"] - r["win_reads"] for r in rows if r["window"])
         if own > 0:
-            print("%-40s %12.1f %10.2f" % ("zestub: the window less its device reads",
+            print("%-40s %12.1f %10.3f" % ("zestub: the window less its device reads",
                                           size / own / MIB, size / own / plain))
     extra = statistics.median(r["wall_core"] - r["wall"] for r in rows)
     if extra > 0:
-        print("%-40s %12.1f %10.2f" % ("zestub: wall(--core) - wall(no core)", size / extra / MIB,
+        print("%-40s %12.1f %10.3f" % ("zestub: wall(--core) - wall(no core)", size / extra / MIB,
                                       size / extra / plain))
     print("dump wall s: without %.2f, with --core %.2f; window %s s" % (
         med(rows, "wall"), med(rows, "wall_core"),
