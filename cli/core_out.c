@@ -374,9 +374,10 @@ static void write_registers(struct core_io *o, struct plan *p, uint32_t thread,
     size_t nsets = regs_catalog_set_count(p->cat);
     const uint8_t *data[32] = {0};
     size_t size[32] = {0};
-    bool failed = false;
+    bool failed = false, had[32] = {0};
     for (size_t s = 0; s < nsets && s < 32; s++) {
         struct zd_error err;
+        had[s] = sess_regset_cached(p->m, p->k, thread, regs_catalog_set(p->cat, s)->props.type);
         if (sess_read_regset(p->m, p->k, thread, regs_catalog_set(p->cat, s)->props.type, &data[s],
                              &size[s], &err) != 0) {
             data[s] = NULL;
@@ -395,6 +396,11 @@ static void write_registers(struct core_io *o, struct plan *p, uint32_t thread,
         }
         core_io_zeros(o, want - have);
     }
+    /* Streamed: what this thread's registers filled in the session's cache
+     * goes, or the cache would hold every thread's registers at the end. */
+    for (size_t s = 0; s < nsets && s < 32; s++)
+        if (!had[s])
+            sess_forget_regset(p->m, p->k, thread, regs_catalog_set(p->cat, s)->props.type);
     if (failed)
         (*unreadable)++;
 }

@@ -212,6 +212,10 @@ int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, 
 /* True when reading the thread's register set of type costs no device
  * access: it is in the per-stop cache (or, for SBA, the device's copy). */
 bool sess_regset_cached(struct sess_manager *m, unsigned session, uint32_t thread, uint32_t type);
+/* Drops a thread's cached register set: the next read goes to the device
+ * again. A reader of every thread's registers (the core writer) drops what
+ * it filled, so its memory does not grow with the number of threads. */
+void sess_forget_regset(struct sess_manager *m, unsigned session, uint32_t thread, uint32_t type);
 /* cr0-derived facts of a stopped thread (reads CR and SBA through the cache). */
 int sess_thread_pc(struct sess_manager *m, unsigned session, uint32_t thread, uint64_t *pc,
                    struct zd_error *err);

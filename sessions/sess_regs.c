@@ -115,6 +115,21 @@ bool sess_regset_cached(struct sess_manager *m, unsigned session, uint32_t threa
     return cached;
 }
 
+void sess_forget_regset(struct sess_manager *m, unsigned session, uint32_t thread, uint32_t type)
+{
+    struct session *s;
+    int slot;
+    if (session >= m->nsessions || thread >= m->sessions[session].nthreads)
+        return;
+    s = &m->sessions[session];
+    if (type == REGS_SBA || (slot = sess_regset_slot(s, type)) < 0)
+        return; /* SBA is the device's copy, not a per-thread buffer */
+    pthread_mutex_lock(&m->lock);
+    free(s->cache[(size_t)thread * s->nregsets + slot]);
+    s->cache[(size_t)thread * s->nregsets + slot] = NULL;
+    pthread_mutex_unlock(&m->lock);
+}
+
 /* The PC is cr0's IP from isabase, which every thread of a device shares:
  * one register read per thread and stop (its cr0, cached), not two. */
 int sess_thread_pc(struct sess_manager *m, unsigned session, uint32_t thread, uint64_t *pc,

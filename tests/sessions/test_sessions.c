@@ -58,7 +58,7 @@ int main(int argc, char **argv)
     uint32_t t;
 
     conf_init(argc, argv, 90);
-    tap_plan(26);
+    tap_plan(28);
     conf_set_pace(200);
     if (!tap_ok(zd_open(&zd, &err) == 0, "zd_open: %s", err.msg))
         return tap_done();
@@ -120,6 +120,12 @@ int main(int argc, char **argv)
     sess_read_regset(m, note.session, t, REGS_CR, &cr, &crsz, &err);
     sess_get_stats(m, &st1);
     tap_ok(st1.register_reads == st0.register_reads, "cached registers are not read again");
+    /* The core writer drops what it read: the set is read again, the same. */
+    sess_forget_regset(m, note.session, t, REGS_CR);
+    tap_ok(!sess_regset_cached(m, note.session, t, REGS_CR), "a forgotten set is not cached");
+    tap_ok(sess_thread_pc(m, note.session, t, &pc2, &err) == 0 && pc2 == bp &&
+               (sess_get_stats(m, &st0), st0.register_reads == st1.register_reads + 1),
+           "read again from the device after sess_forget_regset (one read), same PC");
 
     /* Step: one instruction further, stopped again. */
     tap_ok(sess_resume_thread(m, note.session, t, true, &err) == 0, "step: %s", err.msg);
