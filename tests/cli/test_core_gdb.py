@@ -10,6 +10,9 @@ thread's cr0, sr0 and isabase are the dump's; `x/4i $pc` points at the
 dump's PC in oob and `x/4xw $pc` shows the module's instruction bytes
 there, read from the core. Whether GDB decodes the instructions depends on
 its build (libiga64): without it that one check is skipped, said why.
+A second core, of examples/sycl_like under the XPTI subscriber, holds
+its live buffers: `x/8xw` at each shows the bytes of the core's memory
+segment there.
 Needs Intel's GDB named by INTELGT_GDB; skipped (a plan of 0) without it."""
 import json
 import os
@@ -25,7 +28,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import harness as h  # noqa: E402
 
 gdb = h.intel_gdb()
-t = h.Tap(12)  # the plan
+t = h.Tap(14)  # the plan
 zestub = os.path.join(h.top, "zestub")
 tmp = tempfile.mkdtemp()
 
@@ -111,6 +114,47 @@ with h.guarded(t, "Intel's GDB on a page-fault core"):
          "x/4xw $pc: the module's instruction bytes at the PC, read from the core",
          "want %s\n%s" % (" ".join(want_w), out))
     t.ok(rc == 0 and "Cannot access memory" not in out, "gdb exits 0, no memory error", out)
+
+
+def memory_segments(core):
+    """{address: bytes} of the core's writable load segments (memory)."""
+    with open(core, "rb") as f:
+        data = f.read()
+    phoff, = struct.unpack_from("<Q", data, 32)
+    phnum, = struct.unpack_from("<H", data, 56)
+    out = {}
+    for i in range(phnum):
+        p_type, p_flags, p_off, p_vaddr, _, p_filesz = struct.unpack_from("<IIQQQQ", data,
+                                                                          phoff + 56 * i)
+        if p_type == 1 and p_flags & 2:
+            out[p_vaddr] = data[p_off:p_off + p_filesz]
+    return out
+
+
+with h.guarded(t, "Intel's GDB reads a core's memory"):
+    env = h.gtsim_env("platform=xehpc")
+    traced = dict(env, XPTI_TRACE_ENABLE="1",
+                  XPTI_SUBSCRIBERS=os.path.join(h.top, ".libs", "libzestub_xpti.so"),
+                  XPTI_FRAMEWORK_DISPATCHER=os.path.join(h.top, ".libs", "libxptifw.so"))
+    app, _ = h.start_app(traced, name="sycl_like", args=["2"], running="pid ")
+    core = os.path.join(tmp, "sl.core")
+    d = subprocess.run([zestub, "dump", "--attach", str(app.pid), "--timeout", "60", "--core",
+                        core], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=120)
+    h.wait_exit(app, 60)
+    segs = memory_segments(core) if os.path.exists(core) else {}
+    t.ok(d.returncode == 0 and len(segs) >= 1, "sycl_like: a core with %d memory segment(s)" %
+         len(segs), d.stderr.decode(errors="replace"))
+    cmds = ["target core " + core] + ["x/8xw 0x%x" % a for a in sorted(segs)]
+    rc, out = h.gdb_batch(gdb, cmds)
+    same = []
+    for a in sorted(segs):
+        want = ["0x%08x" % int.from_bytes(segs[a][i:i + 4], "little") for i in range(0, 32, 4)]
+        rows = re.findall(r"^0x%x(?: <[^>]*>)?:\s+((?:0x[0-9a-f]{8}\s*){4})$" % a, out, re.M)
+        nxt = re.findall(r"^0x%x(?: <[^>]*>)?:\s+((?:0x[0-9a-f]{8}\s*){4})$" % (a + 16), out,
+                         re.M)
+        same.append(bool(rows and nxt) and (rows[0].split() + nxt[0].split()) == want)
+    t.ok(same and all(same), "x/8xw at each live buffer shows the core's bytes there", out)
 
 shutil.rmtree(tmp, ignore_errors=True)
 sys.exit(t.done())
