@@ -135,6 +135,8 @@ static int by_addr(const void *a, const void *b)
 static void merge_ranges(struct core_mem *mem)
 {
     size_t w = 0;
+    if (mem->n == 0)
+        return; /* qsort must not be given a NULL array, even empty */
     qsort(mem->r, mem->n, sizeof(*mem->r), by_addr);
     for (size_t i = 0; i < mem->n; i++) {
         struct core_mem_range *last = w ? &mem->r[w - 1] : NULL;
