@@ -18,6 +18,7 @@
 #include "cli/core_io.h"
 #include "cli/core_mem.h"
 #include "cli/core_out.h"
+#include "cli/outpattern.h"
 #include "regsets/regs.h"
 #include "regsets/tdesc_xml.h"
 
@@ -657,8 +658,9 @@ static int write_core(struct plan *p, const char *path)
     o->fd = fd;
     o->off = notes_off;
     write_body(o, p, ph, &unreadable, &from_elf, &mem_unreadable);
-    /* Memory left as a hole at the very end still counts in the size. */
-    if (!o->err && ftruncate(fd, (off_t)core_size(ph, phnum)) != 0)
+    /* Memory left as a hole at the very end still counts in the size
+     * (of a regular file: /dev/null has none). */
+    if (!o->err && !out_is_special(path) && ftruncate(fd, (off_t)core_size(ph, phnum)) != 0)
         o->err = errno;
     if (o->err) {
         fprintf(p->log, "zestub dump: writing %s failed: %s\n", path, strerror(o->err));
@@ -689,7 +691,7 @@ static int write_one(struct sess_manager *m, unsigned k, const char *name,
     p.k = k;
     p.opts = opts;
     p.log = log;
-    if (unlink(name) != 0 && errno != ENOENT)
+    if (!out_is_special(name) && unlink(name) != 0 && errno != ENOENT)
         fprintf(log, "zestub dump: cannot remove the older %s: %s\n", name, strerror(errno));
     if (!partial || make_plan(&p) != 0) {
         fprintf(log, "zestub dump: core: out of memory\n");
@@ -698,6 +700,10 @@ static int write_one(struct sess_manager *m, unsigned k, const char *name,
     if (p.nthreads == 0) {
         fprintf(log, "zestub dump: core: device %u has no stopped thread: no core written\n", k);
         rc = 0;
+        goto out;
+    }
+    if (out_is_special(name)) { /* /dev/null, a FIFO: in place (out_is_special) */
+        rc = write_core(&p, name);
         goto out;
     }
     memcpy(partial, name, n);

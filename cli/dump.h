@@ -24,7 +24,7 @@ enum {
     DUMP_EXIT_GONE = 4,
     DUMP_EXIT_DUMPED = 5,                  /* launch mode: the program faulted, dump written */
     DUMP_EXIT_HANG = DUMP_OUT_STATUS_HANG, /* --on hang: the hang was dumped (both modes) */
-    DUMP_EXIT_CORE = 7,                    /* the report was written, a --core file was not */
+    DUMP_EXIT_CORE = DUMP_OUT_STATUS_CORE, /* the report was written, a --core file was not */
 };
 
 struct dump_opts {

@@ -13,6 +13,7 @@
 #include "cli/dump_classes.h"
 #include "cli/dump_xpti.h"
 #include "cli/json.h"
+#include "cli/outpattern.h"
 #include "regsets/regs.h"
 
 enum phase { PH_HEADER, PH_DEVICES, PH_XPTI, PH_THREADS, PH_DONE };
@@ -71,7 +72,11 @@ struct dump_out *dump_out_open(const char *json_path, uint32_t pid, const char *
     FILE *f = stdout;
     struct dump_out *o;
     char *path = NULL, *partial = NULL;
-    if (json_path && strcmp(json_path, "-") != 0) {
+    if (json_path && strcmp(json_path, "-") != 0 && out_is_special(json_path)) {
+        /* Written in place: see out_is_special. */
+        if (!(f = fopen(json_path, "w")))
+            return NULL;
+    } else if (json_path && strcmp(json_path, "-") != 0) {
         size_t n = strlen(json_path);
         path = strdup(json_path);
         partial = malloc(n + sizeof(partial_suffix));
@@ -549,7 +554,9 @@ void dump_out_close(struct dump_out *o, struct sess_manager *m, int status, bool
     /* In launch mode the status is the program's when nothing was dumped:
      * the caller says whether the document is complete. */
     finish(o, m, status,
-           o->launched ? complete : complete && (status == 0 || status == DUMP_OUT_STATUS_HANG));
+           o->launched ? complete
+                       : complete && (status == 0 || status == DUMP_OUT_STATUS_HANG ||
+                                      status == DUMP_OUT_STATUS_CORE));
     if (o->own && fclose(o->f) != 0)
         fprintf(stderr, "zestub dump: writing %s failed: %s\n", o->partial ? o->partial : "",
                 strerror(errno));

@@ -19,6 +19,8 @@ enum dump_regs { DUMP_REGS_NONE, DUMP_REGS_EXPEDITED, DUMP_REGS_ALL };
 /* The attach form's statuses of a whole document: 0, and a dumped hang
  * (DUMP_EXIT_HANG in cli/dump.h). */
 #define DUMP_OUT_STATUS_HANG 6
+/* The report is whole; a --core file is what could not be written. */
+#define DUMP_OUT_STATUS_CORE 7
 
 struct dump_thread {
     unsigned session;

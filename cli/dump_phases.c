@@ -253,11 +253,13 @@ void dump_remove_old_cores(const struct dump_opts *o, uint32_t pid)
     char path[4096], name[4200];
     if (!o->core || core_path(o->core, pid, path, sizeof(path)) != 0)
         return;
-    (void)unlink(path);
+    /* Never /dev/null or another non-file (out_is_special). */
+    if (!out_is_special(path))
+        (void)unlink(path);
     /* NAME.N of a run with several devices: N counts from 0 with no gap. */
     for (unsigned k = 0; k < 4096; k++) {
         snprintf(name, sizeof(name), "%s.%u", path, k);
-        if (unlink(name) != 0)
+        if (out_is_special(name) || unlink(name) != 0)
             break;
     }
 }

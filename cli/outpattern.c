@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 long out_rank(const char **from)
@@ -72,4 +73,10 @@ int out_expand(const char *pattern, long rank, long pid, char *buf, size_t len, 
     if (n == 0)
         buf[0] = '\0';
     return 0;
+}
+
+bool out_is_special(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
 }

@@ -5,21 +5,26 @@ once the record is whole, so a zestub killed on the way (a job launcher's
 SIGKILL) never leaves a FILE that is half a document: it leaves
 FILE.partial, which `zestub merge` names as an incomplete record. A FILE
 from an earlier run is removed when the new run starts, so that it cannot
-be taken for this run's. Launch mode on vadd's slow kernel (pace 5)."""
+be taken for this run's. Launch mode on vadd's slow kernel (pace 5).
+A FILE that exists and is not a regular file (a FIFO here; /dev/null in
+real use, where a rename as root would replace the device) is written in
+place and never replaced or removed, for --json and --core alike."""
 import json
 import os
 import re
 import shutil
 import signal
 import subprocess
+import stat
 import sys
 import tempfile
+import threading
 import time
 
 sys.dont_write_bytecode = True
 import harness as h  # noqa: E402
 
-t = h.Tap(9)  # the plan: every check this test makes
+t = h.Tap(12)  # the plan: every check this test makes
 zestub = os.path.join(h.top, "zestub")
 vadd = os.path.join(h.top, "examples", "vadd")
 env = h.small_device(5)
@@ -111,6 +116,42 @@ with h.guarded(t, "a zestub that ends normally"):
     t.ok(doc.get("complete") is True and doc.get("program", {}).get("signal") == signal.SIGTERM,
          "FILE is the whole record (complete, program killed by SIGTERM)", doc)
     t.ok(not os.path.exists(partial), "no FILE.partial is left beside it", sorted(os.listdir(tmp)))
+
+with h.guarded(t, "FIFOs as --json and --core"):
+    fifo_json, fifo_core = os.path.join(tmp, "json.fifo"), os.path.join(tmp, "core.fifo")
+    os.mkfifo(fifo_json)
+    os.mkfifo(fifo_core)
+    got = {}
+
+    def drain(name):
+        with open(name, "rb") as f:
+            got[name] = f.read()
+
+    readers = [threading.Thread(target=drain, args=(n,), daemon=True)
+               for n in (fifo_json, fifo_core)]
+    for r in readers:
+        r.start()
+    penv = h.gtsim_env("platform=xehpc")
+    app, _ = h.start_app(penv, name="pagefault", args=["2"])
+    d = subprocess.run([zestub, "dump", "--attach", str(app.pid), "--timeout", "60", "--json",
+                        fifo_json, "--core", fifo_core], env=penv, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=120)
+    for r in readers:
+        r.join(30)
+    h.wait_exit(app, 60)
+    try:
+        doc = json.loads(got.get(fifo_json, b"").decode())
+    except ValueError:
+        doc = {}
+    t.ok(doc.get("complete") is True and doc.get("threads"),
+         "--json FIFO: the whole record came through the FIFO", got.get(fifo_json, b"")[-300:])
+    t.ok(all(stat.S_ISFIFO(os.stat(n).st_mode) for n in (fifo_json, fifo_core)) and
+         not [n for n in os.listdir(tmp) if n.endswith(".partial") and "fifo" in n],
+         "both FIFOs are still FIFOs, nothing .partial beside them", sorted(os.listdir(tmp)))
+    err = d.stderr.decode(errors="replace")
+    t.ok(d.returncode == 7 and "core.fifo" in err,
+         "a core cannot be written to a pipe (it is written at offsets): status 7, said on "
+         "stderr", (d.returncode, err))
 
 shutil.rmtree(tmp, ignore_errors=True)
 sys.exit(t.done())
