@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include "xpti/arena.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #define HUGE_FROM ((size_t)1 << 20)
@@ -15,6 +17,7 @@ struct arena_chunk {
     struct arena_chunk *next; /* older chunk (a->chunks order) */
     struct arena_chunk *newer;
     size_t size; /* the whole mapping, header included */
+    bool reused; /* handed out before a rewind: no longer all zero */
 };
 
 void *xpti_huge_map(size_t *bytes)
@@ -73,6 +76,7 @@ static struct arena_chunk *next_chunk(struct arena *a, size_t bytes)
     if (!c)
         return NULL;
     c->size = size;
+    c->reused = false;
     /* A chunk too small to be reused in order is never reached again
      * (next_chunk only steps to cur->newer); it is freed with the rest. */
     c->next = a->chunks;
@@ -83,19 +87,36 @@ static struct arena_chunk *next_chunk(struct arena *a, size_t bytes)
     return c;
 }
 
-void *arena_alloc(struct arena *a, size_t bytes)
+/* `align` is 8 or a larger power of two; chunks are at least 16-aligned
+ * (malloc) and huge ones 2 MiB-aligned, so aligning the offset within the
+ * chunk aligns the address up to 16 and, in huge chunks, beyond. */
+static void *alloc_aligned(struct arena *a, size_t bytes, size_t align)
 {
     size_t head = align8(sizeof(struct arena_chunk));
     bytes = align8(bytes);
-    if (!a->cur || a->used + bytes > a->cur->size) {
-        struct arena_chunk *c = next_chunk(a, bytes);
+    size_t at = a->cur ? (a->used + align - 1) & ~(align - 1) : 0;
+    if (!a->cur || at + bytes > a->cur->size) {
+        struct arena_chunk *c = next_chunk(a, bytes + align);
         if (!c)
             return NULL;
         a->cur = c;
-        a->used = head;
+        at = (head + align - 1) & ~(align - 1);
     }
-    void *p = (char *)a->cur + a->used;
-    a->used += bytes;
+    void *p = (char *)a->cur + at;
+    a->used = at + bytes;
+    return p;
+}
+
+void *arena_alloc(struct arena *a, size_t bytes)
+{
+    return alloc_aligned(a, bytes, 8);
+}
+
+void *arena_alloc_zeroed(struct arena *a, size_t bytes)
+{
+    void *p = alloc_aligned(a, bytes, 64);
+    if (p && a->cur->reused)
+        memset(p, 0, bytes);
     return p;
 }
 
@@ -103,8 +124,12 @@ void arena_rewind(struct arena *a)
 {
     /* Back to the oldest chunk; fills resume through the newer links. */
     struct arena_chunk *c = a->chunks;
-    while (c && c->next)
+    while (c && c->next) {
+        c->reused = true;
         c = c->next;
+    }
+    if (c)
+        c->reused = true;
     a->cur = c;
     a->used = align8(sizeof(struct arena_chunk));
 }
