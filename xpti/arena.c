@@ -87,20 +87,26 @@ static struct arena_chunk *next_chunk(struct arena *a, size_t bytes)
     return c;
 }
 
-/* `align` is 8 or a larger power of two; chunks are at least 16-aligned
- * (malloc) and huge ones 2 MiB-aligned, so aligning the offset within the
- * chunk aligns the address up to 16 and, in huge chunks, beyond. */
+/* The offset in chunk c from `from` on at which an address is a multiple
+ * of `align` (a power of two): chunks from malloc are only 16-aligned. */
+static size_t aligned_at(const struct arena_chunk *c, size_t from, size_t align)
+{
+    uintptr_t p = ((uintptr_t)c + from + align - 1) & ~(uintptr_t)(align - 1);
+    return (size_t)(p - (uintptr_t)c);
+}
+
+/* `align` is 8 or a larger power of two. */
 static void *alloc_aligned(struct arena *a, size_t bytes, size_t align)
 {
     size_t head = align8(sizeof(struct arena_chunk));
     bytes = align8(bytes);
-    size_t at = a->cur ? (a->used + align - 1) & ~(align - 1) : 0;
+    size_t at = a->cur ? aligned_at(a->cur, a->used, align) : 0;
     if (!a->cur || at + bytes > a->cur->size) {
         struct arena_chunk *c = next_chunk(a, bytes + align);
         if (!c)
             return NULL;
         a->cur = c;
-        at = (head + align - 1) & ~(align - 1);
+        at = aligned_at(c, head, align);
     }
     void *p = (char *)a->cur + at;
     a->used = at + bytes;
