@@ -23,8 +23,8 @@ uint64_t xptiRegisterPayload(struct xpti_payload *payload)
                                         atomic_load(&fw->default_event_type), XPTI_ACTIVITY_ACTIVE);
     if (!inst)
         return XPTI_INVALID_UID;
-    payload->internal = inst->uid.uid64;
-    return inst->uid.uid64;
+    payload->internal = tp_inst_uid64(inst);
+    return tp_inst_uid64(inst);
 }
 
 struct xpti_event *xptiMakeEvent(const char *name, struct xpti_payload *payload,
@@ -35,7 +35,7 @@ struct xpti_event *xptiMakeEvent(const char *name, struct xpti_payload *payload,
     struct tp_inst *inst = tpreg_create(registry(), payload, event_type, (uint16_t)activity);
     if (!inst)
         return NULL;
-    *instance_no = inst->uid.instance;
+    *instance_no = inst->instance;
     return &inst->event;
 }
 
@@ -102,7 +102,7 @@ void xptiReleaseEvent(struct xpti_event *event)
 {
     struct tp_inst *inst = inst_of_event(event);
     if (inst)
-        tpreg_release(inst->owner, inst);
+        tpreg_release(inst->key->owner, inst);
 }
 
 xpti_result_t xptiAddMetadata(struct xpti_event *event, const char *key, xpti_object_id_t value)

@@ -62,7 +62,7 @@ xpti_result_t xptiSetTracepointScopeData(struct xpti_tracepoint_if *tp)
     if (!inst)
         return XPTI_RESULT_INVALIDARG;
     tls_scope = tp;
-    tls_universal_id = inst->uid.uid64;
+    tls_universal_id = tp_inst_uid64(inst);
     return XPTI_RESULT_SUCCESS;
 }
 

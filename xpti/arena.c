@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include "xpti/arena.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #define HUGE_FROM ((size_t)1 << 20)
@@ -15,6 +17,7 @@ struct arena_chunk {
     struct arena_chunk *next; /* older chunk (a->chunks order) */
     struct arena_chunk *newer;
     size_t size; /* the whole mapping, header included */
+    bool reused; /* handed out before a rewind: no longer all zero */
 };
 
 void *xpti_huge_map(size_t *bytes)
@@ -73,6 +76,7 @@ static struct arena_chunk *next_chunk(struct arena *a, size_t bytes)
     if (!c)
         return NULL;
     c->size = size;
+    c->reused = false;
     /* A chunk too small to be reused in order is never reached again
      * (next_chunk only steps to cur->newer); it is freed with the rest. */
     c->next = a->chunks;
@@ -83,19 +87,42 @@ static struct arena_chunk *next_chunk(struct arena *a, size_t bytes)
     return c;
 }
 
-void *arena_alloc(struct arena *a, size_t bytes)
+/* The offset in chunk c from `from` on at which an address is a multiple
+ * of `align` (a power of two): chunks from malloc are only 16-aligned. */
+static size_t aligned_at(const struct arena_chunk *c, size_t from, size_t align)
+{
+    uintptr_t p = ((uintptr_t)c + from + align - 1) & ~(uintptr_t)(align - 1);
+    return (size_t)(p - (uintptr_t)c);
+}
+
+/* `align` is 8 or a larger power of two. */
+static void *alloc_aligned(struct arena *a, size_t bytes, size_t align)
 {
     size_t head = align8(sizeof(struct arena_chunk));
     bytes = align8(bytes);
-    if (!a->cur || a->used + bytes > a->cur->size) {
-        struct arena_chunk *c = next_chunk(a, bytes);
+    size_t at = a->cur ? aligned_at(a->cur, a->used, align) : 0;
+    if (!a->cur || at + bytes > a->cur->size) {
+        struct arena_chunk *c = next_chunk(a, bytes + align);
         if (!c)
             return NULL;
         a->cur = c;
-        a->used = head;
+        at = aligned_at(c, head, align);
     }
-    void *p = (char *)a->cur + a->used;
-    a->used += bytes;
+    void *p = (char *)a->cur + at;
+    a->used = at + bytes;
+    return p;
+}
+
+void *arena_alloc(struct arena *a, size_t bytes)
+{
+    return alloc_aligned(a, bytes, 8);
+}
+
+void *arena_alloc_zeroed(struct arena *a, size_t bytes)
+{
+    void *p = alloc_aligned(a, bytes, 64);
+    if (p && a->cur->reused)
+        memset(p, 0, bytes);
     return p;
 }
 
@@ -103,8 +130,12 @@ void arena_rewind(struct arena *a)
 {
     /* Back to the oldest chunk; fills resume through the newer links. */
     struct arena_chunk *c = a->chunks;
-    while (c && c->next)
+    while (c && c->next) {
+        c->reused = true;
         c = c->next;
+    }
+    if (c)
+        c->reused = true;
     a->cur = c;
     a->used = align8(sizeof(struct arena_chunk));
 }

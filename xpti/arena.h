@@ -35,6 +35,11 @@ struct arena {
 void arena_init(struct arena *a);
 /* 8-aligned, uninitialised, NULL when out of memory. */
 void *arena_alloc(struct arena *a, size_t bytes);
+/* Zeroed and 64-aligned (a cache line), NULL when out of memory: for
+ * index tables. Memory no rewind has handed out before is zero already
+ * (fresh mappings), so it is not written again here: the table's pages
+ * are first touched by the entries placed in it. */
+void *arena_alloc_zeroed(struct arena *a, size_t bytes);
 /* Everything handed out is forgotten; the chunks stay for reuse. */
 void arena_rewind(struct arena *a);
 void arena_destroy(struct arena *a);

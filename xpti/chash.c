@@ -4,22 +4,34 @@
 #include <errno.h>
 #include <stdlib.h>
 
-static struct chash_table *table_new(unsigned bits)
+#include "xpti/arena.h"
+
+/* Empty buckets are NULL (all-zero bits here), so arena memory, zeroed,
+ * needs no initialising pass. */
+static struct chash_table *table_new(struct arena *mem, unsigned bits)
 {
-    size_t n = (size_t)1 << bits;
-    struct chash_table *t = malloc(sizeof(*t) + n * sizeof(t->bucket[0]));
+    size_t n = (size_t)1 << bits, bytes = sizeof(struct chash_table) + n * sizeof(void *);
+    struct chash_table *t = mem ? arena_alloc_zeroed(mem, bytes) : malloc(bytes);
     if (!t)
         return NULL;
     t->bits = bits;
     t->older = NULL;
-    for (size_t i = 0; i < n; i++)
-        atomic_init(&t->bucket[i], NULL);
+    if (!mem)
+        for (size_t i = 0; i < n; i++)
+            atomic_init(&t->bucket[i], NULL);
     return t;
 }
 
-int chash_init(struct chash *h, unsigned initial_bits)
+static void table_free(struct chash *h, struct chash_table *t)
 {
-    struct chash_table *t = table_new(initial_bits);
+    if (!h->mem)
+        free(t);
+}
+
+int chash_init_in(struct chash *h, unsigned initial_bits, struct arena *mem)
+{
+    h->mem = mem;
+    struct chash_table *t = table_new(mem, initial_bits);
     if (!t)
         return -ENOMEM;
     atomic_init(&h->table, t);
@@ -28,18 +40,23 @@ int chash_init(struct chash *h, unsigned initial_bits)
     return 0;
 }
 
+int chash_init(struct chash *h, unsigned initial_bits)
+{
+    return chash_init_in(h, initial_bits, NULL);
+}
+
 static void free_retired(struct chash *h)
 {
     while (h->retired) {
         struct chash_table *t = h->retired;
         h->retired = t->older;
-        free(t);
+        table_free(h, t);
     }
 }
 
 void chash_destroy(struct chash *h)
 {
-    free(atomic_load_explicit(&h->table, memory_order_relaxed));
+    table_free(h, atomic_load_explicit(&h->table, memory_order_relaxed));
     atomic_store_explicit(&h->table, NULL, memory_order_relaxed);
     free_retired(h);
     h->count = 0;
@@ -50,7 +67,7 @@ int chash_clear(struct chash *h, unsigned initial_bits)
     struct chash_table *t = atomic_load_explicit(&h->table, memory_order_relaxed);
     if (!t || t->bits < initial_bits) {
         chash_destroy(h);
-        return chash_init(h, initial_bits);
+        return chash_init_in(h, initial_bits, h->mem);
     }
     /* Keep the grown table, emptied: refilling it then needs no doubling
      * and lands in memory already faulted in (xptiReset, then the same
@@ -71,7 +88,7 @@ int chash_clear(struct chash *h, unsigned initial_bits)
 static __attribute__((noinline)) int grow(struct chash *h)
 {
     struct chash_table *old = atomic_load_explicit(&h->table, memory_order_relaxed);
-    struct chash_table *t = table_new(old->bits + 1);
+    struct chash_table *t = table_new(h->mem, old->bits + 1);
     if (!t)
         return -ENOMEM;
     size_t n = (size_t)1 << old->bits;

@@ -20,10 +20,13 @@ struct chash_node {
     _Atomic uint64_t hash;
 };
 
+struct arena;
+
 struct chash {
     _Atomic(struct chash_table *) table;
     size_t count;                /* writer only */
     struct chash_table *retired; /* older tables readers may still walk */
+    struct arena *mem;           /* where tables come from; NULL: malloc */
 };
 
 /* Does node n hold key? May be NULL when the hash alone identifies a node. */
@@ -35,6 +38,10 @@ typedef bool (*chash_match_fn)(const struct chash_node *n, const void *key);
 #define CHASH_UNBOUNDED ((size_t)-1)
 
 int chash_init(struct chash *h, unsigned initial_bits);
+/* Tables from `mem`, under the owner's lock as our writes are: never freed
+ * one by one (retired tables stay until the owner destroys mem), and a
+ * grow meets memory in huge pages instead of fresh 4 KiB pages. */
+int chash_init_in(struct chash *h, unsigned initial_bits, struct arena *mem);
 void chash_destroy(struct chash *h);
 /* Forget every node (their memory belongs to the caller). The current table
  * is kept, emptied, when it has at least initial_bits (its size is what the

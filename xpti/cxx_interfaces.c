@@ -52,7 +52,7 @@ static int32_t pl_file_string_id(struct xpti_payload_if *self)
 }
 static uint64_t pl_uid64(struct xpti_payload_if *self)
 {
-    return PL(self)->uid.uid64;
+    return tp_inst_uid64(PL(self));
 }
 static bool pl_is_valid(struct xpti_payload_if *self)
 {
@@ -133,11 +133,11 @@ static struct xpti_metadata_if *ev_metadata(struct xpti_event_if *self)
 }
 static uint64_t ev_uid64(struct xpti_event_if *self)
 {
-    return EV(self)->uid.uid64;
+    return tp_inst_uid64(EV(self));
 }
 static uint64_t ev_instance(struct xpti_event_if *self)
 {
-    return EV(self)->uid.instance;
+    return EV(self)->instance;
 }
 static uint16_t ev_event_type(struct xpti_event_if *self)
 {
@@ -230,11 +230,11 @@ static struct xpti_event_if *tp_event(struct xpti_tracepoint_if *self)
 }
 static uint64_t tp_uid64(struct xpti_tracepoint_if *self)
 {
-    return TP(self)->uid.uid64;
+    return tp_inst_uid64(TP(self));
 }
 static uint64_t tp_instance(struct xpti_tracepoint_if *self)
 {
-    return TP(self)->uid.instance;
+    return TP(self)->instance;
 }
 static struct xpti_event *tp_event_ref(struct xpti_tracepoint_if *self)
 {

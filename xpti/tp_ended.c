@@ -6,34 +6,41 @@
  * so a reader that still holds a recently ended event finds it intact. */
 #include "xpti/tracepoints.h"
 
-struct tp_inst *tp_ended_add(struct tp_key *k, struct tp_inst *inst)
+/* Links are pool references (0: none), 4 bytes in each instance instead
+ * of 8. */
+static struct tp_inst *at(struct tp_pool *pool, uint32_t ref)
+{
+    return ref ? tp_pool_at(pool, ref) : NULL;
+}
+
+struct tp_inst *tp_ended_add(struct tp_pool *pool, struct tp_key *k, struct tp_inst *inst)
 {
     if (inst->ended)
         return NULL; /* ended again (an event reused for several tasks) */
     inst->ended = true;
-    inst->ended_next = NULL;
+    inst->ended_next = 0;
     inst->ended_prev = k->ended_newest;
     if (k->ended_newest)
-        k->ended_newest->ended_next = inst;
+        at(pool, k->ended_newest)->ended_next = inst->ref;
     else
-        k->ended_oldest = inst;
-    k->ended_newest = inst;
-    return ++k->ended_count > TP_ENDED_KEEP ? k->ended_oldest : NULL;
+        k->ended_oldest = inst->ref;
+    k->ended_newest = inst->ref;
+    return ++k->ended_count > TP_ENDED_KEEP ? at(pool, k->ended_oldest) : NULL;
 }
 
-void tp_ended_unlink(struct tp_key *k, struct tp_inst *inst)
+void tp_ended_unlink(struct tp_pool *pool, struct tp_key *k, struct tp_inst *inst)
 {
     if (!inst->ended)
         return;
     if (inst->ended_prev)
-        inst->ended_prev->ended_next = inst->ended_next;
+        at(pool, inst->ended_prev)->ended_next = inst->ended_next;
     else
         k->ended_oldest = inst->ended_next;
     if (inst->ended_next)
-        inst->ended_next->ended_prev = inst->ended_prev;
+        at(pool, inst->ended_next)->ended_prev = inst->ended_prev;
     else
         k->ended_newest = inst->ended_prev;
     inst->ended = false;
-    inst->ended_prev = inst->ended_next = NULL;
+    inst->ended_prev = inst->ended_next = 0;
     k->ended_count--;
 }

@@ -34,8 +34,8 @@ static struct tp_inst *slab_alloc(size_t *n, size_t *bytes)
 
 struct tp_inst *tp_pool_take(struct tp_pool *pool)
 {
-    struct tp_inst *inst = pool->free;
-    if (inst) {
+    if (pool->free) {
+        struct tp_inst *inst = tp_pool_at(pool, pool->free);
         pool->free = inst->next_free;
         return inst;
     }
@@ -66,7 +66,7 @@ struct tp_inst *tp_pool_take(struct tp_pool *pool)
         /* Release: validators that see the count see the slab. */
         atomic_store_explicit(&pool->nslabs, n + 1, memory_order_release);
     }
-    inst = &pool->slab[pool->cur].base[pool->used_in_cur];
+    struct tp_inst *inst = &pool->slab[pool->cur].base[pool->used_in_cur];
     inst->ref = (uint32_t)(pool->cur << TP_REF_SLAB_SHIFT | pool->used_in_cur) + 1;
     pool->used_in_cur++;
     return inst;
@@ -75,7 +75,7 @@ struct tp_inst *tp_pool_take(struct tp_pool *pool)
 void tp_pool_give(struct tp_pool *pool, struct tp_inst *inst)
 {
     inst->next_free = pool->free;
-    pool->free = inst;
+    pool->free = inst->ref;
 }
 
 bool tp_pool_owns(const struct tp_pool *pool, uintptr_t p)
@@ -103,5 +103,5 @@ void tp_pool_empty(struct tp_pool *pool)
 {
     pool->cur = 0;
     pool->used_in_cur = 0;
-    pool->free = NULL;
+    pool->free = 0;
 }

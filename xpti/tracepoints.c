@@ -142,7 +142,9 @@ int tpreg_init(struct tpreg *r, struct strtab *strings, bool strict, tp_dress_fn
     r->strict = strict;
     r->dress = dress;
     arena_init(&r->key_mem);
-    if (chash_init(&r->keys, 10) || chash_init(&r->sites, 10) || uidix_init(&r->uids, 10))
+    arena_init(&r->index_mem);
+    if (chash_init_in(&r->keys, 10, &r->index_mem) || chash_init_in(&r->sites, 10, &r->index_mem) ||
+        uidix_init_in(&r->uids, 10, &r->index_mem))
         return -1;
     return 0;
 }
@@ -174,6 +176,7 @@ void tpreg_destroy(struct tpreg *r)
     chash_destroy(&r->keys);
     chash_destroy(&r->sites);
     uidix_destroy(&r->uids);
+    arena_destroy(&r->index_mem);
     pthread_mutex_destroy(&r->lock);
 }
 
@@ -207,8 +210,11 @@ static struct tp_key *new_key(struct tpreg *r, const struct xpti_payload *p,
     struct tp_key *k = arena_alloc(&r->key_mem, sizeof(*k));
     if (!k)
         return NULL;
-    *k = (struct tp_key){
-        .p1 = parts->p1, .p2 = parts->p2, .name_id = parts->name_id, .file_id = parts->file_id};
+    *k = (struct tp_key){.p1 = parts->p1,
+                         .p2 = parts->p2,
+                         .name_id = parts->name_id,
+                         .file_id = parts->file_id,
+                         .owner = r};
     k->name_sid = key_string(r, tp_payload_name(p), parts->string_ids, parts->name_id, &k->name);
     k->file_sid = key_string(r, tp_payload_file(p), parts->string_ids, parts->file_id, &k->file);
     if (chash_insert(&r->keys, &k->node, hash) != 0)
@@ -234,7 +240,7 @@ static void init_payload(struct tp_inst *inst, const struct xpti_payload *p)
         .line_no = p->line_no,
         .column_no = p->column_no,
         .code_ptr_va = p->code_ptr_va,
-        .internal = inst->uid.uid64,
+        .internal = tp_inst_uid64(inst),
         .flags = (p->flags & ~(uint64_t)XPTI_PAYLOAD_STACK_TRACE_AVAILABLE) |
                  XPTI_PAYLOAD_REGISTERED | XPTI_PAYLOAD_HASH_AVAILABLE,
         /* Legacy uid: name id in p2's low half, file id in p1's high half. */
@@ -248,9 +254,9 @@ static void init_event(struct tp_inst *inst, uint16_t event_type, uint16_t activ
      * the whole event first (a `rep stos`, slow to start for 128 bytes)
      * and then writes most of it again. */
     struct xpti_event *e = &inst->event;
-    e->unique_id = inst->uid.uid64;
-    e->data_id = inst->uid.instance;
-    e->instance_id = inst->uid.instance;
+    e->unique_id = tp_inst_uid64(inst);
+    e->data_id = inst->instance;
+    e->instance_id = inst->instance;
     e->event_type = event_type;
     e->activity_type = activity;
     e->unused = 0;
@@ -355,9 +361,8 @@ struct tp_inst *tpreg_create(struct tpreg *r, const struct xpti_payload *p, uint
      * them. Nobody reaches the slot before `live` is set: finders and
      * validators check it first, and the lock holder's id check looks only
      * at the index. */
-    inst->owner = r;
     inst->key = k;
-    inst->uid = (struct xpti_uid128){.p1 = k->p1, .p2 = k->p2, .instance = instance, .uid64 = uid};
+    inst->instance = instance;
     /* A slot keeps its vtable pointers when recycled (and after a reset):
      * only fresh, zeroed memory needs dressing. */
     if (r->dress && !inst->tracepoint_if.vptr)
@@ -366,7 +371,7 @@ struct tp_inst *tpreg_create(struct tpreg *r, const struct xpti_payload *p, uint
     init_event(inst, event_type, activity);
     atomic_store_explicit(&inst->md, NULL, memory_order_relaxed);
     inst->ended = false;
-    inst->ended_prev = inst->ended_next = NULL;
+    inst->ended_prev = inst->ended_next = 0;
     /* Release: whoever sees it live sees it filled. */
     atomic_store_explicit(&inst->live, true, memory_order_release);
     return inst;
@@ -408,9 +413,9 @@ static void release_locked(struct tpreg *r, struct tp_inst *inst)
     if (!atomic_load_explicit(&inst->live, memory_order_relaxed))
         return;
     atomic_store_explicit(&inst->live, false, memory_order_release);
-    uidix_remove(&r->uids, inst->uid.uid64, inst->ref);
+    uidix_remove(&r->uids, tp_inst_uid64(inst), inst->ref);
     md_free(atomic_exchange_explicit(&inst->md, NULL, memory_order_relaxed));
-    tp_ended_unlink(inst->key, inst);
+    tp_ended_unlink(&r->pool, inst->key, inst);
     tp_pool_give(&r->pool, inst);
 }
 
@@ -426,12 +431,12 @@ void tpreg_task_ended(struct tpreg *r, const struct xpti_event *event)
     struct tp_inst *inst = tpreg_validate(r, event, offsetof(struct tp_inst, event));
     if (!inst)
         return; /* not ours, or already released */
-    uint64_t uid = inst->uid.uid64;
+    uint64_t uid = tp_inst_uid64(inst);
     pthread_mutex_lock(&r->lock);
     /* Re-checked under the lock: another thread may have released it, and
      * its slot may even hold a newer instance by now. */
-    if (atomic_load_explicit(&inst->live, memory_order_relaxed) && inst->uid.uid64 == uid) {
-        struct tp_inst *oldest = tp_ended_add(inst->key, inst);
+    if (atomic_load_explicit(&inst->live, memory_order_relaxed) && tp_inst_uid64(inst) == uid) {
+        struct tp_inst *oldest = tp_ended_add(&r->pool, inst->key, inst);
         if (oldest)
             release_locked(r, oldest);
     }
@@ -443,7 +448,7 @@ xpti_result_t tp_add_metadata(struct tp_inst *inst, const char *key, xpti_object
     const char *text;
     if (!key || !*key)
         return XPTI_RESULT_INVALIDARG;
-    xpti_string_id_t sid = strtab_intern(inst->owner->strings, key, &text);
+    xpti_string_id_t sid = strtab_intern(inst->key->owner->strings, key, &text);
     if (sid == XPTI_INVALID_STRING_ID)
         return XPTI_RESULT_FAIL;
     struct md_store *m = tp_md(inst);

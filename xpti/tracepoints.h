@@ -31,9 +31,10 @@ struct tp_key {
     xpti_string_id_t name_sid, file_sid;
     uint32_t name_id, file_id; /* the hash (or strict) ids inside p1 */
     uint64_t instances;        /* under tpreg.lock: the instance numbers handed out */
+    struct tpreg *owner;       /* kept here, not in each instance */
     /* Under tpreg.lock: this key's live instances whose task has ended,
-     * oldest first (tp_ended.c). */
-    struct tp_inst *ended_oldest, *ended_newest;
+     * oldest first, as pool references (0: none; tp_ended.c). */
+    uint32_t ended_oldest, ended_newest;
     uint32_t ended_count;
     struct chash_node site_node; /* in the site index, under the creating payload's site */
 };
@@ -41,33 +42,46 @@ struct tp_key {
 struct tpreg;
 
 /* One registration. The four C++ interface sub-objects come first so their
- * addresses are fixed offsets of the instance. */
+ * addresses are fixed offsets of the instance.
+ *
+ * 288 bytes, of which the ABI's payload and event and the four vtable
+ * pointers are 240: every byte here is written for each new instance (a
+ * repeated tracepoint too), and the instances are most of what a tracing
+ * process's memory grows by, so the rest is kept to 48. The 128-bit key
+ * lives in the key, the 64-bit id is index_id, links are 32-bit pool
+ * references and the registry is reached through the key. */
 struct tp_inst {
     struct xpti_payload_if payload_if;
     struct xpti_metadata_if metadata_if;
     struct xpti_event_if event_if;
     struct xpti_tracepoint_if tracepoint_if;
-    struct xpti_uid128 uid;
     struct xpti_payload payload;
     struct xpti_event event;
-    /* What the id index matches a hit against: written before the instance
-     * is indexed, atomic because a lock-free finder may read it while a
-     * recycled slot is being reused. Beside `live` (16 bytes at a 16-byte
-     * offset, and a 16-aligned stride: one cache line for every slot): a lookup by id
-     * reads both. */
+    /* The instance's 64-bit id, and what the id index matches a hit
+     * against: written before the instance is indexed, atomic because a
+     * lock-free finder may read it while a recycled slot is being reused.
+     * Beside `live` (16 bytes at a 16-byte offset, and a 16-aligned
+     * stride: one cache line for every slot): a lookup by id reads both. */
     _Alignas(16) _Atomic uint64_t index_id;
     atomic_bool live;
     bool ended;   /* under tpreg.lock: in key->ended_* */
     uint32_t ref; /* the pool's name for this slot, what the id index stores */
-    struct tpreg *owner;
     struct tp_key *key;
     _Atomic(struct md_store *) md; /* NULL until the first metadata item */
     union {                        /* a free slot is never live, so never ended */
-        struct tp_inst *next_free;
-        struct tp_inst *ended_next;
+        uint32_t next_free;        /* pool references, 0: none */
+        uint32_t ended_next;
     };
-    struct tp_inst *ended_prev; /* under tpreg.lock */
+    uint32_t ended_prev; /* under tpreg.lock */
+    uint64_t instance;   /* the key's instance number, 1, 2, ... */
 };
+_Static_assert(sizeof(struct tp_inst) == 288, "the instance's size is a decision (above)");
+
+/* The instance's 64-bit id (its uid64). */
+static inline uint64_t tp_inst_uid64(const struct tp_inst *inst)
+{
+    return atomic_load_explicit(&inst->index_id, memory_order_relaxed);
+}
 
 /* The instance's metadata, NULL (which the md_* readers take as empty) when
  * none was ever added. */
@@ -92,7 +106,7 @@ struct tp_pool {
     size_t cur;            /* the slab handing out fresh slots; later ones are
                               kept, empty, from before an xptiReset */
     size_t used_in_cur;
-    struct tp_inst *free;
+    uint32_t free; /* reference of the first free slot, 0: none */
 };
 
 /* Dresses a new instance before it is published: points its C++ interface
@@ -108,6 +122,9 @@ struct tpreg {
     struct uidix uids;
     struct tp_pool pool;
     struct arena key_mem; /* the keys, under lock; rewound by tpreg_clear */
+    /* The three indexes' tables, under lock; never rewound (a reset keeps
+     * each index's grown table, emptied), freed by tpreg_destroy. */
+    struct arena index_mem;
     struct strtab *strings;
     bool strict;       /* XPTI_USE_STRICT_HASH: string-table ids instead of FNV-1a */
     tp_dress_fn dress; /* set once at init, may be NULL */
@@ -151,8 +168,8 @@ xpti_result_t tp_add_metadata(struct tp_inst *inst, const char *key, xpti_object
 
 /* The key's list of ended instances (tp_ended.c); under the registry lock.
  * tp_ended_add returns the instance to release, or NULL. */
-struct tp_inst *tp_ended_add(struct tp_key *k, struct tp_inst *inst);
-void tp_ended_unlink(struct tp_key *k, struct tp_inst *inst);
+struct tp_inst *tp_ended_add(struct tp_pool *pool, struct tp_key *k, struct tp_inst *inst);
+void tp_ended_unlink(struct tp_pool *pool, struct tp_key *k, struct tp_inst *inst);
 
 /* The site index (tp_site.c). tp_site_hash mixes the payload's string
  * addresses and the line and column it flags; tp_site_find returns the key

@@ -30,13 +30,21 @@ struct uidix_table {
     _Atomic uint64_t slot[]; /* 0 = empty; refs are never 0 */
 };
 
+struct arena;
+
 struct uidix {
     _Atomic(struct uidix_table *) table;
     size_t count;                /* writer only */
     struct uidix_table *retired; /* older tables readers may still walk */
+    struct arena *mem;           /* where tables come from; NULL: malloc */
 };
 
 int uidix_init(struct uidix *ix, unsigned initial_bits);
+/* Tables from `mem` (its owner's lock covers it, as it covers our writes):
+ * never freed one by one, so retired tables stay in it until the owner
+ * destroys it, and growth meets memory in huge pages rather than a fresh
+ * 4 KiB page per 512 entries. */
+int uidix_init_in(struct uidix *ix, unsigned initial_bits, struct arena *mem);
 void uidix_destroy(struct uidix *ix);
 /* Forget every entry; the current table is kept, emptied (as chash_clear). */
 int uidix_clear(struct uidix *ix, unsigned initial_bits);

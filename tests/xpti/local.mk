@@ -27,7 +27,8 @@ tests_xpti_test_callbacks_LDADD = $(XPTI_TEST_LDADD)
 tests_xpti_test_metadata_LDADD = $(XPTI_TEST_LDADD)
 tests_xpti_test_concurrency_LDADD = $(XPTI_TEST_LDADD)
 # The index is hidden inside libxptifw.so: the test builds its own copy.
-tests_xpti_test_uidix_SOURCES = tests/xpti/test_uidix.c xpti/uidix.c xpti/uidix.h
+tests_xpti_test_uidix_SOURCES = tests/xpti/test_uidix.c xpti/uidix.c xpti/uidix.h \
+	xpti/arena.c xpti/arena.h
 tests_xpti_test_uid_processes_LDADD = $(XPTI_TEST_LDADD)
 tests_xpti_test_cxx_interfaces_SOURCES = tests/xpti/test_cxx_interfaces.cpp
 tests_xpti_test_cxx_interfaces_LDADD = $(XPTI_TEST_LDADD)

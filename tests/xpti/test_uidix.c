@@ -7,7 +7,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <stdio.h>
+#include <string.h>
+
 #include "tests/tap.h"
+#include "xpti/arena.h"
 #include "xpti/uidix.h"
 
 enum { MAX = 4096 };
@@ -52,17 +56,18 @@ static bool claim(struct uidix *ix, uint32_t ref, uint32_t tags)
     return uidix_claim(ix, id, ref, model_match, NULL) == 0;
 }
 
-static void run(uint32_t n, uint32_t tags, const char *what)
+/* mem NULL: tables from malloc; else from that arena (the registry's way). */
+static void run(uint32_t n, uint32_t tags, const char *what, struct arena *mem)
 {
     struct uidix ix;
-    if (!tap_ok(uidix_init(&ix, 4) == 0, "%s: init", what))
+    if (!tap_ok(uidix_init_in(&ix, 4, mem) == 0, "%s: init", what))
         return;
     for (uint32_t ref = 0; ref <= MAX; ref++)
         ids[ref] = 0;
     bool ok = true;
     for (uint32_t ref = 1; ref <= n; ref++)
         ok = ok && claim(&ix, ref, tags);
-    tap_ok(ok && agrees(&ix, n, tags), "%s: %u claimed through several doublings, all found", what,
+    tap_ok(ok && agrees(&ix, n, tags), "%s: %u claimed through several growths, all found", what,
            n);
     /* Claiming a taken id again is refused and changes nothing. */
     tap_ok(uidix_claim(&ix, id_of(n / 2, tags), 9999, model_match, NULL) == 1 &&
@@ -100,12 +105,39 @@ static void run(uint32_t n, uint32_t tags, const char *what)
     uidix_destroy(&ix);
 }
 
+/* An arena whose memory was all handed out, filled with nonzero bytes and
+ * rewound: tables made in it must still start empty (arena_alloc_zeroed
+ * clears what a rewind hands out again; fresh chunks are zero already). */
+static void dirty_arena(struct arena *a)
+{
+    arena_init(a);
+    for (int i = 0; i < 80; i++) {
+        void *p = arena_alloc(a, 32 << 10);
+        if (p)
+            memset(p, 0xA5, 32 << 10);
+    }
+    arena_rewind(a);
+}
+
 int main(void)
 {
-    tap_plan(4 * 8);
-    run(MAX, 1u << 30, "random tags");
-    run(MAX, 1500, "1500 tags (touching runs)");
-    run(MAX, 7, "7 tags (long runs)");
-    run(40, 1, "one tag");
+    static const struct {
+        uint32_t n, tags;
+        const char *what;
+    } cases[] = {{MAX, 1u << 30, "random tags"},
+                 {MAX, 1500, "1500 tags (touching runs)"},
+                 {MAX, 7, "7 tags (long runs)"},
+                 {40, 1, "one tag"}};
+    tap_plan(2 * 4 * 8);
+    for (int i = 0; i < 4; i++)
+        run(cases[i].n, cases[i].tags, cases[i].what, NULL);
+    for (int i = 0; i < 4; i++) {
+        struct arena a;
+        char what[80];
+        dirty_arena(&a);
+        snprintf(what, sizeof(what), "%s, tables in a rewound arena", cases[i].what);
+        run(cases[i].n, cases[i].tags, what, &a);
+        arena_destroy(&a);
+    }
     return tap_done();
 }

@@ -158,9 +158,19 @@ int main(void)
     unsigned long rss_late = rss_kb();
     tap_ok(run.failures == 0, "%u submissions from %u sites made their events", SUBMISSIONS,
            SITES + 1);
+#if defined(__SANITIZE_THREAD__)
+    /* ThreadSanitizer keeps metadata for every address a release store
+     * has reached: the id index's slots, touched one by one as entries
+     * come and go, add it until the whole table has been touched (tens of
+     * MB in this window); that is the sanitizer's memory, not ours. */
+    tap_skip("resident memory under ThreadSanitizer counts its own metadata");
+    (void)rss_early;
+    (void)rss_late;
+#else
     tap_ok(rss_late < rss_early + 8 * 1024,
            "resident memory flat: %lu kB after %u submissions, %lu kB after %u", rss_early,
            SUBMISSIONS / 5, rss_late, SUBMISSIONS);
+#endif
     tap_ok(running_uid && xptiFindEvent(running_uid) == running,
            "an instance whose task never ended is kept");
     tap_ok(early_uid && xptiFindEvent(early_uid) == early_ended,
