@@ -15,23 +15,6 @@
 
 #define CORE_MONITOR_USAGE "use: core [--light] [--memory SIZE] [--threads all|faulting|N] FILE"
 
-static int parse_threads(const char *v, struct core_opts *co)
-{
-    char *end;
-    unsigned long n;
-    if (!strcmp(v, "all"))
-        return 0;
-    if (!strcmp(v, "faulting")) {
-        co->faulting_only = true;
-        return 0;
-    }
-    n = strtoul(v, &end, 10);
-    if (!*v || *end || n == 0 || n > 0x7fffffffUL)
-        return -1;
-    co->max_threads = (size_t)n;
-    return 0;
-}
-
 /* One option word (and its value from save); 0, or -1 with why in out. */
 static int parse_word(const char *w, char **save, struct core_opts *co, struct rsp_buf *out)
 {
@@ -46,7 +29,7 @@ static int parse_word(const char *w, char **save, struct core_opts *co, struct r
         return -1;
     }
     v = strtok_r(NULL, " ", save);
-    if (!v || (w[2] == 'm' ? core_parse_size(v, &co->mem_limit) : parse_threads(v, co)) != 0) {
+    if (!v || (w[2] == 'm' ? core_parse_size(v, &co->mem_limit) : core_parse_threads(v, co)) != 0) {
         rsp_buf_printf(out, "monitor core: %s takes %s\n", w,
                        w[2] == 'm' ? "a size: 0, 4096, 512K, 64M, 2G"
                                    : "all, faulting or a number of threads");

@@ -777,3 +777,22 @@ int core_parse_size(const char *s, uint64_t *bytes)
     *bytes = (uint64_t)v << shift;
     return 0;
 }
+
+int core_parse_threads(const char *s, struct core_opts *opts)
+{
+    char *end;
+    unsigned long n;
+    opts->faulting_only = false;
+    opts->max_threads = 0;
+    if (!strcmp(s, "all"))
+        return 0;
+    if (!strcmp(s, "faulting")) {
+        opts->faulting_only = true;
+        return 0;
+    }
+    n = strtoul(s, &end, 10);
+    if (*s < '0' || *s > '9' || *end || n == 0 || n > 0x7fffffffUL)
+        return -1;
+    opts->max_threads = (size_t)n;
+    return 0;
+}

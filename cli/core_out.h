@@ -34,5 +34,8 @@ int core_write_all(struct sess_manager *m, const char *path, const struct core_o
 /* "0", "none", "4096", "512K", "64M", "2G" (powers of 1024) to bytes.
  * 0, or -1 when it does not parse. */
 int core_parse_size(const char *s, uint64_t *bytes);
+/* "all", "faulting" or a number of threads N > 0 into opts (faulting_only,
+ * max_threads). 0, or -1 when it does not parse. */
+int core_parse_threads(const char *s, struct core_opts *opts);
 
 #endif

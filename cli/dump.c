@@ -112,28 +112,6 @@ static int parse_regs(const char *v, enum dump_regs *regs)
     return 0;
 }
 
-/* --core-threads all|faulting|N. */
-static int parse_core_threads(const char *v, struct core_opts *co)
-{
-    char *end;
-    unsigned long n;
-    co->faulting_only = false;
-    co->max_threads = 0;
-    if (!strcmp(v, "all"))
-        return 0;
-    if (!strcmp(v, "faulting")) {
-        co->faulting_only = true;
-        return 0;
-    }
-    n = strtoul(v, &end, 10);
-    if (!*v || *end || n == 0 || n > 0x7fffffffUL) {
-        fprintf(stderr, "zestub dump: --core-threads takes all, faulting or a number of threads\n");
-        return 2;
-    }
-    co->max_threads = (size_t)n;
-    return 0;
-}
-
 static int parse_option(int c, struct dump_opts *o)
 {
     char *end;
@@ -183,7 +161,12 @@ static int parse_option(int c, struct dump_opts *o)
         }
         return 0;
     case 'T':
-        return parse_core_threads(optarg, &o->core_opts);
+        if (core_parse_threads(optarg, &o->core_opts) != 0) {
+            fprintf(stderr,
+                    "zestub dump: --core-threads takes all, faulting or a number of threads\n");
+            return 2;
+        }
+        return 0;
     case 'L':
         o->core_opts.faulting_only = true;
         o->core_opts.mem_limit = 0;

@@ -65,6 +65,17 @@ void dump_detach(struct sess_manager *m);
 /* The same, and 5 as soon as WAKE_FD is readable (launch mode: the
  * program ended), so that nothing waits for a polling slice. */
 int dump_wait_trigger_or(struct sess_manager *m, enum trigger on, double deadline, int wake_fd);
+/* A condition looked at between notes, at least every every_s: fn
+ * returns 0 when it holds (the wait then ends with 0). */
+struct dump_wait_check {
+    int (*fn)(void *arg, struct sess_manager *m);
+    void *arg;
+    double every_s;
+};
+/* The loop of both: notes (the trigger), check (when not NULL), the
+ * deadline (3) and WAKE_FD readable (5; negative: not watched). */
+int dump_wait_loop(struct sess_manager *m, enum trigger on, double deadline, int wake_fd,
+                   const struct dump_wait_check *check);
 /* Stops every device, writes every stopped thread, resumes them. 0; 3
  * when a device ended during the dump (partial output, said on stderr);
  * DUMP_EXIT_CORE when a --core file could not be written. */

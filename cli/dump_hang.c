@@ -5,7 +5,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -123,29 +122,15 @@ static int check(struct dump_hang *h, struct sess_manager *m)
     return h->x ? check_xpti(h) : check_deadline(h, m);
 }
 
+static int check_hang(void *arg, struct sess_manager *m)
+{
+    return check(arg, m);
+}
+
 int dump_wait_hang(struct dump_hang *h, struct sess_manager *m, double deadline, int wake_fd)
 {
-    int notify = sess_notify_fd(m);
-    for (;;) {
-        struct sess_note note;
-        struct pollfd fds[2] = {{.fd = notify, .events = POLLIN},
-                                {.fd = wake_fd, .events = POLLIN}};
-        double left;
-        int rc;
-        while (sess_poll(m, &note) == 0)
-            if ((rc = dump_trigger_note(m, ON_HANG, &note)) >= 0)
-                return rc;
-        if (check(h, m) == 0)
-            return 0;
-        left = deadline - dump_now_s();
-        if (left <= 0)
-            return 3;
-        left = left < HANG_POLL_S ? left : HANG_POLL_S;
-        /* A negative fd is ignored by poll: no notify fd means sleeping. */
-        rc = poll(fds, 2, (int)(left * 1000) + 1);
-        if (rc > 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)))
-            return 5;
-    }
+    const struct dump_wait_check c = {check_hang, h, HANG_POLL_S};
+    return dump_wait_loop(m, ON_HANG, deadline, wake_fd, &c);
 }
 
 int dump_hang_take(struct dump_hang *h, int rc, struct dump_out *out, struct sess_manager *m,

@@ -183,13 +183,10 @@ int dump_wait_trigger(struct sess_manager *m, enum trigger on, double deadline)
     }
 }
 
-int dump_wait_trigger_or(struct sess_manager *m, enum trigger on, double deadline, int wake_fd)
+int dump_wait_loop(struct sess_manager *m, enum trigger on, double deadline, int wake_fd,
+                   const struct dump_wait_check *check)
 {
     int notify = sess_notify_fd(m);
-    if (on == ON_NOW)
-        return 0;
-    if (wake_fd < 0 || notify < 0)
-        return dump_wait_trigger(m, on, deadline);
     for (;;) {
         struct sess_note note;
         struct pollfd fds[2] = {{.fd = notify, .events = POLLIN},
@@ -200,13 +197,27 @@ int dump_wait_trigger_or(struct sess_manager *m, enum trigger on, double deadlin
         while (sess_poll(m, &note) == 0)
             if ((rc = dump_trigger_note(m, on, &note)) >= 0)
                 return rc;
+        if (check && check->fn(check->arg, m) == 0)
+            return 0;
         left = deadline - dump_now_s();
         if (left <= 0)
             return 3;
+        if (check && left > check->every_s)
+            left = check->every_s;
+        /* A negative fd is ignored by poll: no notify fd means sleeping. */
         rc = poll(fds, 2, left > 3600 ? 3600 * 1000 : (int)(left * 1000) + 1);
         if (rc > 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)))
             return 5;
     }
+}
+
+int dump_wait_trigger_or(struct sess_manager *m, enum trigger on, double deadline, int wake_fd)
+{
+    if (on == ON_NOW)
+        return 0;
+    if (wake_fd < 0 || sess_notify_fd(m) < 0)
+        return dump_wait_trigger(m, on, deadline);
+    return dump_wait_loop(m, on, deadline, wake_fd, NULL);
 }
 
 /* Events already on their way (modules replayed at attach, stops caused by
