@@ -193,13 +193,13 @@ void core_mem_write(struct core_io *o, struct sess_manager *m, unsigned k,
     }
 }
 
-void core_mem_report(const struct core_mem *mem, uint64_t limit, FILE *log)
+void core_mem_report(const struct core_mem *mem, uint64_t limit, const char *option, FILE *log)
 {
     if (!mem->allocs_left_out && !mem->allocs_cut)
         return;
     fprintf(log,
             "zestub dump: core: memory limit of %llu bytes reached: %zu allocation%s left out, "
-            "%zu cut short (%llu bytes not written; raise --core-memory)\n",
+            "%zu cut short (%llu bytes not written; raise %s)\n",
             (unsigned long long)limit, mem->allocs_left_out, mem->allocs_left_out == 1 ? "" : "s",
-            mem->allocs_cut, (unsigned long long)mem->bytes_left_out);
+            mem->allocs_cut, (unsigned long long)mem->bytes_left_out, option);
 }

@@ -51,7 +51,8 @@ void core_mem_free(struct core_mem *mem);
 void core_mem_write(struct core_io *o, struct sess_manager *m, unsigned k,
                     const struct core_mem_range *r, uint64_t *unreadable);
 
-/* One line on log about what the budget left out, when it left something. */
-void core_mem_report(const struct core_mem *mem, uint64_t limit, FILE *log);
+/* One line on log about what the budget left out, when it left something;
+ * option names the option that set the budget. */
+void core_mem_report(const struct core_mem *mem, uint64_t limit, const char *option, FILE *log);
 
 #endif

@@ -13,29 +13,37 @@
 #include "gdbstub/packet.h"
 #include "sessions/sess_xpti.h"
 
-#define CORE_MONITOR_USAGE "use: core [--light] [--memory SIZE] [--threads all|faulting|N] FILE"
+#define CORE_MONITOR_USAGE                                                                         \
+    "use: core [--light] [--memory SIZE] [--threads all|faulting|N] [--size SIZE|unlimited] FILE"
 
 /* One option word (and its value from save); 0, or -1 with why in out. */
 static int parse_word(const char *w, char **save, struct core_opts *co, struct rsp_buf *out)
 {
-    const char *v;
+    const char *v, *want;
+    int rc;
     if (!strcmp(w, "--light")) {
         co->faulting_only = true;
         co->mem_limit = 0;
         return 0;
     }
-    if (strcmp(w, "--memory") && strcmp(w, "--threads")) {
+    if (strcmp(w, "--memory") && strcmp(w, "--threads") && strcmp(w, "--size")) {
         rsp_buf_printf(out, "monitor core: unknown option '%.40s' (" CORE_MONITOR_USAGE ")\n", w);
         return -1;
     }
     v = strtok_r(NULL, " ", save);
-    if (!v || (w[2] == 'm' ? core_parse_size(v, &co->mem_limit) : core_parse_threads(v, co)) != 0) {
-        rsp_buf_printf(out, "monitor core: %s takes %s\n", w,
-                       w[2] == 'm' ? "a size: 0, 4096, 512K, 64M, 2G"
-                                   : "all, faulting or a number of threads");
-        return -1;
+    if (w[2] == 'm') {
+        want = "a size: 0, 4096, 512K, 64M, 2G";
+        rc = v ? core_parse_size(v, &co->mem_limit) : -1;
+    } else if (w[2] == 's') {
+        want = "a size of at least 4K (64K, 512M, 2G) or unlimited";
+        rc = v ? core_parse_size_limit(v, &co->size_limit) : -1;
+    } else {
+        want = "all, faulting or a number of threads";
+        rc = v ? core_parse_threads(v, co) : -1;
     }
-    return 0;
+    if (rc != 0)
+        rsp_buf_printf(out, "monitor core: %s takes %s\n", w, want);
+    return rc;
 }
 
 static int parse_args(const char *args, struct core_opts *co, char *file, size_t len,
@@ -65,7 +73,8 @@ static int parse_args(const char *args, struct core_opts *co, char *file, size_t
 int cli_monitor_core(void *arg, struct sess_manager *m, struct zd *zd, uint32_t host_pid,
                      const char *args, struct rsp_buf *out)
 {
-    struct core_opts co = {.mem_limit = CORE_DEFAULT_MEM_LIMIT};
+    struct core_opts co = {.mem_limit = CORE_DEFAULT_MEM_LIMIT,
+                           .size_limit = CORE_DEFAULT_SIZE_LIMIT};
     struct sess_xpti *x;
     char file[4096], note[512], *text = NULL;
     size_t len = 0;

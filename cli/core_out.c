@@ -18,6 +18,7 @@
 #include "cli/core_io.h"
 #include "cli/core_mem.h"
 #include "cli/core_out.h"
+#include "cli/core_threads.h"
 #include "cli/outpattern.h"
 #include "regsets/regs.h"
 #include "regsets/tdesc_xml.h"
@@ -55,23 +56,18 @@ struct module {
     size_t ncode;
 };
 
-struct thread {
-    uint32_t thread;
-    enum regs_stop_reason reason;
-};
-
 struct plan {
     struct sess_manager *m;
     unsigned k;
     const struct core_opts *opts;
     FILE *log;
     struct core_mem mem;
+    uint64_t mem_limit; /* the memory budget: --core-memory, or less under --core-size */
     struct regs_catalog *cat;
     char *xml;
     size_t xml_len;
     size_t reg_bytes;
-    struct thread *threads;
-    size_t nthreads;
+    struct core_threads th;
     int signal; /* the process's: that of the first thread */
     bool has_fault;
     uint64_t fault_addr;
@@ -83,108 +79,6 @@ struct plan {
 };
 
 /* ---- the plan: what goes in, and its sizes -------------------------------- */
-
-/* Threads that stopped for a reason of their own come first, page faults
- * before the rest; the others (stopped by our interrupt) after. */
-static int reason_rank(enum regs_stop_reason r)
-{
-    switch (r) {
-    case REGS_STOP_PAGE_FAULT:
-        return 0;
-    case REGS_STOP_ILLEGAL:
-        return 1;
-    case REGS_STOP_SW_EXCEPTION:
-        return 2;
-    case REGS_STOP_BREAKPOINT:
-        return 3;
-    default:
-        return 4;
-    }
-}
-
-/* Host signal numbers, as a Linux core's notes carry them. */
-static int host_signal(enum regs_stop_reason r)
-{
-    switch (r) {
-    case REGS_STOP_PAGE_FAULT:
-        return SIGSEGV;
-    case REGS_STOP_ILLEGAL:
-        return SIGILL;
-    case REGS_STOP_SW_EXCEPTION:
-        return SIGFPE;
-    case REGS_STOP_BREAKPOINT:
-    case REGS_STOP_INTERRUPT:
-        return SIGTRAP;
-    default:
-        return 0;
-    }
-}
-
-/* --core-threads: the threads that stopped for their own reason (all of
- * them when none did, said once), then at most max_threads, in core
- * order so that the ones cut are the interrupted ones. */
-static void limit_threads(struct plan *p, const size_t count[5])
-{
-    size_t own = count[0] + count[1] + count[2] + count[3];
-    if (p->opts->faulting_only && own)
-        p->nthreads = own;
-    else if (p->opts->faulting_only && p->nthreads)
-        fprintf(p->log, "zestub dump: core: no thread stopped for a reason of its own: "
-                        "every stopped thread is written\n");
-    if (p->opts->max_threads && p->nthreads > p->opts->max_threads) {
-        fprintf(p->log, "zestub dump: core: %zu of %zu stopped threads written (--core-threads)\n",
-                p->opts->max_threads, p->nthreads);
-        p->nthreads = p->opts->max_threads;
-    }
-}
-
-static int select_threads(struct plan *p)
-{
-    uint32_t n = sess_thread_count(p->m, p->k);
-    size_t count[5] = {0}, at[5], last_top;
-    struct thread *all = malloc(((size_t)n + 1) * sizeof(*all));
-    if (!all)
-        return -1;
-    for (uint32_t t = 0; t < n; t++) {
-        if (!sess_state_stopped(sess_thread_state(p->m, p->k, t)))
-            continue;
-        all[p->nthreads].thread = t;
-        all[p->nthreads].reason = sess_thread_reason(p->m, p->k, t);
-        count[reason_rank(all[p->nthreads].reason)]++;
-        p->nthreads++;
-    }
-    p->threads = malloc((p->nthreads + 1) * sizeof(*p->threads));
-    if (!p->threads) {
-        free(all);
-        return -1;
-    }
-    /* A stable sort by rank, by counting. */
-    at[0] = 0;
-    for (int r = 1; r < 5; r++)
-        at[r] = at[r - 1] + count[r - 1];
-    for (size_t i = 0; i < p->nthreads; i++)
-        p->threads[at[reason_rank(all[i].reason)]++] = all[i];
-    free(all);
-    limit_threads(p, count);
-    if (p->nthreads == 0)
-        return 0;
-    /* Intel's GDB takes the current thread from the first status note and
-     * the signal from the last: when more than one thread stopped for the
-     * first rank's reason, the last of them moves to the end. */
-    {
-        int top = reason_rank(p->threads[0].reason);
-        size_t ntop = count[top] < p->nthreads ? count[top] : p->nthreads;
-        if (top < 4 && ntop > 1 && ntop < p->nthreads) {
-            struct thread keep = p->threads[ntop - 1];
-            last_top = ntop - 1;
-            memmove(&p->threads[last_top], &p->threads[last_top + 1],
-                    (p->nthreads - last_top - 1) * sizeof(*p->threads));
-            p->threads[p->nthreads - 1] = keep;
-        }
-    }
-    p->signal = host_signal(p->threads[0].reason);
-    return 0;
-}
 
 /* The lowest address the module's ELF asks to be loaded at: its first
  * PT_LOAD, or without program headers its lowest allocated section. */
@@ -297,10 +191,100 @@ static void plan_free(struct plan *p)
         free(p->mods[i].code);
     }
     free(p->mods);
-    free(p->threads);
+    core_threads_free(&p->th);
     free(p->xml);
     core_mem_free(&p->mem);
     regs_catalog_free(p->cat);
+}
+
+/* ---- sizes: what the bound lets in ------------------------------------------- */
+
+static size_t status_desc(const struct plan *p)
+{
+    return 16 + p->reg_bytes;
+}
+
+static bool has_siginfo(const struct core_thread *t)
+{
+    return core_host_signal(t->reason) != 0;
+}
+
+static uint64_t notes_size(const struct plan *p)
+{
+    uint64_t n = core_note_size(zestub_name, strlen(p->version) + 1);
+    n += core_note_size(core_name, 4 + p->xml_len + 1);
+    for (size_t i = 0; i < p->th.n; i++) {
+        n += core_note_size(core_name, status_desc(p));
+        if (has_siginfo(&p->th.t[i]))
+            n += core_note_size(core_name, SIGINFO_SIZE);
+    }
+    if (p->nmods)
+        n += core_note_size(core_name, p->file_desc);
+    return n;
+}
+
+static GElf_Phdr *layout(const struct plan *p, size_t *phnum, uint64_t *notes_off);
+static uint64_t core_size(const GElf_Phdr *ph, size_t phnum);
+
+/* The file's size as planned now; UINT64_MAX when out of memory. */
+static uint64_t planned_size(const struct plan *p)
+{
+    size_t phnum;
+    uint64_t notes_off, size;
+    GElf_Phdr *ph = layout(p, &phnum, &notes_off);
+    if (!ph)
+        return UINT64_MAX;
+    size = core_size(ph, phnum);
+    free(ph);
+    return size;
+}
+
+static uint64_t thread_size(const struct plan *p, const struct core_thread *t)
+{
+    uint64_t n = core_note_size(core_name, status_desc(p));
+    return has_siginfo(t) ? n + core_note_size(core_name, SIGINFO_SIZE) : n;
+}
+
+/* --core-size: the headers, the notes every core has, the modules and
+ * their code first, then threads in core order (at least one: a core
+ * without a thread tells nothing), then memory within what is left. */
+static int fit_size(struct plan *p, uint64_t bound)
+{
+    size_t keep = 0, had = p->th.n;
+    uint64_t used, mem_limit = p->opts->mem_limit;
+    p->th.n = 0;
+    used = planned_size(p) + 8; /* + the notes' padding to 8 bytes */
+    while (keep < had && (keep == 0 || used + thread_size(p, &p->th.t[keep]) <= bound))
+        used += thread_size(p, &p->th.t[keep++]);
+    p->th.n = keep;
+    if (keep < had)
+        fprintf(p->log,
+                "zestub dump: core: %zu of %zu stopped threads written (--core-size %llu)\n", keep,
+                had, (unsigned long long)bound);
+    if (used >= bound)
+        mem_limit = 0;
+    else if (bound - used < mem_limit)
+        mem_limit = bound - used;
+    /* Each memory range also takes a program header and padding: plan
+     * again within the overshoot until the whole file fits. */
+    for (int round = 0;; round++) {
+        uint64_t size;
+        if (core_mem_plan(p->m, p->k, p->opts->xtab, mem_limit, &p->mem) != 0)
+            return -1;
+        p->mem_limit = mem_limit;
+        if ((size = planned_size(p)) == UINT64_MAX)
+            return -1;
+        if (size <= bound || p->mem.n == 0) {
+            if (size > bound)
+                fprintf(p->log,
+                        "zestub dump: core: %llu bytes, more than --core-size %llu: the "
+                        "modules and one thread need that much\n",
+                        (unsigned long long)size, (unsigned long long)bound);
+            return 0;
+        }
+        core_mem_free(&p->mem);
+        mem_limit = round < 4 && size - bound < mem_limit ? mem_limit - (size - bound) : 0;
+    }
 }
 
 static int make_plan(struct plan *p)
@@ -326,9 +310,23 @@ static int make_plan(struct plan *p)
         return -1;
     for (size_t i = 0; i < regs_catalog_count(p->cat); i++)
         p->reg_bytes += regs_catalog_at(p->cat, i)->bit_size / 8;
-    if (select_threads(p) != 0 || load_modules(p) != 0 ||
-        core_mem_plan(p->m, p->k, p->opts->xtab, p->opts->mem_limit, &p->mem) != 0)
+    snprintf(p->version, sizeof(p->version), "zestub core %d\nzestub %s\n", CORE_FORMAT_VERSION,
+             PACKAGE_VERSION);
+    if (core_threads_select(p->m, p->k, &p->th) != 0 || load_modules(p) != 0)
         return -1;
+    core_threads_limit(&p->th, p->opts, p->log);
+    if (p->th.n == 0)
+        return 0;
+    if (p->opts->size_limit) {
+        if (fit_size(p, p->opts->size_limit) != 0)
+            return -1;
+    } else if (core_mem_plan(p->m, p->k, p->opts->xtab, p->opts->mem_limit, &p->mem) != 0) {
+        return -1;
+    } else {
+        p->mem_limit = p->opts->mem_limit;
+    }
+    core_threads_order_for_gdb(&p->th);
+    p->signal = core_host_signal(p->th.t[0].reason);
     {
         size_t nf = sess_fault_count(p->m, p->k);
         /* Faults are per device: the last one is the one the faulting
@@ -336,36 +334,10 @@ static int make_plan(struct plan *p)
         if (nf && sess_fault_at(p->m, p->k, nf - 1, &p->fault_addr, &p->fault_reason) == 0)
             p->has_fault = true;
     }
-    snprintf(p->version, sizeof(p->version), "zestub core %d\nzestub %s\n", CORE_FORMAT_VERSION,
-             PACKAGE_VERSION);
     return 0;
 }
 
 /* ---- writing ---------------------------------------------------------------- */
-
-static size_t status_desc(const struct plan *p)
-{
-    return 16 + p->reg_bytes;
-}
-
-static bool has_siginfo(const struct thread *t)
-{
-    return host_signal(t->reason) != 0;
-}
-
-static uint64_t notes_size(const struct plan *p)
-{
-    uint64_t n = core_note_size(zestub_name, strlen(p->version) + 1);
-    n += core_note_size(core_name, 4 + p->xml_len + 1);
-    for (size_t i = 0; i < p->nthreads; i++) {
-        n += core_note_size(core_name, status_desc(p));
-        if (has_siginfo(&p->threads[i]))
-            n += core_note_size(core_name, SIGINFO_SIZE);
-    }
-    if (p->nmods)
-        n += core_note_size(core_name, p->file_desc);
-    return n;
-}
 
 /* One thread's registers in the description's order, bit_size / 8 bytes
  * each; a register whose set cannot be read is zeros (and counted). */
@@ -406,7 +378,7 @@ static void write_registers(struct core_io *o, struct plan *p, uint32_t thread,
         (*unreadable)++;
 }
 
-static void write_siginfo(struct core_io *o, const struct plan *p, const struct thread *t)
+static void write_siginfo(struct core_io *o, const struct plan *p, const struct core_thread *t)
 {
     uint8_t si[SIGINFO_SIZE] = {0};
     int code = 0;
@@ -419,7 +391,7 @@ static void write_siginfo(struct core_io *o, const struct plan *p, const struct 
     } else if (t->reason == REGS_STOP_ILLEGAL) {
         code = 1; /* ILL_ILLOPC */
     }
-    core_put_u32(si, (uint32_t)host_signal(t->reason));
+    core_put_u32(si, (uint32_t)core_host_signal(t->reason));
     core_put_u32(si + 8, (uint32_t)code);
     core_note_begin(o, core_name, CORE_NT_SIGINFO, sizeof(si));
     core_io_put(o, si, sizeof(si));
@@ -437,8 +409,8 @@ static void write_notes(struct core_io *o, struct plan *p, unsigned *unreadable)
     core_io_put(o, "GPU", 4);
     core_io_put(o, p->xml, p->xml_len + 1);
     core_note_end(o, pl);
-    for (size_t i = 0; i < p->nthreads; i++) {
-        const struct thread *t = &p->threads[i];
+    for (size_t i = 0; i < p->th.n; i++) {
+        const struct core_thread *t = &p->th.t[i];
         uint8_t h[16] = {0};
         core_put_u64(h, (uint64_t)t->thread + 1); /* the server's thread ids */
         /* The process's signal in every status note, as Linux cores do;
@@ -622,7 +594,8 @@ static void report_gaps(struct plan *p, unsigned unreadable, unsigned from_elf,
                 "zestub dump: core: %llu bytes of memory not readable on the device (left as "
                 "holes: zeros to a reader)\n",
                 (unsigned long long)mem_unreadable);
-    core_mem_report(&p->mem, p->opts->mem_limit, p->log);
+    core_mem_report(&p->mem, p->mem_limit,
+                    p->mem_limit < p->opts->mem_limit ? "--core-size" : "--core-memory", p->log);
 }
 
 /* The end of the last segment: the file's size, holes included. */
@@ -697,7 +670,7 @@ static int write_one(struct sess_manager *m, unsigned k, const char *name,
         fprintf(log, "zestub dump: core: out of memory\n");
         goto out;
     }
-    if (p.nthreads == 0) {
+    if (p.th.n == 0) {
         fprintf(log, "zestub dump: core: device %u has no stopped thread: no core written\n", k);
         rc = 0;
         goto out;
@@ -719,7 +692,7 @@ static int write_one(struct sess_manager *m, unsigned k, const char *name,
     }
     fprintf(log,
             "zestub dump: core written: %s (%zu thread%s, %zu module%s, %llu bytes of memory)\n",
-            name, p.nthreads, p.nthreads == 1 ? "" : "s", p.nmods, p.nmods == 1 ? "" : "s",
+            name, p.th.n, p.th.n == 1 ? "" : "s", p.nmods, p.nmods == 1 ? "" : "s",
             (unsigned long long)p.mem.bytes);
     rc = 0;
 out:
@@ -747,52 +720,4 @@ int core_write_all(struct sess_manager *m, const char *path, const struct core_o
             rc = -1;
     }
     return rc;
-}
-
-int core_parse_size(const char *s, uint64_t *bytes)
-{
-    char *end;
-    unsigned long long v;
-    unsigned shift = 0;
-    if (!strcmp(s, "none")) {
-        *bytes = 0;
-        return 0;
-    }
-    if (*s < '0' || *s > '9')
-        return -1;
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (errno)
-        return -1;
-    if (*end == 'K' || *end == 'k')
-        shift = 10;
-    else if (*end == 'M' || *end == 'm')
-        shift = 20;
-    else if (*end == 'G' || *end == 'g')
-        shift = 30;
-    if (shift)
-        end++;
-    if (*end || v > (UINT64_MAX >> shift))
-        return -1;
-    *bytes = (uint64_t)v << shift;
-    return 0;
-}
-
-int core_parse_threads(const char *s, struct core_opts *opts)
-{
-    char *end;
-    unsigned long n;
-    opts->faulting_only = false;
-    opts->max_threads = 0;
-    if (!strcmp(s, "all"))
-        return 0;
-    if (!strcmp(s, "faulting")) {
-        opts->faulting_only = true;
-        return 0;
-    }
-    n = strtoul(s, &end, 10);
-    if (*s < '0' || *s > '9' || *end || n == 0 || n > 0x7fffffffUL)
-        return -1;
-    opts->max_threads = (size_t)n;
-    return 0;
 }

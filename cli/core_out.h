@@ -14,15 +14,20 @@
 
 /* What goes into a core besides the notes every core has. */
 struct core_opts {
-    uint64_t mem_limit; /* bytes of device memory besides code; 0: none */
-    size_t max_threads; /* at most this many threads, in core order; 0: all */
-    bool faulting_only; /* only threads that stopped for a reason of their own */
-    struct xtab *xtab;  /* the application's XPTI table (allocations), or NULL */
-    FILE *log;          /* messages; NULL: stderr */
+    uint64_t mem_limit;  /* bytes of device memory besides code; 0: none */
+    size_t max_threads;  /* at most this many threads, in core order; 0: all */
+    bool faulting_only;  /* only threads that stopped for a reason of their own */
+    uint64_t size_limit; /* the whole file at most this many bytes; 0: no bound */
+    struct xtab *xtab;   /* the application's XPTI table (allocations), or NULL */
+    FILE *log;           /* messages; NULL: stderr */
 };
 
 /* The default memory budget (--core-memory). */
 #define CORE_DEFAULT_MEM_LIMIT (64ull << 20)
+/* The default bound on a core's whole size (--core-size): every thread of
+ * a 65,536-thread Xe-HPC device (about 17 KB of registers each) and the
+ * default memory fit. */
+#define CORE_DEFAULT_SIZE_LIMIT (2ull << 30)
 
 /* Writes one core per device with stopped threads, while they are still
  * stopped: PATH for a single device, PATH.N (N the device's position in
@@ -34,6 +39,8 @@ int core_write_all(struct sess_manager *m, const char *path, const struct core_o
 /* "0", "none", "4096", "512K", "64M", "2G" (powers of 1024) to bytes.
  * 0, or -1 when it does not parse. */
 int core_parse_size(const char *s, uint64_t *bytes);
+/* --core-size: a size of at least 4K, or "unlimited" (0). 0, or -1. */
+int core_parse_size_limit(const char *s, uint64_t *bytes);
 /* "all", "faulting" or a number of threads N > 0 into opts (faulting_only,
  * max_threads). 0, or -1 when it does not parse. */
 int core_parse_threads(const char *s, struct core_opts *opts);

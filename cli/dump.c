@@ -38,7 +38,7 @@ static void usage(FILE *f)
                "         [--json FILE|-] [--registers all|expedited|none] [--all-threads]\n"
                "         [--after-hang resume|kill]\n"
                "         [--core FILE [--core-memory SIZE] [--core-threads all|faulting|N]\n"
-               "          [--core-light]]\n"
+               "          [--core-size SIZE|unlimited] [--core-light]]\n"
                "Waits for the trigger (default page-fault), stops every device of PID, writes\n"
                "every stopped thread's state, then resumes and detaches. With PROGRAM, zestub\n"
                "starts it with program debugging on and attaches before its first module\n"
@@ -54,6 +54,9 @@ static void usage(FILE *f)
                "                       (default 64M; 0: none)\n"
                "  --core-threads all|faulting|N   which stopped threads (default all;\n"
                "                       faulting: those that stopped for their own reason)\n"
+               "  --core-size SIZE     the whole file at most SIZE (default 2G; unlimited):\n"
+               "                       threads beyond it are left out, interrupted ones\n"
+               "                       first, then memory; at least one thread is written\n"
                "  --core-light         --core-threads faulting --core-memory 0\n"
                "--on hang=DURATION (500ms, 10s, 2m, 1h; a plain number is seconds): the debug\n"
                "API says nothing when a kernel completes, so: with the application's XPTI\n"
@@ -167,6 +170,13 @@ static int parse_option(int c, struct dump_opts *o)
             return 2;
         }
         return 0;
+    case 'S':
+        if (core_parse_size_limit(optarg, &o->core_opts.size_limit) != 0) {
+            fprintf(stderr, "zestub dump: --core-size takes a size of at least 4K (64K, 512M, "
+                            "2G) or unlimited\n");
+            return 2;
+        }
+        return 0;
     case 'L':
         o->core_opts.faulting_only = true;
         o->core_opts.mem_limit = 0;
@@ -191,6 +201,7 @@ static int parse(int argc, char **argv, struct dump_opts *o)
                                              {"core", required_argument, NULL, 'c'},
                                              {"core-memory", required_argument, NULL, 'M'},
                                              {"core-threads", required_argument, NULL, 'T'},
+                                             {"core-size", required_argument, NULL, 'S'},
                                              {"core-light", no_argument, NULL, 'L'},
                                              {"after-hang", required_argument, NULL, 'H'},
                                              {"help", no_argument, NULL, 'h'},
@@ -201,6 +212,7 @@ static int parse(int argc, char **argv, struct dump_opts *o)
     o->timeout = 60;
     o->regs = DUMP_REGS_EXPEDITED;
     o->core_opts.mem_limit = CORE_DEFAULT_MEM_LIMIT;
+    o->core_opts.size_limit = CORE_DEFAULT_SIZE_LIMIT;
     optind = 1;
     /* '+': the options end at PROGRAM, whose own options are its own. */
     while ((c = getopt_long(argc, argv, "+a:o:t:j:r:h", longopts, NULL)) != -1)

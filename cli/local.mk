@@ -8,7 +8,8 @@ zestub_SOURCES = cli/cli.h cli/main.c cli/devices.c cli/dump.c cli/serve.c cli/d
 	cli/launch_run.c cli/launch_run.h \
 	cli/outpattern.c cli/outpattern.h cli/json_parse.c cli/json_parse.h \
 	cli/merge.c cli/merge.h cli/merge_out.c cli/doctor.c cli/core_out.c cli/core_out.h \
-	cli/core_io.c cli/core_io.h cli/core_mem.c cli/core_mem.h cli/core_monitor.c
+	cli/core_io.c cli/core_io.h cli/core_mem.c cli/core_mem.h cli/core_monitor.c \
+	cli/core_threads.c cli/core_threads.h cli/core_opts.c
 zestub_CFLAGS = $(AM_CFLAGS) -DZESTUB_PKGLIBDIR='"$(pkglibdir)"'
 zestub_LDADD = libtarget.la libgdbstub.la libsessions.la libsymbols.la libregsets.la libzetdebug.la \
 	$(ZE_LIBS) $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(PTHREAD_LIBS)

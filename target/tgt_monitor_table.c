@@ -94,7 +94,7 @@ static const struct rsp_monitor_cmd commands[] = {
      * core (which is only set with the dump). */
     {"dump", "dump [--json] [--registers none|expedited|all]",
      "the threads stopped now, as zestub dump prints them", true, mon_dump},
-    {"core", "core [--light] [--memory SIZE] [--threads all|faulting|N] FILE",
+    {"core", "core [--light] [--memory SIZE] [--threads all|faulting|N] [--size SIZE] FILE",
      "GPU core files of the threads stopped now, for Intel's GDB's\n"
      "`target core FILE` (written by the server, on its machine; FILE.N per device)",
      true, mon_core},

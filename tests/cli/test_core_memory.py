@@ -6,7 +6,8 @@ choose it (doc/core-format.md, "Memory" and "Options"), on gtsim:
   the debug server reads there (read over RSP before the dump);
 - without a table, the readable memory next to the fault;
 - --core-memory as a budget (what it leaves out is said), 0 and
-  --core-light write no memory, --core-threads N writes N threads;
+  --core-light write no memory, --core-threads N writes N threads,
+  --core-size bounds the whole file (threads beyond it left out);
 - a core of an earlier run is removed even when this run writes none; a
   core that cannot be written is exit status 7 (also in the JSON);
 - `monitor core FILE` through the GDB server, and its errors."""
@@ -23,7 +24,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
 import harness as h  # noqa: E402
 
-t = h.Tap(5 + 3 + 2 + 2 + 2 + 2 + 3 + 5 + 2)  # the plan
+t = h.Tap(5 + 3 + 2 + 2 + 2 + 2 + 3 + 5 + 2 + 5 + 2)  # the plan
 zestub = os.path.join(h.top, "zestub")
 reader = os.path.join(h.top, "tests", "cli", "core_check")
 tmp = tempfile.mkdtemp()
@@ -232,6 +233,58 @@ with h.guarded(t, "usage"):
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
         t.ok(d.returncode == 2 and opt.encode() in d.stderr, "%s %s: usage error (2)" % (opt, val),
              d.stderr.decode(errors="replace"))
+
+
+def written(d):
+    """The thread count of stderr's "core written: NAME (T threads", or 0."""
+    m = re.search(r"core written: \S+ \((\d+) thread", d.stderr.decode(errors="replace"))
+    return int(m.group(1)) if m else 0
+
+
+# J. --core-size: threads in the core's order while the whole file fits.
+with h.guarded(t, "--core-size"):
+    env = h.small_device(5)
+    app, _ = h.start_app(env, args=["--print-buffers"], running="buffers:")
+    one, full, cut = (os.path.join(tmp, n) for n in ("j1.core", "jall.core", "j3.core"))
+    d1 = dump(app.pid, env, "--on", "now", "--core", one, "--core-threads", "1",
+              "--core-memory", "0")
+    d2 = dump(app.pid, env, "--on", "now", "--core", full, "--core-memory", "0")
+    n = written(d2)
+    t.ok(written(d1) == 1 and n >= 4, "a one-thread and a %d-thread core as references" % n,
+         d1.stderr.decode(errors="replace") + d2.stderr.decode(errors="replace"))
+    per = (os.path.getsize(full) - os.path.getsize(one)) // max(n - 1, 1)
+    bound = os.path.getsize(one) + 2 * per + per // 2
+    d = dump(app.pid, env, "--on", "now", "--core", cut, "--core-memory", "0", "--core-size",
+             str(bound))
+    err = d.stderr.decode(errors="replace")
+    ok, out = checked(cut, "--threads", "3") if os.path.exists(cut) else (False, "no file")
+    t.ok(d.returncode == 0 and ok, "--core-size %d: a core of 3 threads" % bound, out + err)
+    t.ok(os.path.exists(cut) and os.path.getsize(cut) <= bound,
+         "the file is within the bound", os.path.getsize(cut) if os.path.exists(cut) else None)
+    t.ok("3 of %d stopped threads written (--core-size %d)" % (n, bound) in err,
+         "stderr says how many threads the bound let in", err)
+    d = subprocess.run([zestub, "dump", "--attach", "1", "--core", "x", "--core-size", "1000"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+    t.ok(d.returncode == 2 and b"at least 4K" in d.stderr, "--core-size 1000: usage error (2)",
+         d.stderr.decode(errors="replace"))
+    app.kill()
+    app.wait()
+
+# K. --core-size below what A's core took: the memory is cut to fit.
+with h.guarded(t, "--core-size cuts memory"):
+    a_core = os.path.join(tmp, "a.core")
+    bound = os.path.getsize(a_core) - 200
+    app, live, freed = sycl_like(traced(env0))
+    core = os.path.join(tmp, "k.core")
+    d = dump(app.pid, env0, "--core", core, "--core-size", str(bound))
+    err = d.stderr.decode(errors="replace")
+    mem = memory(core) if os.path.exists(core) else []
+    t.ok(d.returncode == 0 and 0 < os.path.getsize(core) <= bound and
+         0 < sum(len(b) for a, b in mem) < sum(live.values()),
+         "--core-size %d: the file within it, part of the memory in" % bound, err)
+    t.ok("raise --core-size" in err and "threads written" not in err,
+         "stderr says the bound cut memory, not threads", err)
+    h.wait_exit(app, 60)
 
 shutil.rmtree(tmp, ignore_errors=True)
 sys.exit(t.done())
