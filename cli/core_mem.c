@@ -78,6 +78,38 @@ static int plan_fault_pages(struct plan_state *s, struct sess_manager *m, unsign
     return 0;
 }
 
+static bool slm_readable(struct sess_manager *m, unsigned k, uint32_t thread, uint64_t off)
+{
+    uint8_t g[CORE_MEM_GRANULE];
+    struct zd_error err;
+    return sess_read_memory(m, k, thread, ZD_SPACE_SLM, CORE_SLM_BASE + off, sizeof(g), g, &err) ==
+           0;
+}
+
+/* The thread's work-group SLM: the debug API says nothing of its size, but
+ * reads past its end fail, so the readable length is found by halving
+ * (about a dozen reads). Within the budget, whole granules. */
+static void plan_slm(struct plan_state *s, struct sess_manager *m, unsigned k, uint32_t thread)
+{
+    uint64_t lo = 1, hi = CORE_SLM_MAX / CORE_MEM_GRANULE + 1, size;
+    if (thread == UINT32_MAX || s->left < CORE_MEM_GRANULE || !slm_readable(m, k, thread, 0))
+        return;
+    /* lo granules are readable, hi are not. */
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (slm_readable(m, k, thread, (mid - 1) * CORE_MEM_GRANULE))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    size = lo * CORE_MEM_GRANULE;
+    if (size > s->left)
+        size = s->left / CORE_MEM_GRANULE * CORE_MEM_GRANULE;
+    s->mem->slm = (struct core_mem_range){CORE_SLM_BASE, size};
+    s->mem->slm_thread = thread;
+    s->left -= size;
+}
+
 static bool holds_a_fault(struct sess_manager *m, unsigned k, const struct xtab_alloc *a)
 {
     for (size_t i = 0; i < sess_fault_count(m, k); i++) {
@@ -108,20 +140,20 @@ static int take_alloc(struct plan_state *s, const struct xtab_alloc *a)
     return 0;
 }
 
-/* Live allocations: first those holding a fault address, then the rest
- * in the table's order. */
-static int plan_allocs(struct plan_state *s, struct sess_manager *m, unsigned k, struct xtab *t)
+/* Live allocations in the table's order: those holding a fault address
+ * (faulted true) or the others. */
+static int plan_allocs(struct plan_state *s, struct sess_manager *m, unsigned k, struct xtab *t,
+                       bool faulted)
 {
-    size_t n = xtab_count(t, XTAB_ALLOCS);
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t i = 0; i < n; i++) {
-            struct xtab_alloc a;
-            if (xtab_alloc_at(t, i, &a) != 0 || !a.live || a.size == 0 ||
-                a.base + a.size < a.base || holds_a_fault(m, k, &a) != (pass == 0))
-                continue;
-            if (take_alloc(s, &a) != 0)
-                return -1;
-        }
+    size_t n = t ? xtab_count(t, XTAB_ALLOCS) : 0;
+    for (size_t i = 0; i < n; i++) {
+        struct xtab_alloc a;
+        if (xtab_alloc_at(t, i, &a) != 0 || !a.live || a.size == 0 || a.base + a.size < a.base ||
+            holds_a_fault(m, k, &a) != faulted)
+            continue;
+        if (take_alloc(s, &a) != 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -154,19 +186,25 @@ static void merge_ranges(struct core_mem *mem)
         mem->bytes += mem->r[i].size;
 }
 
-int core_mem_plan(struct sess_manager *m, unsigned k, struct xtab *t, uint64_t limit,
-                  struct core_mem *out)
+int core_mem_plan(struct sess_manager *m, unsigned k, struct xtab *t, uint32_t slm_thread,
+                  uint64_t limit, struct core_mem *out)
 {
     struct plan_state s = {.mem = out, .left = limit};
     memset(out, 0, sizeof(*out));
     if (limit == 0)
         return 0;
-    if (plan_fault_pages(&s, m, k) != 0 || (t && plan_allocs(&s, m, k, t) != 0)) {
-        core_mem_free(out);
-        return -1;
-    }
+    /* What a user at a fault needs first: the fault's neighbourhood and
+     * the allocation it hit, then the work-group's SLM, then the rest. */
+    if (plan_fault_pages(&s, m, k) != 0 || plan_allocs(&s, m, k, t, true) != 0)
+        goto failed;
+    plan_slm(&s, m, k, slm_thread);
+    if (plan_allocs(&s, m, k, t, false) != 0)
+        goto failed;
     merge_ranges(out);
     return 0;
+failed:
+    core_mem_free(out);
+    return -1;
 }
 
 void core_mem_free(struct core_mem *mem)
@@ -175,15 +213,14 @@ void core_mem_free(struct core_mem *mem)
     memset(mem, 0, sizeof(*mem));
 }
 
-void core_mem_write(struct core_io *o, struct sess_manager *m, unsigned k,
-                    const struct core_mem_range *r, uint64_t *unreadable)
+static void write_range(struct core_io *o, struct sess_manager *m, unsigned k, uint32_t thread,
+                        enum zd_space sp, const struct core_mem_range *r, uint64_t *unreadable)
 {
     static uint8_t buf[1 << 16];
     for (uint64_t done = 0; done < r->size;) {
         size_t n = r->size - done < sizeof(buf) ? (size_t)(r->size - done) : sizeof(buf);
         struct zd_error err;
-        if (sess_read_memory(m, k, UINT32_MAX, ZD_SPACE_DEFAULT, r->addr + done, n, buf, &err) ==
-            0) {
+        if (sess_read_memory(m, k, thread, sp, r->addr + done, n, buf, &err) == 0) {
             core_io_put(o, buf, n);
         } else {
             core_io_skip(o, n);
@@ -191,6 +228,18 @@ void core_mem_write(struct core_io *o, struct sess_manager *m, unsigned k,
         }
         done += n;
     }
+}
+
+void core_mem_write(struct core_io *o, struct sess_manager *m, unsigned k,
+                    const struct core_mem_range *r, uint64_t *unreadable)
+{
+    write_range(o, m, k, UINT32_MAX, ZD_SPACE_DEFAULT, r, unreadable);
+}
+
+void core_mem_write_slm(struct core_io *o, struct sess_manager *m, unsigned k,
+                        const struct core_mem *mem, uint64_t *unreadable)
+{
+    write_range(o, m, k, mem->slm_thread, ZD_SPACE_SLM, &mem->slm, unreadable);
 }
 
 void core_mem_report(const struct core_mem *mem, uint64_t limit, const char *option, FILE *log)

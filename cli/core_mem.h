@@ -23,6 +23,11 @@
 #define CORE_MEM_GRANULE 64u
 /* Only the latest faults get their neighbourhood (a device can report many). */
 #define CORE_MEM_MAX_FAULTS 8u
+/* SLM addresses carry bit 28 (IGC tags them so; the debug API wants the
+ * tag and Intel's GDB sends it): SLM offset 0 is read at this address. */
+#define CORE_SLM_BASE (1ull << 28)
+/* No part has more SLM per work-group than this. */
+#define CORE_SLM_MAX (512u << 10)
 
 struct core_mem_range {
     uint64_t addr, size;
@@ -31,18 +36,24 @@ struct core_mem_range {
 struct core_mem {
     struct core_mem_range *r; /* sorted by address, disjoint */
     size_t n;
-    uint64_t bytes;          /* sum of the ranges */
+    uint64_t bytes;          /* sum of the ranges (the SLM not included) */
     size_t fault_pages;      /* readable pages around fault addresses */
     size_t allocs;           /* live allocations written (whole or cut) */
     size_t allocs_cut;       /* of which only a prefix fit the budget */
     size_t allocs_left_out;  /* live allocations that did not fit at all */
     uint64_t bytes_left_out; /* their bytes, and the cut ones' rest */
+    /* The SLM of one thread's work-group (size 0: none): a segment of its
+     * own at CORE_SLM_BASE, read in that thread's context. */
+    struct core_mem_range slm;
+    uint32_t slm_thread;
 };
 
-/* Plans session k's memory within `limit` bytes (0: none). t may be NULL
- * (no XPTI table: fault pages only). 0, or -1 when out of memory. */
-int core_mem_plan(struct sess_manager *m, unsigned k, struct xtab *t, uint64_t limit,
-                  struct core_mem *out);
+/* Plans session k's memory within `limit` bytes (0: none): the fault
+ * pages, the live allocations of t (NULL: no XPTI table) that hold a fault
+ * address, the SLM of slm_thread's work-group (UINT32_MAX: none), then the
+ * other live allocations. 0, or -1 when out of memory. */
+int core_mem_plan(struct sess_manager *m, unsigned k, struct xtab *t, uint32_t slm_thread,
+                  uint64_t limit, struct core_mem *out);
 void core_mem_free(struct core_mem *mem);
 
 /* Writes one range as the debug API reads it now; chunks it cannot read
@@ -50,6 +61,11 @@ void core_mem_free(struct core_mem *mem);
  * *unreadable. */
 void core_mem_write(struct core_io *o, struct sess_manager *m, unsigned k,
                     const struct core_mem_range *r, uint64_t *unreadable);
+
+/* The SLM segment, read in its thread's context; unreadable pieces as
+ * for core_mem_write. */
+void core_mem_write_slm(struct core_io *o, struct sess_manager *m, unsigned k,
+                        const struct core_mem *mem, uint64_t *unreadable);
 
 /* One line on log about what the budget left out, when it left something;
  * option names the option that set the budget. */

@@ -226,6 +226,43 @@ static uint64_t notes_size(const struct plan *p)
 static GElf_Phdr *layout(const struct plan *p, size_t *phnum, uint64_t *notes_off);
 static uint64_t core_size(const GElf_Phdr *ph, size_t phnum);
 
+static bool overlaps(uint64_t a, uint64_t asize, uint64_t b, uint64_t bsize)
+{
+    return a < b + bsize && b < a + asize;
+}
+
+/* SLM has its own segment at the address Intel's GDB reads it at (the
+ * core has no address spaces): only while no device memory or code of
+ * the core is there too, which would make either unreadable. */
+static void keep_slm_apart(struct plan *p)
+{
+    const struct core_mem_range *s = &p->mem.slm;
+    bool clash = false;
+    for (size_t i = 0; s->size && i < p->mem.n; i++)
+        clash |= overlaps(s->addr, s->size, p->mem.r[i].addr, p->mem.r[i].size);
+    for (size_t i = 0; s->size && i < p->nmods; i++)
+        for (size_t c = 0; c < p->mods[i].ncode; c++)
+            clash |= overlaps(s->addr, s->size, p->mods[i].code[c].addr, p->mods[i].code[c].size);
+    if (!clash)
+        return;
+    fprintf(p->log,
+            "zestub dump: core: SLM left out: device memory or code at 0x%llx, where "
+            "Intel's GDB would read it\n",
+            (unsigned long long)s->addr);
+    p->mem.slm.size = 0;
+}
+
+/* The memory within limit; the SLM is that of the core's first thread
+ * (Intel's GDB's current thread when it opens the core). */
+static int plan_memory(struct plan *p, uint64_t limit)
+{
+    if (core_mem_plan(p->m, p->k, p->opts->xtab, p->th.t[0].thread, limit, &p->mem) != 0)
+        return -1;
+    p->mem_limit = limit;
+    keep_slm_apart(p);
+    return 0;
+}
+
 /* The file's size as planned now; UINT64_MAX when out of memory. */
 static uint64_t planned_size(const struct plan *p)
 {
@@ -269,12 +306,11 @@ static int fit_size(struct plan *p, uint64_t bound)
      * again within the overshoot until the whole file fits. */
     for (int round = 0;; round++) {
         uint64_t size;
-        if (core_mem_plan(p->m, p->k, p->opts->xtab, mem_limit, &p->mem) != 0)
+        if (plan_memory(p, mem_limit) != 0)
             return -1;
-        p->mem_limit = mem_limit;
         if ((size = planned_size(p)) == UINT64_MAX)
             return -1;
-        if (size <= bound || p->mem.n == 0) {
+        if (size <= bound || (p->mem.n == 0 && p->mem.slm.size == 0)) {
             if (size > bound)
                 fprintf(p->log,
                         "zestub dump: core: %llu bytes, more than --core-size %llu: the "
@@ -320,10 +356,8 @@ static int make_plan(struct plan *p)
     if (p->opts->size_limit) {
         if (fit_size(p, p->opts->size_limit) != 0)
             return -1;
-    } else if (core_mem_plan(p->m, p->k, p->opts->xtab, p->opts->mem_limit, &p->mem) != 0) {
+    } else if (plan_memory(p, p->opts->mem_limit) != 0) {
         return -1;
-    } else {
-        p->mem_limit = p->opts->mem_limit;
     }
     core_threads_order_for_gdb(&p->th);
     p->signal = core_host_signal(p->th.t[0].reason);
@@ -477,7 +511,7 @@ static GElf_Phdr *layout(const struct plan *p, size_t *phnum, uint64_t *notes_of
     GElf_Phdr *ph;
     for (size_t i = 0; i < p->nmods; i++)
         nload += p->mods[i].ncode;
-    nload += p->mem.n;
+    nload += p->mem.n + (p->mem.slm.size != 0);
     *phnum = 1 + nload;
     if (!(ph = calloc(*phnum, sizeof(*ph))))
         return NULL;
@@ -518,6 +552,14 @@ static GElf_Phdr *layout(const struct plan *p, size_t *phnum, uint64_t *notes_of
                               .p_align = 8};
         off = (off + r->size + 7) & ~(uint64_t)7;
     }
+    if (p->mem.slm.size)
+        ph[k++] = (GElf_Phdr){.p_type = PT_LOAD,
+                              .p_offset = off,
+                              .p_vaddr = p->mem.slm.addr,
+                              .p_filesz = p->mem.slm.size,
+                              .p_memsz = p->mem.slm.size,
+                              .p_flags = PF_R | PF_W,
+                              .p_align = 8};
     return ph;
 }
 
@@ -572,6 +614,10 @@ static void write_body(struct core_io *o, struct plan *p, const GElf_Phdr *ph, u
     for (size_t i = 0; i < p->mem.n; i++, k++) {
         core_io_zeros(o, (size_t)(ph[k].p_offset - core_io_pos(o)));
         core_mem_write(o, p->m, p->k, &p->mem.r[i], mem_unreadable);
+    }
+    if (p->mem.slm.size) {
+        core_io_zeros(o, (size_t)(ph[k].p_offset - core_io_pos(o)));
+        core_mem_write_slm(o, p->m, p->k, &p->mem, mem_unreadable);
     }
     core_io_flush(o);
 }
@@ -690,10 +736,13 @@ static int write_one(struct sess_manager *m, unsigned k, const char *name,
                 name, strerror(errno));
         goto out;
     }
-    fprintf(log,
-            "zestub dump: core written: %s (%zu thread%s, %zu module%s, %llu bytes of memory)\n",
+    fprintf(log, "zestub dump: core written: %s (%zu thread%s, %zu module%s, %llu bytes of memory",
             name, p.th.n, p.th.n == 1 ? "" : "s", p.nmods, p.nmods == 1 ? "" : "s",
             (unsigned long long)p.mem.bytes);
+    if (p.mem.slm.size) /* thread ids as the server and Intel's GDB number them */
+        fprintf(log, ", %llu bytes of SLM of thread %u", (unsigned long long)p.mem.slm.size,
+                p.mem.slm_thread + 1);
+    fprintf(log, ")\n");
     rc = 0;
 out:
     free(partial);

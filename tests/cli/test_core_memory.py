@@ -8,6 +8,8 @@ choose it (doc/core-format.md, "Memory" and "Options"), on gtsim:
 - --core-memory as a budget (what it leaves out is said), 0 and
   --core-light write no memory, --core-threads N writes N threads,
   --core-size bounds the whole file (threads beyond it left out);
+- the SLM of the first thread's work-group in its own segment at
+  0x10000000, what the server reads there for that thread (m...@1);
 - a core of an earlier run is removed even when this run writes none; a
   core that cannot be written is exit status 7 (also in the JSON);
 - `monitor core FILE` through the GDB server, and its errors."""
@@ -24,12 +26,13 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
 import harness as h  # noqa: E402
 
-t = h.Tap(5 + 3 + 2 + 2 + 2 + 2 + 3 + 5 + 2 + 5 + 2)  # the plan
+t = h.Tap(5 + 3 + 2 + 2 + 2 + 2 + 3 + 5 + 2 + 5 + 2 + 5)  # the plan
 zestub = os.path.join(h.top, "zestub")
 reader = os.path.join(h.top, "tests", "cli", "core_check")
 tmp = tempfile.mkdtemp()
 PF_W = 2
 PAGE = 4096
+SLM_BASE = 1 << 28  # SLM offset 0, as the debug API and Intel's GDB address it
 
 
 def traced(env):
@@ -56,7 +59,14 @@ def segments(path):
 
 
 def memory(path):
-    return [(a, b) for fl, a, b in segments(path) if fl & PF_W]
+    """The device memory segments (the SLM one apart)."""
+    return [(a, b) for fl, a, b in segments(path) if fl & PF_W and a != SLM_BASE]
+
+
+def slm(path):
+    """The SLM segment's bytes, or None."""
+    got = [b for fl, a, b in segments(path) if fl & PF_W and a == SLM_BASE]
+    return got[0] if len(got) == 1 else None
 
 
 def dump(pid, env, *args):
@@ -150,9 +160,12 @@ with h.guarded(t, "--core-memory 256"):
              "--core-memory", "256")
     err = d.stderr.decode(errors="replace")
     mem = memory(core) if os.path.exists(core) else []
-    t.ok(d.returncode == 0 and [len(b) for a, b in mem] == [256],
-         "--core-memory 256: one 256-byte segment", [(hex(a), len(b)) for a, b in mem])
-    t.ok("1 allocation left out" in err and "--core-memory" in err,
+    # No allocation holds the fault (it hit a freed buffer): the faulting
+    # work-group's SLM comes before the other allocations.
+    t.ok(d.returncode == 0 and mem == [] and len(slm(core) or b"") == 256,
+         "--core-memory 256: 256 bytes of the faulting work-group's SLM, no allocation",
+         [(hex(a), len(b)) for a, b in mem])
+    t.ok("%d allocations left out" % len(live) in err and "--core-memory" in err,
          "stderr says what the budget left out", err)
     h.wait_exit(app, 60)
 
@@ -279,12 +292,48 @@ with h.guarded(t, "--core-size cuts memory"):
     d = dump(app.pid, env0, "--core", core, "--core-size", str(bound))
     err = d.stderr.decode(errors="replace")
     mem = memory(core) if os.path.exists(core) else []
+    kept = sum(len(b) for fl, a, b in segments(core) if fl & PF_W)
     t.ok(d.returncode == 0 and 0 < os.path.getsize(core) <= bound and
-         0 < sum(len(b) for a, b in mem) < sum(live.values()),
+         0 < kept < sum(len(b) for fl, a, b in segments(a_core) if fl & PF_W),
          "--core-size %d: the file within it, part of the memory in" % bound, err)
     t.ok("raise --core-size" in err and "threads written" not in err,
          "stderr says the bound cut memory, not threads", err)
     h.wait_exit(app, 60)
+
+# L. SLM: examples/sycl_hang's work-groups wait at slm's barrier; gtsim
+# keeps no data of its own in SLM (its kernels move no data), so the test
+# writes a word there through the server first.
+with h.guarded(t, "SLM in the core"):
+    env = h.gtsim_env("platform=xehpc,barrier_skip=1")
+    app, _ = h.start_app(env, "sycl_hang", ["--give-up", "120"], running="submit kernel slm")
+    srv = h.Stdio(env)
+    srv.attach(app.pid)
+    core = os.path.join(tmp, "l.core")
+    r, text = srv.c.monitor("core " + core)
+    m = re.search(r"(\d+) bytes of SLM of thread (\d+)", text)
+    t.ok(r == "OK" and m, "monitor core says whose SLM it wrote", text)
+    size, tid = (int(m.group(1)), int(m.group(2))) if m else (0, 1)
+    srv.c.req("Hgp1.%x" % tid)
+    wrote = srv.c.req("M%x@1,4:5a5e5a5e" % (SLM_BASE + 0x40))
+    r, text = srv.c.monitor("core " + core)
+    got = slm(core) if os.path.exists(core) else None
+    t.ok(got is not None and len(got) == size and size > 0x44,
+         "one SLM segment at 0x%x of %d bytes" % (SLM_BASE, size), len(got or b""))
+    live = srv.c.req("m%x@1,%x" % (SLM_BASE, size)) if size else ""
+    t.ok(got and live == got.hex(), "it holds what the server reads in thread %d's SLM" % tid,
+         (live[:160], (got or b"").hex()[:160]))
+    t.ok(wrote == "OK" and got and got[0x40:0x44] == bytes.fromhex("5a5e5a5e"),
+         "with the word written there through the server", (wrote, (got or b"")[0x40:0x44]))
+    gdb = h.find_gdb("INTELGT_GDB")
+    if not gdb:
+        t.skip("Intel's GDB reads the word at 0x%x" % (SLM_BASE + 0x40), "INTELGT_GDB is not set")
+    else:
+        rc, out = h.gdb_batch(gdb, ["target core " + core, "x/1xw 0x%x" % (SLM_BASE + 0x40)])
+        t.ok(re.search(r"0x%x:\s+0x5e5a5e5a" % (SLM_BASE + 0x40), out),
+             "Intel's GDB reads the word at 0x%x of the core" % (SLM_BASE + 0x40), out[-800:])
+    srv.close()
+    app.kill()
+    app.wait()
 
 shutil.rmtree(tmp, ignore_errors=True)
 sys.exit(t.done())
