@@ -44,8 +44,12 @@ with h.mi_session(t, "Intel GDB session", gdb) as s:
     t.ok(cls == "done" and "cr0" in text and "isabase" in text and "r0" in text,
          "registers of the stopped thread", text[:400])
     cls, text = s.console("x/4i $pc")
-    t.ok(cls == "done" and len(re.findall(r"^\s*(=> )?0x[0-9a-f]+", text, re.M)) == 4,
-         "x/4i $pc disassembles four Intel GT instructions", text)
+    if "libiga64 is missing" in text:  # the GDB's build, not the server
+        t.skip("x/4i $pc disassembles four Intel GT instructions",
+               "this GDB was built without libiga64")
+    else:
+        t.ok(cls == "done" and len(re.findall(r"^\s*(=> )?0x[0-9a-f]+", text, re.M)) == 4,
+             "x/4i $pc disassembles four Intel GT instructions", text)
 
     mark = len(s.records)
     cls, _ = s.command("-exec-continue")
