@@ -126,6 +126,16 @@ void *arena_alloc_zeroed(struct arena *a, size_t bytes)
     return p;
 }
 
+void *arena_alloc_zeroed_shared(struct arena *a, pthread_mutex_t *lock, size_t bytes)
+{
+    if (!lock)
+        return arena_alloc_zeroed(a, bytes);
+    pthread_mutex_lock(lock);
+    void *p = arena_alloc_zeroed(a, bytes);
+    pthread_mutex_unlock(lock);
+    return p;
+}
+
 void arena_rewind(struct arena *a)
 {
     /* Back to the oldest chunk; fills resume through the newer links. */

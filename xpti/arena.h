@@ -12,6 +12,7 @@
 #ifndef ZESTUB_XPTI_ARENA_H
 #define ZESTUB_XPTI_ARENA_H
 
+#include <pthread.h>
 #include <stddef.h>
 
 #define ARENA_HUGE_PAGE ((size_t)2 << 20)
@@ -40,6 +41,9 @@ void *arena_alloc(struct arena *a, size_t bytes);
  * (fresh mappings), so it is not written again here: the table's pages
  * are first touched by the entries placed in it. */
 void *arena_alloc_zeroed(struct arena *a, size_t bytes);
+/* arena_alloc_zeroed under `lock` when it is not NULL: for an arena that
+ * writers under different locks share (the registry's index tables). */
+void *arena_alloc_zeroed_shared(struct arena *a, pthread_mutex_t *lock, size_t bytes);
 /* Everything handed out is forgotten; the chunks stay for reuse. */
 void arena_rewind(struct arena *a);
 void arena_destroy(struct arena *a);

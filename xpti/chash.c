@@ -8,10 +8,11 @@
 
 /* Empty buckets are NULL (all-zero bits here), so arena memory, zeroed,
  * needs no initialising pass. */
-static struct chash_table *table_new(struct arena *mem, unsigned bits)
+static struct chash_table *table_new(struct chash *h, struct arena *mem, unsigned bits)
 {
     size_t n = (size_t)1 << bits, bytes = sizeof(struct chash_table) + n * sizeof(void *);
-    struct chash_table *t = mem ? arena_alloc_zeroed(mem, bytes) : malloc(bytes);
+    struct chash_table *t =
+        mem ? arena_alloc_zeroed_shared(mem, h->mem_lock, bytes) : malloc(bytes);
     if (!t)
         return NULL;
     t->bits = bits;
@@ -31,7 +32,8 @@ static void table_free(struct chash *h, struct chash_table *t)
 int chash_init_in(struct chash *h, unsigned initial_bits, struct arena *mem)
 {
     h->mem = mem;
-    struct chash_table *t = table_new(mem, initial_bits);
+    h->mem_lock = NULL;
+    struct chash_table *t = table_new(h, mem, initial_bits);
     if (!t)
         return -ENOMEM;
     atomic_init(&h->table, t);
@@ -66,8 +68,11 @@ int chash_clear(struct chash *h, unsigned initial_bits)
 {
     struct chash_table *t = atomic_load_explicit(&h->table, memory_order_relaxed);
     if (!t || t->bits < initial_bits) {
+        pthread_mutex_t *mem_lock = h->mem_lock;
         chash_destroy(h);
-        return chash_init_in(h, initial_bits, h->mem);
+        int rc = chash_init_in(h, initial_bits, h->mem);
+        h->mem_lock = mem_lock;
+        return rc;
     }
     /* Keep the grown table, emptied: refilling it then needs no doubling
      * and lands in memory already faulted in (xptiReset, then the same
@@ -88,7 +93,7 @@ int chash_clear(struct chash *h, unsigned initial_bits)
 static __attribute__((noinline)) int grow(struct chash *h)
 {
     struct chash_table *old = atomic_load_explicit(&h->table, memory_order_relaxed);
-    struct chash_table *t = table_new(h->mem, old->bits + 1);
+    struct chash_table *t = table_new(h, h->mem, old->bits + 1);
     if (!t)
         return -ENOMEM;
     size_t n = (size_t)1 << old->bits;

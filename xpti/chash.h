@@ -10,6 +10,7 @@
 #ifndef ZESTUB_XPTI_CHASH_H
 #define ZESTUB_XPTI_CHASH_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,6 +28,9 @@ struct chash {
     size_t count;                /* writer only */
     struct chash_table *retired; /* older tables readers may still walk */
     struct arena *mem;           /* where tables come from; NULL: malloc */
+    /* Taken around allocations from mem when several indexes share it,
+     * each under its own writer's lock; NULL: the writer's lock covers mem. */
+    pthread_mutex_t *mem_lock;
 };
 
 /* Does node n hold key? May be NULL when the hash alone identifies a node. */

@@ -15,7 +15,7 @@ libxptifw_la_SOURCES = \
 	xpti/objtab.h xpti/objtab.c \
 	xpti/nametab.h xpti/nametab.c \
 	xpti/metadata.h xpti/metadata.c \
-	xpti/tracepoints.h xpti/tracepoints.c xpti/tp_pool.c xpti/tp_ended.c xpti/tp_site.c \
+	xpti/spin.h xpti/tracepoints.h xpti/tracepoints.c xpti/tp_pool.c xpti/tp_ended.c xpti/tp_site.c \
 	xpti/cxx_interfaces.h xpti/cxx_interfaces.c \
 	xpti/callbacks.h xpti/callbacks.c \
 	xpti/subscribers.h xpti/subscribers.c \
@@ -23,7 +23,10 @@ libxptifw_la_SOURCES = \
 	xpti/api_lifecycle.c xpti/api_tables.c xpti/api_events.c \
 	xpti/api_notify.c xpti/api_thread.c
 libxptifw_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
-libxptifw_la_LDFLAGS = -avoid-version -no-undefined
+# -Bsymbolic-functions: an exported function called from inside the library
+# (xptiRegisterTracepointScope -> xptiCreateTracepoint) binds locally,
+# not through the PLT; nobody interposes the dispatcher's own functions.
+libxptifw_la_LDFLAGS = -avoid-version -no-undefined -Wl,-Bsymbolic-functions
 libxptifw_la_LIBADD = $(DL_LIBS) $(PTHREAD_LIBS)
 
 xptiincludedir = $(includedir)/zestub/xpti

@@ -124,28 +124,46 @@ static bool key_matches(const struct chash_node *n, const void *key)
     return k->p1 == want->p1 && k->p2 == want->p2;
 }
 
-int tpreg_init(struct tpreg *r, struct strtab *strings, bool strict, tp_dress_fn dress)
+/* Held for a few dozen ns per instance: a thread that finds it taken
+ * does better to spin briefly than to sleep in the kernel and be woken
+ * (two system calls, microseconds of CPU), which is what a plain mutex
+ * does when two threads make instances at once. */
+static void init_spinning_lock(pthread_mutex_t *lock)
 {
-    memset(r, 0, sizeof(*r));
-    /* Held for a few dozen ns per instance: a thread that finds it taken
-     * does better to spin briefly than to sleep in the kernel and be woken
-     * (two system calls, microseconds of CPU), which is what a plain mutex
-     * does when two threads make instances at once. */
     pthread_mutexattr_t attr;
     pthread_mutexattr_init(&attr);
 #ifdef PTHREAD_MUTEX_ADAPTIVE_NP
     pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
 #endif
-    pthread_mutex_init(&r->lock, &attr);
+    pthread_mutex_init(lock, &attr);
     pthread_mutexattr_destroy(&attr);
+}
+
+/* Each shard's index starts at 2^6 slots: the sixteen together hold what
+ * the one index of 2^10 held. */
+#define SHARD_INDEX_BITS 6
+
+int tpreg_init(struct tpreg *r, struct strtab *strings, bool strict, tp_dress_fn dress)
+{
+    memset(r, 0, sizeof(*r));
+    init_spinning_lock(&r->lock);
+    init_spinning_lock(&r->pool.lock);
+    tp_pool_init(&r->pool);
+    pthread_mutex_init(&r->index_mem_lock, NULL);
     r->strings = strings;
     r->strict = strict;
     r->dress = dress;
     arena_init(&r->key_mem);
     arena_init(&r->index_mem);
-    if (chash_init_in(&r->keys, 10, &r->index_mem) || chash_init_in(&r->sites, 10, &r->index_mem) ||
-        uidix_init_in(&r->uids, 10, &r->index_mem))
+    if (chash_init_in(&r->keys, 10, &r->index_mem) || chash_init_in(&r->sites, 10, &r->index_mem))
         return -1;
+    r->keys.mem_lock = r->sites.mem_lock = &r->index_mem_lock;
+    for (size_t i = 0; i < TP_SHARDS; i++) {
+        struct tp_shard *s = &r->shard[i];
+        if (uidix_init_in(&s->uids, SHARD_INDEX_BITS, &r->index_mem))
+            return -1;
+        s->uids.mem_lock = &r->index_mem_lock;
+    }
     return 0;
 }
 
@@ -175,16 +193,22 @@ void tpreg_destroy(struct tpreg *r)
     free_keys_and_instances(r, false);
     chash_destroy(&r->keys);
     chash_destroy(&r->sites);
-    uidix_destroy(&r->uids);
+    for (size_t i = 0; i < TP_SHARDS; i++)
+        uidix_destroy(&r->shard[i].uids);
     arena_destroy(&r->index_mem);
+    pthread_mutex_destroy(&r->index_mem_lock);
+    pthread_mutex_destroy(&r->pool.lock);
     pthread_mutex_destroy(&r->lock);
 }
 
 int tpreg_clear(struct tpreg *r)
 {
     free_keys_and_instances(r, true);
-    if (chash_clear(&r->keys, 10) || chash_clear(&r->sites, 10) || uidix_clear(&r->uids, 10))
+    if (chash_clear(&r->keys, 10) || chash_clear(&r->sites, 10))
         return -1;
+    for (size_t i = 0; i < TP_SHARDS; i++)
+        if (uidix_clear(&r->shard[i].uids, SHARD_INDEX_BITS))
+            return -1;
     return 0;
 }
 
@@ -200,23 +224,43 @@ static xpti_string_id_t key_string(struct tpreg *r, const char *s, bool string_i
     return strtab_intern(r->strings, s, copy);
 }
 
+/* A new key's strings, interned before the registry lock is taken (the
+ * string table has its own), so that lock is held only to make the key. */
+struct key_text {
+    const char *name, *file;
+    xpti_string_id_t name_sid, file_sid;
+};
+
+static void key_text_of(struct tpreg *r, const struct xpti_payload *p,
+                        const struct key_parts *parts, struct key_text *t)
+{
+    t->name = t->file = NULL;
+    t->name_sid = key_string(r, tp_payload_name(p), parts->string_ids, parts->name_id, &t->name);
+    t->file_sid = key_string(r, tp_payload_file(p), parts->string_ids, parts->file_id, &t->file);
+}
+
 /* Called with r->lock held. */
-static struct tp_key *new_key(struct tpreg *r, const struct xpti_payload *p,
-                              const struct key_parts *parts, uint64_t hash, uint64_t site)
+static struct tp_key *new_key(struct tpreg *r, const struct key_parts *parts,
+                              const struct key_text *text, uint64_t hash, uint64_t site)
 {
     /* From the arena: keys are never freed one by one, and new keys then
      * share warm pages instead of each touching malloc's next fresh one. A
      * key whose index insert fails stays in the arena until tpreg_clear. */
-    struct tp_key *k = arena_alloc(&r->key_mem, sizeof(*k));
+    struct tp_key *k = arena_alloc_zeroed(&r->key_mem, sizeof(*k)); /* 64-aligned */
     if (!k)
         return NULL;
+    /* Instance 1 is the creator's (tpreg_create): numbered before the key
+     * is published, so without a locked increment. */
     *k = (struct tp_key){.p1 = parts->p1,
                          .p2 = parts->p2,
+                         .instances = 1,
                          .name_id = parts->name_id,
                          .file_id = parts->file_id,
+                         .name = text->name,
+                         .file = text->file,
+                         .name_sid = text->name_sid,
+                         .file_sid = text->file_sid,
                          .owner = r};
-    k->name_sid = key_string(r, tp_payload_name(p), parts->string_ids, parts->name_id, &k->name);
-    k->file_sid = key_string(r, tp_payload_file(p), parts->string_ids, parts->file_id, &k->file);
     if (chash_insert(&r->keys, &k->node, hash) != 0)
         return NULL;
     tp_site_add(r, k, site);
@@ -279,31 +323,52 @@ static bool holds_id(uint32_t ref, uint64_t id, const void *ctx)
            atomic_load_explicit(&inst->index_id, memory_order_relaxed) == id;
 }
 
-/* The lock holder's view: under the lock the index holds exactly the ids
- * taken, including those of instances another thread is still filling in
- * (not live yet), so membership alone decides. */
+/* The shard lock holder's view: under it the shard's index holds exactly
+ * the shard's ids taken, including those of instances another thread is
+ * still filling in (not live yet), so membership alone decides. */
 static bool id_taken(uint32_t ref, uint64_t id, const void *ctx)
 {
     const struct tpreg *r = ctx;
     return atomic_load_explicit(&tp_pool_at(&r->pool, ref)->index_id, memory_order_relaxed) == id;
 }
 
-/* Deterministic collision handling: the first attempt whose id no live
- * instance holds wins, so two processes with the same history agree.
- * Under the lock, so the index is complete. Takes the id (indexes inst
- * under it) and returns it, or 0 without memory. */
-static uint64_t claim_uid(struct tpreg *r, const struct tp_key *k, uint64_t instance,
-                          struct tp_inst *inst)
+/* Called with r->lock held: the key of p, found again (a lock-free miss
+ * may be a reader that raced with a resize; under the lock a miss is
+ * final) or made, with instance 1 taken (*made). */
+static struct tp_key *key_locked(struct tpreg *r, const struct key_parts *parts,
+                                 const struct key_text *text, uint64_t hash, uint64_t site,
+                                 bool *made)
 {
+    struct chash_node *n = chash_find(&r->keys, hash, key_matches, parts, CHASH_UNBOUNDED);
+    *made = !n;
+    return n ? (struct tp_key *)n : new_key(r, parts, text, hash, site);
+}
+
+/* A slot for instance number `instance` of k, with its id taken (indexed
+ * in its shard, so no other new instance can pick it), or NULL without
+ * memory. Deterministic collision handling: the first attempt whose id no
+ * live instance holds wins, so two processes with the same history agree.
+ * Each attempt holds only its id's shard's lock, under which that shard's
+ * index is complete. */
+static struct tp_inst *claim_instance(struct tpreg *r, const struct tp_key *k, uint64_t instance)
+{
+    struct tp_inst *inst = tp_pool_take(&r->pool);
+    if (!inst)
+        return NULL;
     for (uint32_t attempt = 0;; attempt++) {
         uint64_t uid = uid64_derive(k->p1, k->p2, instance, attempt);
+        struct tp_shard *s = tp_shard_of(r, uid);
+        spin_lock(&s->lock);
         /* Set before the entry is published, for finders that hit it. */
         atomic_store_explicit(&inst->index_id, uid, memory_order_relaxed);
-        int rc = uidix_claim(&r->uids, uid, inst->ref, id_taken, r);
+        int rc = uidix_claim(&s->uids, uid, inst->ref, id_taken, r);
+        spin_unlock(&s->lock);
         if (rc == 0)
-            return uid;
-        if (rc < 0)
-            return 0;
+            return inst;
+        if (rc < 0) {
+            tp_pool_give(&r->pool, inst);
+            return NULL;
+        }
     }
 }
 
@@ -326,37 +391,26 @@ struct tp_inst *tpreg_create(struct tpreg *r, const struct xpti_payload *p, uint
         k = (struct tp_key *)chash_find(&r->keys, hash, key_matches, &parts, CHASH_READER_HOPS);
     }
 
-    /* One lock hold makes both a missing key and the instance. */
-    pthread_mutex_lock(&r->lock);
+    bool made = false;
     if (!k) {
-        /* A lock-free miss may be a reader that raced with a resize; under
-         * the lock a miss is final. */
-        struct chash_node *n = chash_find(&r->keys, hash, key_matches, &parts, CHASH_UNBOUNDED);
-        k = n ? (struct tp_key *)n : new_key(r, p, &parts, hash, site);
-        if (!k) {
-            pthread_mutex_unlock(&r->lock);
+        struct key_text text;
+        key_text_of(r, p, &parts, &text);
+        pthread_mutex_lock(&r->lock);
+        k = key_locked(r, &parts, &text, hash, site, &made);
+        pthread_mutex_unlock(&r->lock);
+        if (!k)
             return NULL;
-        }
     }
-    /* Counted under the lock we take anyway rather than with an atomic
-     * increment of its own: one locked instruction fewer per instance. A
-     * number is used up even when the instance cannot be made. */
-    uint64_t instance = ++k->instances, uid = 0;
-    struct tp_inst *inst = tp_pool_take(&r->pool);
-    if (inst) {
-        /* The id is taken (indexed) under the lock, so no other new
-         * instance can pick it; the instance is filled in after. */
-        uid = claim_uid(r, k, instance, inst);
-        if (!uid) {
-            tp_pool_give(&r->pool, inst);
-            inst = NULL;
-        }
-    }
-    pthread_mutex_unlock(&r->lock);
+    /* An atomic increment of the key's own, not the registry lock: a
+     * repeat then takes no lock but its id's shard's. A number is used up
+     * even when the instance cannot be made. */
+    uint64_t instance =
+        made ? 1 : atomic_fetch_add_explicit(&k->instances, 1, memory_order_relaxed) + 1;
+    struct tp_inst *inst = claim_instance(r, k, instance);
     if (!inst)
         return NULL;
 
-    /* Outside the lock: the instance's six cache lines are the cold part
+    /* Outside the lock: the instance's five cache lines are the cold part
      * of a new instance, and other threads' creations need not wait for
      * them. Nobody reaches the slot before `live` is set: finders and
      * validators check it first, and the lock holder's id check looks only
@@ -382,9 +436,10 @@ struct tp_inst *tpreg_create(struct tpreg *r, const struct xpti_payload *p, uint
  * registers. */
 static __attribute__((noinline)) struct tp_inst *find_locked(struct tpreg *r, uint64_t uid)
 {
-    pthread_mutex_lock(&r->lock);
-    uint32_t ref = uidix_find(&r->uids, uid, holds_id, r);
-    pthread_mutex_unlock(&r->lock);
+    struct tp_shard *s = tp_shard_of(r, uid);
+    spin_lock(&s->lock);
+    uint32_t ref = uidix_find(&s->uids, uid, holds_id, r);
+    spin_unlock(&s->lock);
     return ref ? tp_pool_at(&r->pool, ref) : NULL;
 }
 
@@ -392,7 +447,7 @@ struct tp_inst *tpreg_find(struct tpreg *r, uint64_t uid)
 {
     if (uid == XPTI_INVALID_UID)
         return NULL;
-    uint32_t ref = uidix_find(&r->uids, uid, holds_id, r);
+    uint32_t ref = uidix_find(&tp_shard_of(r, uid)->uids, uid, holds_id, r);
     if (ref)
         return tp_pool_at(&r->pool, ref);
     return find_locked(r, uid);
@@ -407,15 +462,20 @@ struct tp_inst *tpreg_validate(struct tpreg *r, const void *p, size_t offset)
     return atomic_load_explicit(&inst->live, memory_order_acquire) ? inst : NULL;
 }
 
-/* Called with r->lock held. */
+/* Called with r->lock held (which orders releases and the ended lists);
+ * the id's shard's lock is taken for its index. */
 static void release_locked(struct tpreg *r, struct tp_inst *inst)
 {
     if (!atomic_load_explicit(&inst->live, memory_order_relaxed))
         return;
     atomic_store_explicit(&inst->live, false, memory_order_release);
-    uidix_remove(&r->uids, tp_inst_uid64(inst), inst->ref);
     md_free(atomic_exchange_explicit(&inst->md, NULL, memory_order_relaxed));
     tp_ended_unlink(&r->pool, inst->key, inst);
+    uint64_t uid = tp_inst_uid64(inst);
+    struct tp_shard *s = tp_shard_of(r, uid);
+    spin_lock(&s->lock);
+    uidix_remove(&s->uids, uid, inst->ref);
+    spin_unlock(&s->lock);
     tp_pool_give(&r->pool, inst);
 }
 

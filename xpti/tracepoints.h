@@ -6,10 +6,13 @@
  * A key is also found from the address of the payload's strings (its site),
  * so a repeated tracepoint does not hash its strings again: see tp_site.c.
  *
- * Concurrency: lookups by key, site and id are lock-free; creating a key, an
- * instance or releasing one takes `lock`. Instances live in a pool whose
- * memory is only returned at tpreg_clear, so a lock-free reader that races
- * with a release never touches freed memory. */
+ * Concurrency: lookups by key, site and id are lock-free. Creating a key
+ * takes `lock`; a new instance takes only the lock of its id's shard (its
+ * slot and the id's place in the shard's index), so threads making
+ * instances of known keys rarely wait for each other; a release takes
+ * `lock` and then the shard's. Instances live in a pool whose memory is
+ * only returned at tpreg_clear, so a lock-free reader that races with a
+ * release never touches freed memory. */
 #ifndef ZESTUB_XPTI_TRACEPOINTS_H
 #define ZESTUB_XPTI_TRACEPOINTS_H
 
@@ -20,24 +23,34 @@
 #include "xpti/arena.h"
 #include "xpti/chash.h"
 #include "xpti/metadata.h"
+#include "xpti/spin.h"
 #include "xpti/strtab.h"
 #include "xpti/uidix.h"
 #include "xpti/xpti.h"
 
+/* A key is read by every repeat of its site (the payload compared with
+ * its first line) and written by each new instance (`instances`, in its
+ * second line with the site index's node, which only a lookup of this
+ * site or of a neighbour in its bucket reads). Keys start on a cache line:
+ * keys made by two threads at once sit side by side in key_mem, and one
+ * thread's increments must not take a line from under the other thread's
+ * repeats (that false sharing cost the two-thread rows more than the
+ * lock did). */
 struct tp_key {
-    struct chash_node node; /* first: the node is the record */
+    _Alignas(64) struct chash_node node; /* first: the node is the record */
     uint64_t p1, p2;
     const char *name, *file; /* string-table copies, NULL when absent */
     xpti_string_id_t name_sid, file_sid;
-    uint32_t name_id, file_id; /* the hash (or strict) ids inside p1 */
-    uint64_t instances;        /* under tpreg.lock: the instance numbers handed out */
-    struct tpreg *owner;       /* kept here, not in each instance */
+    uint32_t name_id, file_id;   /* the hash (or strict) ids inside p1 */
+    struct tpreg *owner;         /* kept here, not in each instance */
+    struct chash_node site_node; /* in the site index, under the creating payload's site */
+    _Atomic uint64_t instances;  /* the instance numbers handed out */
     /* Under tpreg.lock: this key's live instances whose task has ended,
      * oldest first, as pool references (0: none; tp_ended.c). */
     uint32_t ended_oldest, ended_newest;
     uint32_t ended_count;
-    struct chash_node site_node; /* in the site index, under the creating payload's site */
 };
+_Static_assert(sizeof(struct tp_key) == 128, "the key's lines are a decision (above)");
 
 struct tpreg;
 
@@ -100,14 +113,38 @@ struct tp_slab {
     size_t bytes; /* as xpti_huge_map returned it */
 };
 
+/* The slabs and the free slots. Fresh slots go to threads in runs
+ * (tp_pool_take) under `lock`, a leaf lock, which also guards the free
+ * list; `gen` tells a thread's run from before an xptiReset (or from
+ * another registry at the same address). */
 struct tp_pool {
+    pthread_mutex_t lock;
+    uint64_t gen;
+    /* First free slot, 0: none. Written under lock; read without it only
+     * to skip the lock when there is none (a program that never releases). */
+    _Atomic uint32_t free;
     struct tp_slab slab[TP_POOL_SLABS];
     _Atomic size_t nslabs; /* slabs below this are published */
     size_t cur;            /* the slab handing out fresh slots; later ones are
                               kept, empty, from before an xptiReset */
     size_t used_in_cur;
-    uint32_t free; /* reference of the first free slot, 0: none */
 };
+
+/* A part of the id index, chosen by the low bits of an id: its own lock
+ * and the index of its ids. Why: with one lock for every new instance, two
+ * threads making instances at full speed queued on it (bench/README.md,
+ * issue 14 night); ids are spread evenly, so two threads rarely want one
+ * shard. Everything a new instance touches in its shard is one cache line
+ * (spin.h), and shards share none. The free slots are not sharded: a
+ * program that recycles (the SYCL runtime's ended tasks) would take its
+ * new instance from another shard's list than the one its last release
+ * went to, which measured twice as slow per submission (issue 14 night). */
+#define TP_SHARDS 16
+struct tp_shard {
+    _Alignas(64) _Atomic uint32_t lock; /* spin.h */
+    struct uidix uids;                  /* written under lock */
+};
+_Static_assert(sizeof(struct tp_shard) == 64, "a shard is one cache line");
 
 /* Dresses a new instance before it is published: points its C++ interface
  * sub-objects at their tables. The registry takes it at tpreg_init from
@@ -116,15 +153,19 @@ struct tp_pool {
 typedef void (*tp_dress_fn)(struct tp_inst *inst);
 
 struct tpreg {
-    pthread_mutex_t lock; /* key creation, pool, id-index writes */
+    pthread_mutex_t lock; /* key creation, releases, the ended lists */
     struct chash keys;
     struct chash sites; /* keys by their creating payload's string addresses */
-    struct uidix uids;
+    struct tp_shard shard[TP_SHARDS];
     struct tp_pool pool;
     struct arena key_mem; /* the keys, under lock; rewound by tpreg_clear */
-    /* The three indexes' tables, under lock; never rewound (a reset keeps
+    /* The indexes' tables (index_mem_lock); never rewound (a reset keeps
      * each index's grown table, emptied), freed by tpreg_destroy. */
     struct arena index_mem;
+    /* Taken around every table allocation from index_mem: the shards' id
+     * indexes grow under their own locks, the keys and sites under `lock`.
+     * One arena for all, so small tables share pages already touched. */
+    pthread_mutex_t index_mem_lock;
     struct strtab *strings;
     bool strict;       /* XPTI_USE_STRICT_HASH: string-table ids instead of FNV-1a */
     tp_dress_fn dress; /* set once at init, may be NULL */
@@ -203,7 +244,18 @@ static inline uint64_t tp_key_p2(const struct xpti_payload *p)
     return column << 32 | line;
 }
 
-/* The instance pool (tp_pool.c); take/give under the registry lock. */
+/* The shard of an id (the id index's home slot uses the high half). */
+static inline struct tp_shard *tp_shard_of(struct tpreg *r, uint64_t uid)
+{
+    return &r->shard[uid & (TP_SHARDS - 1)];
+}
+
+/* The instance pool (tp_pool.c); lock-free but for `lock` (a free slot, a
+ * new run). A slot is the first free one, else the next of the calling
+ * thread's run of fresh slots: a thread writes its new instances one after another
+ * in memory, and never on a cache line another thread's new instance
+ * shares. A thread that ends leaves the rest of its run unused (at most
+ * RUN_MAX slots; a thread's first runs are 1, 2, 4, ... slots). */
 struct tp_inst *tp_pool_take(struct tp_pool *pool);
 void tp_pool_give(struct tp_pool *pool, struct tp_inst *inst);
 /* The slot a reference names (refs come from tp_pool_take; lock-free). */
@@ -216,7 +268,9 @@ static inline struct tp_inst *tp_pool_at(const struct tp_pool *pool, uint32_t re
 bool tp_pool_owns(const struct tp_pool *pool, uintptr_t p);
 void tp_pool_free_all(struct tp_pool *pool);
 /* Every slot unused again (none may be live), the memory kept: after an
- * xptiReset new instances land in memory already faulted in. */
+ * xptiReset new instances land in memory already faulted in. Every
+ * thread's run is forgotten (a new gen). tp_pool_init: before first use. */
+void tp_pool_init(struct tp_pool *pool);
 void tp_pool_empty(struct tp_pool *pool);
 
 #endif

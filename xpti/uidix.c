@@ -7,10 +7,11 @@
 #include "xpti/arena.h"
 
 /* Empty slots are 0, so arena memory (zeroed) needs no initialising pass. */
-static struct uidix_table *table_new(struct arena *mem, unsigned bits)
+static struct uidix_table *table_new(struct uidix *ix, struct arena *mem, unsigned bits)
 {
     size_t n = (size_t)1 << bits, bytes = sizeof(struct uidix_table) + n * sizeof(uint64_t);
-    struct uidix_table *t = mem ? arena_alloc_zeroed(mem, bytes) : malloc(bytes);
+    struct uidix_table *t =
+        mem ? arena_alloc_zeroed_shared(mem, ix->mem_lock, bytes) : malloc(bytes);
     if (!t)
         return NULL;
     t->bits = bits;
@@ -30,7 +31,8 @@ static void table_free(struct uidix *ix, struct uidix_table *t)
 int uidix_init_in(struct uidix *ix, unsigned initial_bits, struct arena *mem)
 {
     ix->mem = mem;
-    struct uidix_table *t = table_new(mem, initial_bits);
+    ix->mem_lock = NULL;
+    struct uidix_table *t = table_new(ix, mem, initial_bits);
     if (!t)
         return -ENOMEM;
     atomic_init(&ix->table, t);
@@ -65,8 +67,11 @@ int uidix_clear(struct uidix *ix, unsigned initial_bits)
 {
     struct uidix_table *t = atomic_load_explicit(&ix->table, memory_order_relaxed);
     if (!t || t->bits < initial_bits) {
+        pthread_mutex_t *mem_lock = ix->mem_lock;
         uidix_destroy(ix);
-        return uidix_init_in(ix, initial_bits, ix->mem);
+        int rc = uidix_init_in(ix, initial_bits, ix->mem);
+        ix->mem_lock = mem_lock;
+        return rc;
     }
     /* Kept at its grown size: the same workload after an xptiReset refills
      * it without growing, in memory already faulted in. */
@@ -129,7 +134,7 @@ static void place(struct uidix_table *t, uint64_t entry)
 static __attribute__((noinline)) int grow(struct uidix *ix)
 {
     struct uidix_table *old = atomic_load_explicit(&ix->table, memory_order_relaxed);
-    struct uidix_table *t = table_new(ix->mem, old->bits + GROWTH_BITS);
+    struct uidix_table *t = table_new(ix, ix->mem, old->bits + GROWTH_BITS);
     if (!t)
         return -ENOMEM;
     for (size_t i = 0, n = (size_t)1 << old->bits; i < n; i++) {

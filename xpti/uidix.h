@@ -19,6 +19,7 @@
 #ifndef ZESTUB_XPTI_UIDIX_H
 #define ZESTUB_XPTI_UIDIX_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,6 +38,9 @@ struct uidix {
     size_t count;                /* writer only */
     struct uidix_table *retired; /* older tables readers may still walk */
     struct arena *mem;           /* where tables come from; NULL: malloc */
+    /* Taken around allocations from mem when several indexes share it,
+     * each under its own writer's lock; NULL: the writer's lock covers mem. */
+    pthread_mutex_t *mem_lock;
 };
 
 int uidix_init(struct uidix *ix, unsigned initial_bits);

@@ -163,6 +163,58 @@ static void events_round(int nthreads)
            nthreads, n);
 }
 
+#define RUN_EVENTS 40
+
+static struct xpti_event *made[3 * RUN_EVENTS];
+
+static struct xpti_payload site_payload(void)
+{
+    return (struct xpti_payload){.name = "run_kernel",
+                                 .source_file = "run.cpp",
+                                 .line_no = 7,
+                                 .flags = XPTI_PAYLOAD_NAME_AVAILABLE |
+                                          XPTI_PAYLOAD_SOURCE_FILE_AVAILABLE |
+                                          XPTI_PAYLOAD_LINE_INFO_AVAILABLE};
+}
+
+static void make_some(struct xpti_event **out, int n)
+{
+    struct xpti_payload p = site_payload();
+    for (int i = 0; i < n; i++) {
+        uint64_t inst;
+        out[i] = xptiMakeEvent("run", &p, XPTI_EV_ALGORITHM, 1, &inst);
+    }
+}
+
+static void *make_some_thread(void *arg)
+{
+    make_some(arg, RUN_EVENTS);
+    return NULL;
+}
+
+/* Each thread takes fresh instance slots in runs of its own; a reset hands
+ * the pool out again from its start. A thread that kept its run from
+ * before the reset would put a new instance on a slot another thread has
+ * since been given (two live events at one address). */
+static void runs_across_reset(void)
+{
+    xptiReset();
+    make_some(made, 5); /* this thread's run now reaches past the 5 */
+    xptiReset();
+    pthread_t other;
+    pthread_create(&other, NULL, make_some_thread, &made[RUN_EVENTS]);
+    pthread_join(other, NULL);
+    make_some(&made[2 * RUN_EVENTS], RUN_EVENTS);
+    bool ok = true;
+    for (int i = RUN_EVENTS; i < 3 * RUN_EVENTS; i++) {
+        ok = ok && made[i] && xptiFindEvent(made[i]->unique_id) == made[i];
+        for (int j = RUN_EVENTS; j < i; j++)
+            ok = ok && made[j] != made[i];
+    }
+    tap_ok(ok, "after a reset, two threads' new instances are %d distinct live events",
+           2 * RUN_EVENTS);
+}
+
 int main(void)
 {
     unsetenv("XPTI_SUBSCRIBERS");
@@ -170,10 +222,11 @@ int main(void)
     int rounds = 0;
     for (int t = 2; t <= MAX_THREADS; t *= 2)
         rounds++;
-    tap_plan(rounds * (2 + 3)); /* strings_round 2 checks, events_round 3 */
+    tap_plan(rounds * (2 + 3) + 1); /* strings_round 2 checks, events_round 3, the runs 1 */
     for (int t = 2; t <= MAX_THREADS; t *= 2) {
         strings_round(t);
         events_round(t);
     }
+    runs_across_reset();
     return tap_done();
 }
