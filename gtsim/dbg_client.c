@@ -34,8 +34,9 @@ struct client_session {
     struct client_session *next;
     struct gtsim_device *device;
     uint32_t pid;
-    int fd;       /* requests and replies; read only under req_lock */
-    int event_fd; /* events; read only by the reader thread */
+    int fd;                      /* requests and replies; read only under req_lock */
+    int event_fd;                /* events; read only by the reader thread */
+    struct gtsim_dbg_rx rx, erx; /* what fd and event_fd brought and is not read yet */
     pthread_t reader;
 
     pthread_mutex_t req_lock; /* one request in flight */
@@ -82,7 +83,7 @@ static void *reader_main(void *arg)
     struct gtsim_dbg_hdr h;
     void *p;
 
-    while (gtsim_dbg_recv(s->event_fd, &h, &p) == 0) {
+    while (gtsim_dbg_recv(&s->erx, &h, &p) == 0) {
         pthread_mutex_lock(&s->lock);
         if (h.type == GTSIM_DBG_EVENT && h.len == sizeof(zet_debug_event_t))
             push_event(s, p);
@@ -218,7 +219,7 @@ static ze_result_t await_reply(struct client_session *s, int sent, void *out, si
         return ZE_RESULT_ERROR_DEVICE_LOST; /* nothing went; the session goes on */
     /* Only replies come on this stream; skip anything else rather than
      * take it for the answer. */
-    while (!rc && !(rc = gtsim_dbg_recv(s->fd, &h, &p)) &&
+    while (!rc && !(rc = gtsim_dbg_recv(&s->rx, &h, &p)) &&
            (h.type != GTSIM_DBG_REPLY || h.len < sizeof(*rep))) {
         free(p);
         p = NULL;
@@ -369,6 +370,8 @@ static ze_result_t new_session(struct gtsim_device *d, uint32_t pid, int fd,
     s->pid = pid;
     s->fd = fd;
     s->event_fd = sv[0];
+    gtsim_dbg_rx_init(&s->rx, fd);
+    gtsim_dbg_rx_init(&s->erx, sv[0]);
     pthread_mutex_init(&s->req_lock, NULL);
     pthread_mutex_init(&s->lock, NULL);
     pthread_condattr_init(&ca);

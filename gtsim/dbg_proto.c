@@ -91,70 +91,101 @@ int gtsim_dbg_send_fd(int fd, uint32_t type, const void *a, size_t alen, int pas
     return send_msg(fd, type, a, alen, NULL, 0, pass_fd);
 }
 
-/* Reads n bytes; with passed, also takes a descriptor that came with them
- * (else the kernel's copy is closed here, so none leaks). */
-static int read_all(int fd, void *p, size_t n, int *passed)
+void gtsim_dbg_rx_init(struct gtsim_dbg_rx *rx, int fd)
+{
+    rx->fd = fd;
+    rx->passed = -1;
+    rx->off = rx->len = 0;
+}
+
+void gtsim_dbg_rx_fini(struct gtsim_dbg_rx *rx)
+{
+    if (rx->passed >= 0)
+        close(rx->passed);
+    rx->passed = -1;
+}
+
+int gtsim_dbg_rx_take_fd(struct gtsim_dbg_rx *rx)
+{
+    int fd = rx->passed;
+    rx->passed = -1;
+    return fd;
+}
+
+/* One recvmsg into p (up to n bytes); keeps a descriptor that came with
+ * the bytes. Bytes read, or -errno (-EPIPE on end of stream). */
+static ssize_t recv_some(struct gtsim_dbg_rx *rx, void *p, size_t n)
+{
+    union {
+        struct cmsghdr c;
+        char buf[CMSG_SPACE(sizeof(int))];
+    } ctl;
+    struct iovec iov = {p, n};
+    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
+    ssize_t r;
+    do {
+        m.msg_control = ctl.buf;
+        m.msg_controllen = sizeof(ctl.buf);
+        r = recvmsg(rx->fd, &m, MSG_CMSG_CLOEXEC);
+    } while (r < 0 && errno == EINTR);
+    if (r <= 0)
+        return r < 0 ? -errno : -EPIPE;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+            c->cmsg_len == CMSG_LEN(sizeof(int))) {
+            if (rx->passed >= 0)
+                close(rx->passed); /* only the latest is kept */
+            memcpy(&rx->passed, CMSG_DATA(c), sizeof(int));
+        }
+    return r;
+}
+
+/* Takes n bytes of the stream, from the buffer first. A large remainder
+ * goes straight to p, as copying it through the buffer gains nothing. */
+static int take(struct gtsim_dbg_rx *rx, void *p, size_t n)
 {
     uint8_t *b = p;
     while (n) {
-        union {
-            struct cmsghdr c;
-            char buf[CMSG_SPACE(sizeof(int))];
-        } ctl;
-        struct iovec iov = {b, n};
-        struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
-        ssize_t r;
-        m.msg_control = ctl.buf;
-        m.msg_controllen = sizeof(ctl.buf);
-        r = recvmsg(fd, &m, MSG_CMSG_CLOEXEC);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return r < 0 ? -errno : -EPIPE;
-        for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
-            if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-                c->cmsg_len == CMSG_LEN(sizeof(int))) {
-                int got;
-                memcpy(&got, CMSG_DATA(c), sizeof(int));
-                if (passed && *passed < 0)
-                    *passed = got;
-                else
-                    close(got);
+        size_t k;
+        if (rx->off == rx->len) {
+            ssize_t r;
+            rx->off = rx->len = 0;
+            if (n >= sizeof(rx->buf)) {
+                if ((r = recv_some(rx, b, n)) < 0)
+                    return (int)r;
+                b += r;
+                n -= (size_t)r;
+                continue;
             }
-        b += r;
-        n -= (size_t)r;
+            if ((r = recv_some(rx, rx->buf, sizeof(rx->buf))) < 0)
+                return (int)r;
+            rx->len = (uint32_t)r;
+        }
+        k = rx->len - rx->off < n ? rx->len - rx->off : n;
+        memcpy(b, rx->buf + rx->off, k);
+        rx->off += (uint32_t)k;
+        b += k;
+        n -= k;
     }
     return 0;
 }
 
-int gtsim_dbg_recv_fd(int fd, struct gtsim_dbg_hdr *hdr, void **payload, int *passed)
+int gtsim_dbg_recv(struct gtsim_dbg_rx *rx, struct gtsim_dbg_hdr *hdr, void **payload)
 {
-    int rc;
+    int rc = take(rx, hdr, sizeof(*hdr));
     *payload = NULL;
-    if (passed)
-        *passed = -1;
-    rc = read_all(fd, hdr, sizeof(*hdr), passed);
     if (!rc && hdr->len > GTSIM_DBG_MAX_PAYLOAD)
         rc = -EMSGSIZE;
     /* One spare byte so an empty payload still gives a valid pointer. */
     if (!rc && !(*payload = malloc(hdr->len + 1)))
         rc = -ENOMEM;
     if (!rc)
-        rc = read_all(fd, *payload, hdr->len, NULL);
+        rc = take(rx, *payload, hdr->len);
     if (rc) {
         free(*payload);
         *payload = NULL;
-        if (passed && *passed >= 0)
-            close(*passed);
-        if (passed)
-            *passed = -1;
     }
     return rc;
-}
-
-int gtsim_dbg_recv(int fd, struct gtsim_dbg_hdr *hdr, void **payload)
-{
-    return gtsim_dbg_recv_fd(fd, hdr, payload, NULL);
 }
 
 uint64_t gtsim_dbg_config_id(const struct gtsim_config *c)

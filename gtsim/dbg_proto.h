@@ -73,13 +73,27 @@ struct gtsim_dbg_reg_req {
 int gtsim_dbg_socket_path(pid_t pid, uid_t uid, char *buf, size_t len);
 int gtsim_dbg_runtime_dir(uid_t uid, char *buf, size_t len);
 
+/* A stream's receiving end. One recv takes whatever has arrived, up to
+ * the buffer, so a message's header and body, or a burst of events, cost
+ * one system call instead of two per message; what is left over waits here
+ * for the next call. */
+struct gtsim_dbg_rx {
+    int fd;
+    int passed;        /* a descriptor the stream passed (SCM_RIGHTS), not taken, or -1 */
+    uint32_t off, len; /* unread bytes in buf */
+    uint8_t buf[4096];
+};
+void gtsim_dbg_rx_init(struct gtsim_dbg_rx *rx, int fd);
+/* Closes a passed descriptor nobody took (rx->fd stays open). */
+void gtsim_dbg_rx_fini(struct gtsim_dbg_rx *rx);
+/* The descriptor the stream passed last, or -1; the caller owns it. */
+int gtsim_dbg_rx_take_fd(struct gtsim_dbg_rx *rx);
+
 /* Whole-message I/O; 0 or -errno (-EPIPE on end of stream). */
 int gtsim_dbg_send(int fd, uint32_t type, const void *a, size_t alen, const void *b, size_t blen);
-int gtsim_dbg_recv(int fd, struct gtsim_dbg_hdr *hdr, void **payload);
-/* The same, passing a descriptor with the message (SCM_RIGHTS). *passed is
- * the one that came with it, or -1; the caller owns it. */
+/* The same, passing a descriptor with the message (SCM_RIGHTS). */
 int gtsim_dbg_send_fd(int fd, uint32_t type, const void *a, size_t alen, int pass_fd);
-int gtsim_dbg_recv_fd(int fd, struct gtsim_dbg_hdr *hdr, void **payload, int *passed);
+int gtsim_dbg_recv(struct gtsim_dbg_rx *rx, struct gtsim_dbg_hdr *hdr, void **payload);
 
 /* A fingerprint of the simulated hardware's shape. */
 struct gtsim_config;

@@ -2,8 +2,10 @@
 /* Debuggee side of program debug: the endpoint, its connections, attach and
  * detach (the other parts: dbg_srv_int.h). One listening Unix socket per process
  * (private directory 0700, socket 0600, peer uid checked as ptrace would);
- * one thread per attached debugger connection; one dispatcher thread that
- * turns hardware stops into events.
+ * one thread per attached debugger connection, which answers its requests
+ * itself (no hand-over: a wake-up costs more than a register read); one
+ * dispatcher thread that turns hardware stops into events, sent on the
+ * event stream the debugger passed with ATTACH.
  *
  * Lock order: srv->lock, then a device's hw lock, then srv->mail_lock; a
  * session's write_lock is a leaf. The hardware's stop hook runs under the
@@ -146,17 +148,12 @@ static void *session_main(void *arg)
     struct srv_session *s = arg;
     struct gtsim_dbg_hdr h;
     void *p;
-    int passed;
 
-    while (gtsim_dbg_recv_fd(s->fd, &h, &p, &passed) == 0) {
+    while (gtsim_dbg_recv(&s->rx, &h, &p) == 0) {
         bool done = false;
-        if (passed >= 0 && h.type != GTSIM_DBG_ATTACH) {
-            close(passed); /* only ATTACH carries a descriptor */
-            passed = -1;
-        }
         switch (h.type) {
         case GTSIM_DBG_ATTACH:
-            on_attach(s, &h, p, passed);
+            on_attach(s, &h, p, gtsim_dbg_rx_take_fd(&s->rx));
             break;
         case GTSIM_DBG_DETACH:
             detach(s, true);
@@ -174,6 +171,7 @@ static void *session_main(void *arg)
      * threads stopped or a module creation blocked behind it. */
     detach(s, false);
     close(s->fd);
+    gtsim_dbg_rx_fini(&s->rx);
     if (s->event_fd >= 0)
         close(s->event_fd); /* the debugger's reader sees the end */
     pthread_mutex_destroy(&s->write_lock);
@@ -210,6 +208,7 @@ static void *accept_main(void *arg)
         s->srv = srv;
         s->fd = fd;
         s->event_fd = -1;
+        gtsim_dbg_rx_init(&s->rx, fd);
         s->last_fault = ~(uint64_t)0;
         pthread_mutex_init(&s->write_lock, NULL);
         pthread_mutex_lock(&srv->lock);

@@ -35,6 +35,7 @@ struct srv_session {
     struct srv_session *next;
     struct gtsim_dbg_server *srv;
     int fd;                      /* requests in, their replies out */
+    struct gtsim_dbg_rx rx;      /* fd's receiving end */
     int event_fd;                /* events and LOST out (the debugger's stream); -1 before ATTACH */
     pthread_mutex_t write_lock;  /* either descriptor */
     struct gtsim_device *device; /* root or tile */
