@@ -112,6 +112,19 @@ int gtsim_dbg_rx_take_fd(struct gtsim_dbg_rx *rx)
     return fd;
 }
 
+/* The descriptors c brought are ours now, however many a peer sent (the
+ * control buffer has room for two): only the latest is kept, the others
+ * are closed rather than leaked. */
+static void keep_passed(struct gtsim_dbg_rx *rx, const struct cmsghdr *c)
+{
+    size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    for (size_t i = 0; i < n; i++) {
+        if (rx->passed >= 0)
+            close(rx->passed);
+        memcpy(&rx->passed, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+    }
+}
+
 /* One recvmsg into p (up to n bytes); keeps a descriptor that came with
  * the bytes. Bytes read, or -errno (-EPIPE on end of stream). */
 static ssize_t recv_some(struct gtsim_dbg_rx *rx, void *p, size_t n)
@@ -131,12 +144,8 @@ static ssize_t recv_some(struct gtsim_dbg_rx *rx, void *p, size_t n)
     if (r <= 0)
         return r < 0 ? -errno : -EPIPE;
     for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-            c->cmsg_len == CMSG_LEN(sizeof(int))) {
-            if (rx->passed >= 0)
-                close(rx->passed); /* only the latest is kept */
-            memcpy(&rx->passed, CMSG_DATA(c), sizeof(int));
-        }
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+            keep_passed(rx, c);
     return r;
 }
 

@@ -18,7 +18,7 @@
 #include <zet_api.h>
 
 enum gtsim_dbg_msg {
-    GTSIM_DBG_ATTACH = 1, /* carries the debuggee's end of the event stream */
+    GTSIM_DBG_ATTACH = 1, /* carries the debuggee's end of the event stream (or INVALID_ARGUMENT) */
     GTSIM_DBG_DETACH,
     GTSIM_DBG_ACK,
     GTSIM_DBG_INTERRUPT,

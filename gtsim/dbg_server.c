@@ -117,7 +117,9 @@ static void detach(struct srv_session *s, bool answer)
 }
 
 /* ATTACH: p is the request, events_fd the debugger's end of the event
- * stream that came with it (owned here). */
+ * stream that came with it (owned here), or -1: a debugger without one
+ * would never hear of a stop or a module load, so it is refused, and may
+ * knock again on the same connection. */
 static void on_attach(struct srv_session *s, const struct gtsim_dbg_hdr *h, void *p, int events_fd)
 {
     struct gtsim_dbg_server *srv = s->srv;
