@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* Debugger side of program debug: the zet calls a debugger process makes.
- * A session is a connection to the debuggee's gtsim; a reader thread per
- * session sorts what arrives into events (queued for zetDebugReadEvent) and
- * the reply to the one request in flight. When the debuggee goes away the
- * reader queues DETACHED (HOST_EXIT) and fails any waiting request, so no
- * call ever waits on a dead process. */
+ * A session is a connection to the debuggee's gtsim for requests and their
+ * replies, plus a stream of events (dbg_proto.h). The thread that makes a
+ * request reads its reply itself: a hand-over through another thread costs
+ * a wake-up per request, several times the work of the request on a busy
+ * machine. A reader thread per session queues the events as they arrive
+ * (for zetDebugReadEvent); when the debuggee goes away it queues DETACHED
+ * (HOST_EXIT), and a request that meets the end of its stream waits for
+ * that, so the queue is complete when the call says DEVICE_LOST. No call
+ * ever waits on a dead process: both streams end when it dies. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -30,7 +34,9 @@ struct client_session {
     struct client_session *next;
     struct gtsim_device *device;
     uint32_t pid;
-    int fd;
+    int fd;                      /* requests and replies; read only under req_lock */
+    int event_fd;                /* events; read only by the reader thread */
+    struct gtsim_dbg_rx rx, erx; /* what fd and event_fd brought and is not read yet */
     pthread_t reader;
 
     pthread_mutex_t req_lock; /* one request in flight */
@@ -41,9 +47,6 @@ struct client_session {
     bool dead;
     bool lost;               /* GTSIM_FAULTS lost the device */
     struct timespec lose_at; /* GTSIM_FAULTS time:ms=N, or tv_sec 0 */
-    bool have_reply;
-    struct gtsim_dbg_hdr reply_hdr;
-    void *reply;
 };
 
 /* Sessions of this debugger process, to refuse double attaches early. */
@@ -80,21 +83,13 @@ static void *reader_main(void *arg)
     struct gtsim_dbg_hdr h;
     void *p;
 
-    while (gtsim_dbg_recv(s->fd, &h, &p) == 0) {
+    while (gtsim_dbg_recv(&s->erx, &h, &p) == 0) {
         pthread_mutex_lock(&s->lock);
-        if (h.type == GTSIM_DBG_EVENT && h.len == sizeof(zet_debug_event_t)) {
+        if (h.type == GTSIM_DBG_EVENT && h.len == sizeof(zet_debug_event_t))
             push_event(s, p);
-            free(p);
-        } else if (h.type == GTSIM_DBG_REPLY && h.len >= sizeof(struct gtsim_dbg_reply)) {
-            free(s->reply);
-            s->reply = p;
-            s->reply_hdr = h;
-            s->have_reply = true;
-        } else {
-            if (h.type == GTSIM_DBG_LOST)
-                s->lost = true; /* the end of stream that follows says DETACHED(INVALID) */
-            free(p);
-        }
+        else if (h.type == GTSIM_DBG_LOST)
+            s->lost = true; /* the end of stream that follows says DETACHED(INVALID) */
+        free(p);
         pthread_cond_broadcast(&s->cv);
         pthread_mutex_unlock(&s->lock);
     }
@@ -151,6 +146,7 @@ static void lose_device_locked(struct client_session *s)
         s->lost = true;
         fprintf(stderr, "gtsim: GTSIM_FAULTS: device lost (debug session of process %u)\n", s->pid);
         shutdown(s->fd, SHUT_RDWR);
+        shutdown(s->event_fd, SHUT_RDWR);
     }
 }
 
@@ -193,45 +189,71 @@ static bool fault(struct client_session *s, enum gtsim_fault_call call, ze_resul
     return true;
 }
 
+/* The request stream failed: the debuggee is gone or closed the session
+ * (or the stream is out of step, which ends it too). Waits for the reader
+ * to queue what the event stream still held, then DETACHED, so a caller
+ * that reads events after DEVICE_LOST finds them all, as it did when both
+ * came on one stream. Shutting our end of the event stream bounds the
+ * wait whatever the peer does; what it already sent is still read. */
+static ze_result_t stream_ended(struct client_session *s)
+{
+    shutdown(s->fd, SHUT_RDWR);
+    shutdown(s->event_fd, SHUT_RDWR);
+    pthread_mutex_lock(&s->lock);
+    while (!s->dead)
+        pthread_cond_wait(&s->cv, &s->lock);
+    pthread_mutex_unlock(&s->lock);
+    return ZE_RESULT_ERROR_DEVICE_LOST;
+}
+
+/* Reads the reply to the request just sent (sent: the send's result).
+ * out/outlen receive its data. Caller holds req_lock, or owns s alone. */
+static ze_result_t await_reply(struct client_session *s, int sent, void *out, size_t outlen)
+{
+    struct gtsim_dbg_hdr h;
+    const struct gtsim_dbg_reply *rep;
+    void *p = NULL;
+    ze_result_t r;
+    int rc = sent;
+    if (sent == -EMSGSIZE)
+        return ZE_RESULT_ERROR_DEVICE_LOST; /* nothing went; the session goes on */
+    /* Only replies come on this stream; skip anything else rather than
+     * take it for the answer. */
+    while (!rc && !(rc = gtsim_dbg_recv(&s->rx, &h, &p)) &&
+           (h.type != GTSIM_DBG_REPLY || h.len < sizeof(*rep))) {
+        free(p);
+        p = NULL;
+    }
+    if (rc)
+        return stream_ended(s);
+    rep = p;
+    r = (ze_result_t)rep->result;
+    if (r == ZE_RESULT_SUCCESS && out) {
+        if (h.len - sizeof(*rep) != outlen)
+            r = ZE_RESULT_ERROR_UNKNOWN;
+        else
+            memcpy(out, (const uint8_t *)p + sizeof(*rep), outlen);
+    }
+    free(p);
+    return r;
+}
+
 /* Sends a request and waits for its reply. out/outlen receive reply data. */
 static ze_result_t request(struct client_session *s, uint32_t type, const void *a, size_t alen,
                            const void *b, size_t blen, void *out, size_t outlen)
 {
     ze_result_t r;
+    bool dead;
     pthread_mutex_lock(&s->req_lock);
     pthread_mutex_lock(&s->lock);
-    if (s->dead) {
-        pthread_mutex_unlock(&s->lock);
+    dead = s->dead;
+    pthread_mutex_unlock(&s->lock);
+    if (dead) {
         pthread_mutex_unlock(&s->req_lock);
         return ZE_RESULT_ERROR_DEVICE_LOST;
     }
-    s->have_reply = false;
-    pthread_mutex_unlock(&s->lock);
     access_cost(type);
-    if (gtsim_dbg_send(s->fd, type, a, alen, b, blen) != 0) {
-        pthread_mutex_unlock(&s->req_lock);
-        return ZE_RESULT_ERROR_DEVICE_LOST;
-    }
-    pthread_mutex_lock(&s->lock);
-    while (!s->have_reply && !s->dead)
-        pthread_cond_wait(&s->cv, &s->lock);
-    if (!s->have_reply) {
-        r = ZE_RESULT_ERROR_DEVICE_LOST;
-    } else {
-        const struct gtsim_dbg_reply *rep = s->reply;
-        size_t got = s->reply_hdr.len - sizeof(*rep);
-        r = (ze_result_t)rep->result;
-        if (r == ZE_RESULT_SUCCESS && out) {
-            if (got != outlen)
-                r = ZE_RESULT_ERROR_UNKNOWN;
-            else
-                memcpy(out, (const uint8_t *)s->reply + sizeof(*rep), outlen);
-        }
-        free(s->reply);
-        s->reply = NULL;
-        s->have_reply = false;
-    }
-    pthread_mutex_unlock(&s->lock);
+    r = await_reply(s, gtsim_dbg_send(s->fd, type, a, alen, b, blen), out, outlen);
     pthread_mutex_unlock(&s->req_lock);
     return r;
 }
@@ -309,7 +331,6 @@ static ze_result_t connect_to(uint32_t pid, int *out)
 static void free_session(struct client_session *s)
 {
     free(s->events);
-    free(s->reply);
     pthread_mutex_destroy(&s->req_lock);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->cv);
@@ -330,15 +351,79 @@ static void arm_lost_timer(struct client_session *s)
     pthread_mutex_unlock(&s->lock);
 }
 
+/* A session on connection fd (taken over, closed on failure) with its
+ * event stream and reader thread; *peer is the debuggee's end of the
+ * stream, for ATTACH to pass. */
+static ze_result_t new_session(struct gtsim_device *d, uint32_t pid, int fd,
+                               struct client_session **out, int *peer)
+{
+    struct client_session *s = calloc(1, sizeof(*s));
+    pthread_condattr_t ca;
+    int sv[2];
+    if (!s || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        free(s);
+        close(fd);
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    s->magic = GTSIM_MAGIC_SESSION;
+    s->device = d;
+    s->pid = pid;
+    s->fd = fd;
+    s->event_fd = sv[0];
+    gtsim_dbg_rx_init(&s->rx, fd);
+    gtsim_dbg_rx_init(&s->erx, sv[0]);
+    pthread_mutex_init(&s->req_lock, NULL);
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&s->cv, &ca);
+    pthread_condattr_destroy(&ca);
+    if (pthread_create(&s->reader, NULL, reader_main, s) != 0) {
+        close(fd);
+        close(sv[0]);
+        close(sv[1]);
+        free_session(s);
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    *out = s;
+    *peer = sv[1];
+    return ZE_RESULT_SUCCESS;
+}
+
+/* Ends both streams and the reader; the session is then only memory. */
+static void close_streams(struct client_session *s)
+{
+    shutdown(s->fd, SHUT_RDWR);
+    shutdown(s->event_fd, SHUT_RDWR);
+    pthread_join(s->reader, NULL);
+    close(s->fd);
+    close(s->event_fd);
+}
+
+/* Knocks: ATTACH with the event stream's other end. */
+static ze_result_t knock(struct client_session *s, int peer)
+{
+    struct gtsim_device *d = s->device;
+    struct gtsim_dbg_attach rq;
+    int sent;
+    rq.ordinal = d->ordinal;
+    rq.tile = d->root ? (int32_t)d->subdevice_id : -1;
+    rq.config_id = gtsim_dbg_config_id(&d->driver->cfg);
+    sent = gtsim_dbg_send_fd(s->fd, GTSIM_DBG_ATTACH, &rq, sizeof(rq), peer);
+    /* The debuggee holds its own copy now (or never will); ours would keep
+     * the stream open after the debuggee died. */
+    close(peer);
+    return await_reply(s, sent, NULL, 0);
+}
+
 static ze_result_t ZE_APICALL gtsim_zetDebugAttach(zet_device_handle_t hDevice,
                                                    const zet_debug_config_t *config,
                                                    zet_debug_session_handle_t *phSession)
 {
     struct gtsim_device *d = gtsim_as_device(hDevice);
     struct client_session *s;
-    struct gtsim_dbg_attach rq;
     ze_result_t r;
-    int fd;
+    int fd, peer;
 
     if (!d)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -359,44 +444,18 @@ static ze_result_t ZE_APICALL gtsim_zetDebugAttach(zet_device_handle_t hDevice,
     pthread_mutex_unlock(&sessions_lock);
 
     r = connect_to(config->pid, &fd);
+    if (r == ZE_RESULT_SUCCESS)
+        r = new_session(d, config->pid, fd, &s, &peer);
     if (r != ZE_RESULT_SUCCESS)
         return r;
-    s = calloc(1, sizeof(*s));
-    if (!s) {
-        close(fd);
-        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    }
-    s->magic = GTSIM_MAGIC_SESSION;
-    s->device = d;
-    s->pid = config->pid;
-    s->fd = fd;
-    pthread_mutex_init(&s->req_lock, NULL);
-    pthread_mutex_init(&s->lock, NULL);
-    {
-        pthread_condattr_t ca;
-        pthread_condattr_init(&ca);
-        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-        pthread_cond_init(&s->cv, &ca);
-        pthread_condattr_destroy(&ca);
-    }
-    if (pthread_create(&s->reader, NULL, reader_main, s) != 0) {
-        close(fd);
-        free_session(s);
-        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    }
-    rq.ordinal = d->ordinal;
-    rq.tile = d->root ? (int32_t)d->subdevice_id : -1;
-    rq.config_id = gtsim_dbg_config_id(&d->driver->cfg);
-    r = request(s, GTSIM_DBG_ATTACH, &rq, sizeof(rq), NULL, 0, NULL, 0);
+    r = knock(s, peer);
     if (r == ZE_RESULT_ERROR_DEVICE_LOST)
         r = ZE_RESULT_NOT_READY; /* the process went away while we knocked */
     if (r != ZE_RESULT_SUCCESS) {
         pthread_mutex_lock(&s->lock);
         s->dead = true; /* no DETACHED event for a session that never was */
         pthread_mutex_unlock(&s->lock);
-        shutdown(fd, SHUT_RDWR);
-        pthread_join(s->reader, NULL);
-        close(fd);
+        close_streams(s);
         free_session(s);
         return r;
     }
@@ -424,9 +483,7 @@ static ze_result_t ZE_APICALL gtsim_zetDebugDetach(zet_debug_session_handle_t hS
     pthread_mutex_lock(&s->lock);
     s->dead = true;
     pthread_mutex_unlock(&s->lock);
-    shutdown(s->fd, SHUT_RDWR);
-    pthread_join(s->reader, NULL);
-    close(s->fd);
+    close_streams(s);
     pthread_mutex_lock(&sessions_lock);
     for (struct client_session **pp = &sessions; *pp; pp = &(*pp)->next)
         if (*pp == s) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "gtsim/config.h"
@@ -29,63 +30,166 @@ int gtsim_dbg_socket_path(pid_t pid, uid_t uid, char *buf, size_t len)
     return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-static int write_all(int fd, const void *p, size_t n)
+/* Sends what m describes, resuming after short writes. One sendmsg per
+ * message in the usual case: a header written on its own would wake the
+ * peer's reader for 8 bytes, and it would then sleep again for the rest. */
+static int send_all(int fd, struct msghdr *m)
 {
-    const uint8_t *b = p;
-    while (n) {
-        ssize_t w = send(fd, b, n, MSG_NOSIGNAL);
+    for (;;) {
+        ssize_t w = sendmsg(fd, m, MSG_NOSIGNAL);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
             return w < 0 ? -errno : -EPIPE;
-        b += w;
-        n -= (size_t)w;
+        m->msg_control = NULL; /* a passed fd goes with the first bytes only */
+        m->msg_controllen = 0;
+        while (m->msg_iovlen && (size_t)w >= m->msg_iov->iov_len) {
+            w -= (ssize_t)m->msg_iov->iov_len;
+            m->msg_iov++;
+            m->msg_iovlen--;
+        }
+        if (!m->msg_iovlen)
+            return 0;
+        m->msg_iov->iov_base = (uint8_t *)m->msg_iov->iov_base + w;
+        m->msg_iov->iov_len -= (size_t)w;
     }
-    return 0;
 }
 
-static int read_all(int fd, void *p, size_t n)
+static int send_msg(int fd, uint32_t type, const void *a, size_t alen, const void *b, size_t blen,
+                    int pass_fd)
 {
-    uint8_t *b = p;
-    while (n) {
-        ssize_t r = read(fd, b, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return r < 0 ? -errno : -EPIPE;
-        b += r;
-        n -= (size_t)r;
+    struct gtsim_dbg_hdr h = {type, (uint32_t)(alen + blen)};
+    struct iovec iov[3] = {{&h, sizeof(h)}, {(void *)a, alen}, {(void *)b, blen}};
+    union {
+        struct cmsghdr c;
+        char buf[CMSG_SPACE(sizeof(int))];
+    } ctl;
+    struct msghdr m = {.msg_iov = iov, .msg_iovlen = 1 + (alen > 0) + (blen > 0)};
+    if (alen + blen > GTSIM_DBG_MAX_PAYLOAD)
+        return -EMSGSIZE;
+    if (!alen && blen)
+        iov[1] = iov[2];
+    if (pass_fd >= 0) {
+        memset(&ctl, 0, sizeof(ctl));
+        m.msg_control = ctl.buf;
+        m.msg_controllen = sizeof(ctl.buf);
+        ctl.c.cmsg_level = SOL_SOCKET;
+        ctl.c.cmsg_type = SCM_RIGHTS;
+        ctl.c.cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(&ctl.c), &pass_fd, sizeof(int));
     }
-    return 0;
+    return send_all(fd, &m);
 }
 
 int gtsim_dbg_send(int fd, uint32_t type, const void *a, size_t alen, const void *b, size_t blen)
 {
-    struct gtsim_dbg_hdr h = {type, (uint32_t)(alen + blen)};
-    int rc;
-    if (alen + blen > GTSIM_DBG_MAX_PAYLOAD)
-        return -EMSGSIZE;
-    rc = write_all(fd, &h, sizeof(h));
-    if (!rc && alen)
-        rc = write_all(fd, a, alen);
-    if (!rc && blen)
-        rc = write_all(fd, b, blen);
-    return rc;
+    return send_msg(fd, type, a, alen, b, blen, -1);
 }
 
-int gtsim_dbg_recv(int fd, struct gtsim_dbg_hdr *hdr, void **payload)
+int gtsim_dbg_send_fd(int fd, uint32_t type, const void *a, size_t alen, int pass_fd)
 {
-    int rc = read_all(fd, hdr, sizeof(*hdr));
+    return send_msg(fd, type, a, alen, NULL, 0, pass_fd);
+}
+
+void gtsim_dbg_rx_init(struct gtsim_dbg_rx *rx, int fd)
+{
+    rx->fd = fd;
+    rx->passed = -1;
+    rx->off = rx->len = 0;
+}
+
+void gtsim_dbg_rx_fini(struct gtsim_dbg_rx *rx)
+{
+    if (rx->passed >= 0)
+        close(rx->passed);
+    rx->passed = -1;
+}
+
+int gtsim_dbg_rx_take_fd(struct gtsim_dbg_rx *rx)
+{
+    int fd = rx->passed;
+    rx->passed = -1;
+    return fd;
+}
+
+/* The descriptors c brought are ours now, however many a peer sent (the
+ * control buffer has room for two): only the latest is kept, the others
+ * are closed rather than leaked. */
+static void keep_passed(struct gtsim_dbg_rx *rx, const struct cmsghdr *c)
+{
+    size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    for (size_t i = 0; i < n; i++) {
+        if (rx->passed >= 0)
+            close(rx->passed);
+        memcpy(&rx->passed, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+    }
+}
+
+/* One recvmsg into p (up to n bytes); keeps a descriptor that came with
+ * the bytes. Bytes read, or -errno (-EPIPE on end of stream). */
+static ssize_t recv_some(struct gtsim_dbg_rx *rx, void *p, size_t n)
+{
+    union {
+        struct cmsghdr c;
+        char buf[CMSG_SPACE(sizeof(int))];
+    } ctl;
+    struct iovec iov = {p, n};
+    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
+    ssize_t r;
+    do {
+        m.msg_control = ctl.buf;
+        m.msg_controllen = sizeof(ctl.buf);
+        r = recvmsg(rx->fd, &m, MSG_CMSG_CLOEXEC);
+    } while (r < 0 && errno == EINTR);
+    if (r <= 0)
+        return r < 0 ? -errno : -EPIPE;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+            keep_passed(rx, c);
+    return r;
+}
+
+/* Takes n bytes of the stream, from the buffer first. A large remainder
+ * goes straight to p, as copying it through the buffer gains nothing. */
+static int take(struct gtsim_dbg_rx *rx, void *p, size_t n)
+{
+    uint8_t *b = p;
+    while (n) {
+        size_t k;
+        if (rx->off == rx->len) {
+            ssize_t r;
+            rx->off = rx->len = 0;
+            if (n >= sizeof(rx->buf)) {
+                if ((r = recv_some(rx, b, n)) < 0)
+                    return (int)r;
+                b += r;
+                n -= (size_t)r;
+                continue;
+            }
+            if ((r = recv_some(rx, rx->buf, sizeof(rx->buf))) < 0)
+                return (int)r;
+            rx->len = (uint32_t)r;
+        }
+        k = rx->len - rx->off < n ? rx->len - rx->off : n;
+        memcpy(b, rx->buf + rx->off, k);
+        rx->off += (uint32_t)k;
+        b += k;
+        n -= k;
+    }
+    return 0;
+}
+
+int gtsim_dbg_recv(struct gtsim_dbg_rx *rx, struct gtsim_dbg_hdr *hdr, void **payload)
+{
+    int rc = take(rx, hdr, sizeof(*hdr));
     *payload = NULL;
-    if (rc)
-        return rc;
-    if (hdr->len > GTSIM_DBG_MAX_PAYLOAD)
-        return -EMSGSIZE;
+    if (!rc && hdr->len > GTSIM_DBG_MAX_PAYLOAD)
+        rc = -EMSGSIZE;
     /* One spare byte so an empty payload still gives a valid pointer. */
-    *payload = malloc(hdr->len + 1);
-    if (!*payload)
-        return -ENOMEM;
-    rc = read_all(fd, *payload, hdr->len);
+    if (!rc && !(*payload = malloc(hdr->len + 1)))
+        rc = -ENOMEM;
+    if (!rc)
+        rc = take(rx, *payload, hdr->len);
     if (rc) {
         free(*payload);
         *payload = NULL;

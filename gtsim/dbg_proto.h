@@ -2,7 +2,11 @@
 /* The wire between a debugger process's gtsim and the debuggee's gtsim: a
  * Unix stream socket per debuggee (the stand-in for a real GPU's debug
  * device file). Messages are a fixed header plus a payload; the debugger
- * sends requests and gets one reply each, the debuggee also pushes events.
+ * sends requests and gets one reply each on that connection. Events (and
+ * LOST) travel on a second stream, one end of a socketpair the debugger
+ * passes with ATTACH, as the real driver's events come from its own queue
+ * and not with an ioctl's answer: so the thread that made a request reads
+ * its reply itself, and no other thread has to be woken to hand it over.
  * Both ends are gtsim of the same build, so structs travel as raw bytes. */
 #ifndef GTSIM_DBG_PROTO_H
 #define GTSIM_DBG_PROTO_H
@@ -14,7 +18,7 @@
 #include <zet_api.h>
 
 enum gtsim_dbg_msg {
-    GTSIM_DBG_ATTACH = 1,
+    GTSIM_DBG_ATTACH = 1, /* carries the debuggee's end of the event stream (or INVALID_ARGUMENT) */
     GTSIM_DBG_DETACH,
     GTSIM_DBG_ACK,
     GTSIM_DBG_INTERRUPT,
@@ -24,8 +28,8 @@ enum gtsim_dbg_msg {
     GTSIM_DBG_READ_REGS,
     GTSIM_DBG_WRITE_REGS,
     GTSIM_DBG_REPLY = 100, /* debuggee -> debugger */
-    GTSIM_DBG_EVENT,       /* debuggee -> debugger, unsolicited */
-    GTSIM_DBG_LOST,        /* debuggee -> debugger: the device is lost, the end follows */
+    GTSIM_DBG_EVENT,       /* debuggee -> debugger, unsolicited, on the event stream */
+    GTSIM_DBG_LOST,        /* the same: the device is lost, the end follows */
 };
 
 /* Largest payload either side accepts; bigger memory requests are split. */
@@ -69,9 +73,27 @@ struct gtsim_dbg_reg_req {
 int gtsim_dbg_socket_path(pid_t pid, uid_t uid, char *buf, size_t len);
 int gtsim_dbg_runtime_dir(uid_t uid, char *buf, size_t len);
 
+/* A stream's receiving end. One recv takes whatever has arrived, up to
+ * the buffer, so a message's header and body, or a burst of events, cost
+ * one system call instead of two per message; what is left over waits here
+ * for the next call. */
+struct gtsim_dbg_rx {
+    int fd;
+    int passed;        /* a descriptor the stream passed (SCM_RIGHTS), not taken, or -1 */
+    uint32_t off, len; /* unread bytes in buf */
+    uint8_t buf[4096];
+};
+void gtsim_dbg_rx_init(struct gtsim_dbg_rx *rx, int fd);
+/* Closes a passed descriptor nobody took (rx->fd stays open). */
+void gtsim_dbg_rx_fini(struct gtsim_dbg_rx *rx);
+/* The descriptor the stream passed last, or -1; the caller owns it. */
+int gtsim_dbg_rx_take_fd(struct gtsim_dbg_rx *rx);
+
 /* Whole-message I/O; 0 or -errno (-EPIPE on end of stream). */
 int gtsim_dbg_send(int fd, uint32_t type, const void *a, size_t alen, const void *b, size_t blen);
-int gtsim_dbg_recv(int fd, struct gtsim_dbg_hdr *hdr, void **payload);
+/* The same, passing a descriptor with the message (SCM_RIGHTS). */
+int gtsim_dbg_send_fd(int fd, uint32_t type, const void *a, size_t alen, int pass_fd);
+int gtsim_dbg_recv(struct gtsim_dbg_rx *rx, struct gtsim_dbg_hdr *hdr, void **payload);
 
 /* A fingerprint of the simulated hardware's shape. */
 struct gtsim_config;

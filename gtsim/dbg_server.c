@@ -2,8 +2,10 @@
 /* Debuggee side of program debug: the endpoint, its connections, attach and
  * detach (the other parts: dbg_srv_int.h). One listening Unix socket per process
  * (private directory 0700, socket 0600, peer uid checked as ptrace would);
- * one thread per attached debugger connection; one dispatcher thread that
- * turns hardware stops into events.
+ * one thread per attached debugger connection, which answers its requests
+ * itself (no hand-over: a wake-up costs more than a register read); one
+ * dispatcher thread that turns hardware stops into events, sent on the
+ * event stream the debugger passed with ATTACH.
  *
  * Lock order: srv->lock, then a device's hw lock, then srv->mail_lock; a
  * session's write_lock is a leaf. The hardware's stop hook runs under the
@@ -114,28 +116,46 @@ static void detach(struct srv_session *s, bool answer)
     pthread_mutex_unlock(&srv->lock);
 }
 
+/* ATTACH: p is the request, events_fd the debugger's end of the event
+ * stream that came with it (owned here), or -1: a debugger without one
+ * would never hear of a stop or a module load, so it is refused, and may
+ * knock again on the same connection. */
+static void on_attach(struct srv_session *s, const struct gtsim_dbg_hdr *h, void *p, int events_fd)
+{
+    struct gtsim_dbg_server *srv = s->srv;
+    ze_result_t r;
+    if (h->len != sizeof(struct gtsim_dbg_attach) || s->attached || events_fd < 0) {
+        if (events_fd >= 0)
+            close(events_fd);
+        gtsim_srv_reply(s, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
+        return;
+    }
+    pthread_mutex_lock(&srv->lock);
+    /* Set before attach() makes the session visible to the senders of
+     * events, which find it under srv->lock. */
+    s->event_fd = events_fd;
+    r = attach(s, p);
+    gtsim_srv_reply(s, r, NULL, 0);
+    if (r == ZE_RESULT_SUCCESS) {
+        replay_state(s);
+    } else {
+        close(s->event_fd);
+        s->event_fd = -1;
+    }
+    pthread_mutex_unlock(&srv->lock);
+}
+
 static void *session_main(void *arg)
 {
     struct srv_session *s = arg;
-    struct gtsim_dbg_server *srv = s->srv;
     struct gtsim_dbg_hdr h;
     void *p;
 
-    while (gtsim_dbg_recv(s->fd, &h, &p) == 0) {
+    while (gtsim_dbg_recv(&s->rx, &h, &p) == 0) {
         bool done = false;
         switch (h.type) {
         case GTSIM_DBG_ATTACH:
-            if (h.len != sizeof(struct gtsim_dbg_attach) || s->attached) {
-                gtsim_srv_reply(s, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
-            } else {
-                ze_result_t r;
-                pthread_mutex_lock(&srv->lock);
-                r = attach(s, p);
-                gtsim_srv_reply(s, r, NULL, 0);
-                if (r == ZE_RESULT_SUCCESS)
-                    replay_state(s);
-                pthread_mutex_unlock(&srv->lock);
-            }
+            on_attach(s, &h, p, gtsim_dbg_rx_take_fd(&s->rx));
             break;
         case GTSIM_DBG_DETACH:
             detach(s, true);
@@ -153,6 +173,9 @@ static void *session_main(void *arg)
      * threads stopped or a module creation blocked behind it. */
     detach(s, false);
     close(s->fd);
+    gtsim_dbg_rx_fini(&s->rx);
+    if (s->event_fd >= 0)
+        close(s->event_fd); /* the debugger's reader sees the end */
     pthread_mutex_destroy(&s->write_lock);
     free(s);
     return NULL;
@@ -186,6 +209,8 @@ static void *accept_main(void *arg)
         }
         s->srv = srv;
         s->fd = fd;
+        s->event_fd = -1;
+        gtsim_dbg_rx_init(&s->rx, fd);
         s->last_fault = ~(uint64_t)0;
         pthread_mutex_init(&s->write_lock, NULL);
         pthread_mutex_lock(&srv->lock);

@@ -17,7 +17,7 @@ void gtsim_srv_send_event(struct srv_session *s, const zet_debug_event_t *ev)
     pthread_mutex_lock(&s->write_lock);
     /* A failed send means the debugger is gone; its connection thread
      * notices the end of stream and cleans up. */
-    (void)gtsim_dbg_send(s->fd, GTSIM_DBG_EVENT, ev, sizeof(*ev), NULL, 0);
+    (void)gtsim_dbg_send(s->event_fd, GTSIM_DBG_EVENT, ev, sizeof(*ev), NULL, 0);
     pthread_mutex_unlock(&s->write_lock);
 }
 

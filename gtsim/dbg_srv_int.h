@@ -34,8 +34,10 @@ struct pending_ack {
 struct srv_session {
     struct srv_session *next;
     struct gtsim_dbg_server *srv;
-    int fd;
-    pthread_mutex_t write_lock;
+    int fd;                      /* requests in, their replies out */
+    struct gtsim_dbg_rx rx;      /* fd's receiving end */
+    int event_fd;                /* events and LOST out (the debugger's stream); -1 before ATTACH */
+    pthread_mutex_t write_lock;  /* either descriptor */
     struct gtsim_device *device; /* root or tile */
     struct gtsim_device *root;
     uint32_t slice_first, slice_count;

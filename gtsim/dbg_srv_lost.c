@@ -18,7 +18,8 @@ void gtsim_dbg_device_lost(struct gtsim_device *root)
         if (!s->attached || s->root != root)
             continue;
         pthread_mutex_lock(&s->write_lock);
-        (void)gtsim_dbg_send(s->fd, GTSIM_DBG_LOST, NULL, 0, NULL, 0);
+        (void)gtsim_dbg_send(s->event_fd, GTSIM_DBG_LOST, NULL, 0, NULL, 0);
+        shutdown(s->event_fd, SHUT_RDWR);
         shutdown(s->fd, SHUT_RDWR);
         pthread_mutex_unlock(&s->write_lock);
     }

@@ -82,9 +82,9 @@ EXTRA_DIST += tests/fuzz/corpus
 check_PROGRAMS += tests/fuzz/fuzz_gtsim_wire
 # gtsim_wire_direct.c serves most sessions without a socket: it compiles its
 # own copy of gtsim/dbg_server.c's connection loop and serves the connection's
-# read, send and close from memory (the wrap below; other descriptors get the
-# real calls).
-FUZZ_WIRE_WRAP = -Wl,--wrap=read,--wrap=send,--wrap=close
+# recvmsg, sendmsg and close, and those of the event descriptors it passes, from
+# memory (the wrap below; other descriptors get the real calls).
+FUZZ_WIRE_WRAP = -Wl,--wrap=recvmsg,--wrap=sendmsg,--wrap=close
 tests_fuzz_fuzz_gtsim_wire_SOURCES = tests/fuzz/fuzz_gtsim_wire.c tests/tap.h \
 	tests/fuzz/gtsim_wire_direct.c tests/fuzz/gtsim_wire_direct.h \
 	$(libze_gtsim_la_SOURCES)
