@@ -30,6 +30,7 @@ void gtsim_config_defaults(struct gtsim_config *cfg)
     cfg->debug_latency_us = 0;
     cfg->interrupt_spread_ms = 0;
     cfg->barrier_skip = 0;
+    cfg->poll_us = GTSIM_DEFAULT_POLL_US;
 }
 
 static int parse_u(const char *key, const char *val, uint64_t max, uint64_t *out, char *err,
@@ -39,7 +40,8 @@ static int parse_u(const char *key, const char *val, uint64_t max, uint64_t *out
     unsigned long long v;
     /* pace and the cost knobs take 0 for "none"; a shape of 0 is no hardware */
     bool zero_ok = strcmp(key, "pace") == 0 || strcmp(key, "debug_latency_us") == 0 ||
-                   strcmp(key, "interrupt_spread_ms") == 0 || strcmp(key, "barrier_skip") == 0;
+                   strcmp(key, "interrupt_spread_ms") == 0 || strcmp(key, "barrier_skip") == 0 ||
+                   strcmp(key, "poll_us") == 0;
     errno = 0;
     v = strtoull(val, &end, 0);
     if (errno || end == val || *end || v > max || (v == 0 && !zero_ok)) {
@@ -90,7 +92,8 @@ static const struct {
                     {"workers", 64},
                     {"debug_latency_us", 1000000},
                     {"interrupt_spread_ms", 60000},
-                    {"barrier_skip", 1}};
+                    {"barrier_skip", 1},
+                    {"poll_us", 100000}};
 
 #define NUMERIC_KEYS (sizeof(numeric_keys) / sizeof(numeric_keys[0]))
 
@@ -127,8 +130,11 @@ static void store_number(unsigned k, uint64_t v, struct gtsim_config *cfg)
     case 9:
         cfg->interrupt_spread_ms = (uint32_t)v;
         break;
-    default:
+    case 10:
         cfg->barrier_skip = (uint32_t)v;
+        break;
+    default:
+        cfg->poll_us = (uint32_t)v;
         break;
     }
 }
@@ -145,7 +151,7 @@ static int parse_number(const char *key, const char *val, struct gtsim_config *c
         snprintf(err, errlen,
                  "GTSIM_CONFIG: unknown key '%s' (known: platform, devices, tiles, slices, "
                  "subslices, eus, threads, pace, workers, tile_attach, debug_latency_us, "
-                 "interrupt_spread_ms, barrier_skip)",
+                 "interrupt_spread_ms, barrier_skip, poll_us)",
                  key);
         return -EINVAL;
     }

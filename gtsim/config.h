@@ -27,10 +27,14 @@ struct gtsim_config {
     /* A behaviour, not the shape (README.md, "Hangs"): 1 = the last thread
      * of every work-group never arrives at a barrier. */
     uint32_t barrier_skip;
+    uint32_t poll_us; /* a debug stream polls this long before it sleeps */
 };
 
 /* At most this many hardware threads per root device (all tiles). */
 #define GTSIM_MAX_THREADS_PER_DEVICE 262144u
+/* poll_us's default: a reply or the next request of a burst comes within
+ * a few microseconds, a wake-up costs tens of them on a VM. */
+#define GTSIM_DEFAULT_POLL_US 50u
 
 void gtsim_config_defaults(struct gtsim_config *cfg);
 /* Parses text over the defaults; 0 or -EINVAL with a sentence in err. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gtsim/config.h"
@@ -96,6 +97,7 @@ void gtsim_dbg_rx_init(struct gtsim_dbg_rx *rx, int fd)
     rx->fd = fd;
     rx->passed = -1;
     rx->off = rx->len = 0;
+    rx->spin_us = 0;
 }
 
 void gtsim_dbg_rx_fini(struct gtsim_dbg_rx *rx)
@@ -136,11 +138,25 @@ static ssize_t recv_some(struct gtsim_dbg_rx *rx, void *p, size_t n)
     struct iovec iov = {p, n};
     struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
     ssize_t r;
-    do {
+    struct timespec t0, t;
+    int flags = rx->spin_us ? MSG_DONTWAIT : 0;
+    if (flags)
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
         m.msg_control = ctl.buf;
         m.msg_controllen = sizeof(ctl.buf);
-        r = recvmsg(rx->fd, &m, MSG_CMSG_CLOEXEC);
-    } while (r < 0 && errno == EINTR);
+        r = recvmsg(rx->fd, &m, MSG_CMSG_CLOEXEC | flags);
+        if (r >= 0)
+            break;
+        if (errno == EINTR)
+            continue;
+        if (!flags || (errno != EAGAIN && errno != EWOULDBLOCK))
+            break;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) >
+            (long)rx->spin_us * 1000L)
+            flags = 0; /* the peer is slow: sleep until it answers */
+    }
     if (r <= 0)
         return r < 0 ? -errno : -EPIPE;
     for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))

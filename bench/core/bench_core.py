@@ -17,8 +17,10 @@ against a baseline measured in the same run:
     given too. zestub's peak RSS (GNU time's %M) with and without --core:
     the core is streamed when the extra is bounded, not a fraction of the
     core's size.
-(b) examples/pagefault's core (`--on page-fault --core`): its size against
-    1 MiB (target: under)."""
+(b) examples/pagefault's lightweight core (`--on page-fault --core
+    --core-light`): its size against 1 MiB (target: under); and its
+    default core's size beside it (with memory: the fault's pages and the
+    first thread's SLM)."""
 
 import argparse
 import ctypes
@@ -162,8 +164,8 @@ def one_round(a, where, counted, counter, tmp, watch, rnd):
             "plain": plain_write(os.path.join(tmp, "plain.bin"), size)}
 
 
-def pagefault_core(a, tmp):
-    """(b): the page-fault example's core size and thread count."""
+def pagefault_core(a, tmp, options=("--core-light",)):
+    """(b): the size of the page-fault example's core with options."""
     where = Where(a.builddir, a.pf_config, tmp)
     env = dict(where.env(), ZET_ENABLE_PROGRAM_DEBUGGING="1")
     app = subprocess.Popen([os.path.join(a.builddir, "examples", "pagefault"), "2"], env=env,
@@ -172,7 +174,8 @@ def pagefault_core(a, tmp):
         app.stdout.readline()  # started: Level Zero is up
         core = os.path.join(tmp, "pf.core")
         run_dump(where, [os.path.join(a.builddir, "zestub"), "dump", "--attach", str(app.pid),
-                         "--on", "page-fault", "--timeout", "60", "--core", core], 120, tmp)
+                         "--on", "page-fault", "--timeout", "60", "--core", core] +
+                 list(options), 120, tmp)
         return os.path.getsize(core)
     finally:
         if app.poll() is None:
@@ -217,8 +220,8 @@ def report(a, rows, pf_size):
     print("peak RSS MiB: without %.1f, with --core %.1f; extra %.1f MiB = %.2f x the core" % (
         rss / MIB, rss_core / MIB, (rss_core - rss) / MIB, (rss_core - rss) / size))
     if pf_size is not None:
-        print("(b) page-fault core: %d bytes = %.3f x 1 MiB (target < 1)" % (pf_size,
-                                                                         pf_size / MIB))
+        print("(b) page-fault core, --core-light: %d bytes = %.3f x 1 MiB (target < 1); "
+              "default options: %d bytes" % (pf_size[0], pf_size[0] / MIB, pf_size[1]))
 
 
 def main():
@@ -247,7 +250,7 @@ def main():
         for rnd in range(a.reps):
             print("# round %d" % (rnd + 1), file=sys.stderr)
             rows.append(one_round(a, where, counted, counter, tmp, watch, rnd))
-        pf = pagefault_core(a, tmp)
+        pf = (pagefault_core(a, tmp), pagefault_core(a, tmp, ()))
         report(a, rows, pf)
         print("# load average after: %s" % " ".join(open("/proc/loadavg").read().split()[:3]))
     finally:

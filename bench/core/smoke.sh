@@ -7,7 +7,7 @@ out=$(python3 "$top_srcdir/bench/core/bench_core.py" --builddir "$top_builddir" 
     --config "platform=xehpc,subslices=2,eus=2,threads=4,pace=1" --reps 1 2>&1)
 rc=$?
 missing=""
-for row in "plain sequential write (baseline)" "peak RSS MiB: without" "(b) page-fault core:"; do
+for row in "plain sequential write (baseline)" "peak RSS MiB: without" "(b) page-fault core, --core-light:"; do
     echo "$out" | grep -qF "$row" || missing="$missing '$row'"
 done
 if [ $rc = 0 ] && [ -z "$missing" ]; then

@@ -11,7 +11,7 @@ int main(void)
     struct gtsim_config c;
     char err[256];
 
-    tap_plan(17);
+    tap_plan(19);
     gtsim_config_defaults(&c);
     tap_ok(c.platform == GTSIM_XEHPC && c.devices == 1 && c.tiles == 1, "defaults");
     tap_ok(c.slices * c.subslices * c.eus * c.threads >= 128 &&
@@ -64,5 +64,11 @@ int main(void)
            "barrier_skip is off by default and takes 1");
     tap_ok(gtsim_config_parse("barrier_skip=2", &c, err, sizeof(err)) != 0,
            "barrier_skip=2 refused: %s", err);
+    gtsim_config_defaults(&c);
+    tap_ok(c.poll_us == GTSIM_DEFAULT_POLL_US && GTSIM_DEFAULT_POLL_US > 0 &&
+               gtsim_config_parse("poll_us=0", &c, err, sizeof(err)) == 0 && c.poll_us == 0,
+           "poll_us is %u by default and takes 0 (sleep at once)", GTSIM_DEFAULT_POLL_US);
+    tap_ok(gtsim_config_parse("poll_us=100001", &c, err, sizeof(err)) != 0,
+           "poll_us over 0.1 s refused: %s", err);
     return tap_done();
 }
