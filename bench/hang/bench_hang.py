@@ -28,11 +28,13 @@ TIMING = re.compile(r"trigger to all stopped ([\d.]+) s, all stopped to report w
                     r"([\d.]+) s, trigger to report written ([\d.]+) s")
 
 
-def env_for(builddir, threads):
+def env_for(builddir, threads, extra=""):
+    """extra: more GTSIM_CONFIG items (both processes), e.g. poll_us=0."""
     env = dict(os.environ)
     env["ZE_ENABLE_ALT_DRIVERS"] = os.path.join(builddir, ".libs", "libze_gtsim.so")
     env["ZET_ENABLE_PROGRAM_DEBUGGING"] = "1"
-    env["GTSIM_CONFIG"] = "platform=xehpc,%s,barrier_skip=1" % SHAPES[threads]
+    env["GTSIM_CONFIG"] = "platform=xehpc,%s,barrier_skip=1%s" % (SHAPES[threads],
+                                                                 "," + extra if extra else "")
     return env
 
 
@@ -66,8 +68,8 @@ def run(argv, env):
     return time.perf_counter() - t0, p.returncode, p.stderr.decode(errors="replace")
 
 
-def one(builddir, threads, out_dir, fmt):
-    env = env_for(builddir, threads)
+def one(builddir, threads, out_dir, fmt, extra=""):
+    env = env_for(builddir, threads, extra)
     zestub = os.path.join(builddir, "zestub")
     app, pid = start_hung(builddir, env, threads)
     try:
@@ -105,13 +107,15 @@ def main():
     ap.add_argument("--threads", type=int, action="append", choices=sorted(SHAPES))
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--format", choices=["human", "json"], action="append")
+    ap.add_argument("--gtsim", default="", help="more GTSIM_CONFIG items for both processes "
+                    "(poll_us=0: gtsim's streams sleep at once, as before poll_us)")
     a = ap.parse_args()
     out_dir = tempfile.mkdtemp()
     print("threads format   stopped  stop-all s  stop->report s  trigger->report s  "
           "beyond stop-all s  ratio to stop-all  --on now (baseline) s  ratio to --on now")
     for threads in a.threads or [65536]:
         for fmt in a.format or ["human", "json"]:
-            rows = [one(a.builddir, threads, out_dir, fmt) for _ in range(a.reps)]
+            rows = [one(a.builddir, threads, out_dir, fmt, a.gtsim) for _ in range(a.reps)]
             stop, after, total, now = (statistics.median(r[i] for r in rows) for i in range(4))
             print("%7d %-7s %8d %11.4f %15.3f %18.3f %18.3f %18.0fx %22.3f %18.2fx"
                   % (threads, fmt, rows[0][4], stop, after, total, total - stop,
