@@ -14,10 +14,13 @@ _Static_assert(sizeof(zet_debug_event_t) <= sizeof(((struct zd_event *)0)->raw),
                "struct zd_event.raw must hold a zet_debug_event_t");
 
 /* How long one zetDebugReadEvent of the reader thread may block. Only so
- * the reader notices zd_detach; events themselves wake it at once. */
-#define READER_SLICE_MS 200
-/* Event reads failing in a row (50 ms apart) before the session is taken
- * for dead: about 2.5 s. */
+ * the reader notices zd_detach, whose join waits out the slice: every
+ * `zestub dump` and every detach pays up to this much (200 ms before
+ * 2026-11-24); events themselves wake the reader at once. */
+#define READER_SLICE_MS 50
+/* Event reads failing in a row, READER_RETRY_MS apart, before the session
+ * is taken for dead: about 2.5 s. */
+#define READER_RETRY_MS 50
 #define READER_MAX_FAILURES 50
 
 /* The session whose reader runs on this thread, so zd_detach can refuse
@@ -248,7 +251,7 @@ static void *reader_main(void *arg)
          * only when reads keep failing, rather than tell the client the
          * process is gone because of one error. */
         if (rc != 0 && rc != ZD_E_LOST && ++failures < READER_MAX_FAILURES) {
-            if (pause_unless_stopped(s, READER_SLICE_MS / 4))
+            if (pause_unless_stopped(s, READER_RETRY_MS))
                 break;
             continue;
         }
