@@ -33,6 +33,12 @@ double dump_now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* When the event stream last brought something (a note the trigger wait
+ * saw, or the attach): settle() waits less after a quiet stream. */
+static double last_note_s;
+#define SETTLE_QUIET_MS 150u
+#define SETTLE_SHORT_MS 20u
+
 /* ---- watchdog ----------------------------------------------------------- */
 
 /* One per process: the dump it guards is the process's only one. */
@@ -104,6 +110,7 @@ int dump_attach(struct zd *zd, uint32_t pid, double deadline, struct sess_manage
     sess_options_from_env(&so);
     for (;;) {
         int rc = sess_attach(zd, pid, &so, m, &err);
+        last_note_s = dump_now_s(); /* the attach's module replays follow */
         if (rc == 0) {
             if (err.msg[0])
                 fprintf(stderr, "zestub dump: some devices were not attached:\n%s\n", err.msg);
@@ -126,6 +133,7 @@ int dump_trigger_note(struct sess_manager *m, enum trigger on, const struct sess
 {
     struct zd_error err;
     unsigned alive = 0;
+    last_note_s = dump_now_s();
     switch (note->type) {
     case SESS_NOTE_MODULE_LOAD:
         /* Symbols are loaded by sessions/ already: let the app go on. */
@@ -222,14 +230,24 @@ int dump_wait_trigger_or(struct sess_manager *m, enum trigger on, double deadlin
 
 /* Events already on their way (modules replayed at attach, stops caused by
  * our interrupt) are handled before the dump is taken: wait until the
- * stream has been quiet for a moment, never past the deadline. */
+ * stream has been quiet for SETTLE_QUIET_MS, never past the deadline. A
+ * stream that was already that quiet before the stop (a hang watch, a
+ * long wait) can only bring what the stop caused, whose answers
+ * sess_stop_all has waited for: a short look suffices, until a module
+ * arrives after all. */
 static void settle(struct sess_manager *m, double deadline)
 {
     struct sess_note note;
     struct zd_error err;
-    while (dump_now_s() < deadline && sess_wait(m, 150, &note) == 0)
-        if (note.type == SESS_NOTE_MODULE_LOAD && note.need_ack)
+    uint64_t quiet_ms =
+        (dump_now_s() - last_note_s) * 1000 >= SETTLE_QUIET_MS ? SETTLE_SHORT_MS : SETTLE_QUIET_MS;
+    while (dump_now_s() < deadline && sess_wait(m, quiet_ms, &note) == 0) {
+        if (note.type != SESS_NOTE_MODULE_LOAD)
+            continue;
+        quiet_ms = SETTLE_QUIET_MS;
+        if (note.need_ack)
             sess_module_release(m, note.session, note.module_begin, note.module_end, &err);
+    }
 }
 
 /* For ZESTUB_DUMP_TIMING (cli/dump_hang.c): one dump per process. */
