@@ -373,7 +373,7 @@ static ze_result_t new_session(struct gtsim_device *d, uint32_t pid, int fd,
     gtsim_dbg_rx_init(&s->rx, fd);
     /* Replies come within microseconds while a burst of requests is on:
      * poll for them rather than pay a wake-up each ("Cost model"). */
-    s->rx.spin_us = gtsim_driver_get() ? gtsim_driver_get()->cfg.poll_us : GTSIM_DEFAULT_POLL_US;
+    s->rx.poll_us = gtsim_driver_get() ? gtsim_driver_get()->cfg.poll_us : GTSIM_DEFAULT_POLL_US;
     gtsim_dbg_rx_init(&s->erx, sv[0]);
     pthread_mutex_init(&s->req_lock, NULL);
     pthread_mutex_init(&s->lock, NULL);

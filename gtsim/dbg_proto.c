@@ -97,7 +97,7 @@ void gtsim_dbg_rx_init(struct gtsim_dbg_rx *rx, int fd)
     rx->fd = fd;
     rx->passed = -1;
     rx->off = rx->len = 0;
-    rx->spin_us = 0;
+    rx->poll_us = 0;
 }
 
 void gtsim_dbg_rx_fini(struct gtsim_dbg_rx *rx)
@@ -139,7 +139,7 @@ static ssize_t recv_some(struct gtsim_dbg_rx *rx, void *p, size_t n)
     struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
     ssize_t r;
     struct timespec t0, t;
-    int flags = rx->spin_us ? MSG_DONTWAIT : 0;
+    int flags = rx->poll_us ? MSG_DONTWAIT : 0;
     if (flags)
         clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
@@ -154,7 +154,7 @@ static ssize_t recv_some(struct gtsim_dbg_rx *rx, void *p, size_t n)
             break;
         clock_gettime(CLOCK_MONOTONIC, &t);
         if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) >
-            (long)rx->spin_us * 1000L)
+            (long)rx->poll_us * 1000L)
             flags = 0; /* the peer is slow: sleep until it answers */
     }
     if (r <= 0)

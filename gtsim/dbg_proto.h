@@ -81,7 +81,7 @@ struct gtsim_dbg_rx {
     int fd;
     int passed;        /* a descriptor the stream passed (SCM_RIGHTS), not taken, or -1 */
     uint32_t off, len; /* unread bytes in buf */
-    uint32_t spin_us;  /* poll this long before sleeping in recvmsg (0: sleep at once) */
+    uint32_t poll_us;  /* poll this long before sleeping in recvmsg (0: sleep at once) */
     uint8_t buf[4096];
 };
 void gtsim_dbg_rx_init(struct gtsim_dbg_rx *rx, int fd);

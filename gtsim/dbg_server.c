@@ -211,7 +211,7 @@ static void *accept_main(void *arg)
         s->fd = fd;
         s->event_fd = -1;
         gtsim_dbg_rx_init(&s->rx, fd);
-        s->rx.spin_us =
+        s->rx.poll_us =
             srv->drv ? srv->drv->cfg.poll_us : GTSIM_DEFAULT_POLL_US; /* as the client */
         s->last_fault = ~(uint64_t)0;
         pthread_mutex_init(&s->write_lock, NULL);
