@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 
 #include "bench/xpti/bench.h"
+#include "bench/xpti/floor.h"
 
 /* XPTI_Framework.md, i7-8559U: the reference this benchmark reproduces. */
 #define REF_STR_INSERT 250.0
@@ -95,6 +96,18 @@ static void notify_scoped(struct bench_data *d, size_t b, size_t e)
     }
 }
 
+/* Notify's loop with the dispatch floor (floor.c) in place of the
+ * framework: what the same notifications cost with a dispatcher that does
+ * nothing but call the callback. */
+static void notify_floor(struct bench_data *d, size_t b, size_t e)
+{
+    for (size_t i = b; i < e; i++) {
+        struct xpti_event *ev = d->events[d->visit[i]];
+        xpti_bench_floor_notify(d->stream, XPTI_TP_REGION_BEGIN, NULL, ev, i, NULL);
+        xpti_bench_floor_notify(d->stream, XPTI_TP_REGION_END, NULL, ev, i, NULL);
+    }
+}
+
 /* Baselines measured in the same run, so ratios survive a change of machine. */
 static void (*volatile empty_call)(size_t);
 static void empty(size_t i) {}
@@ -144,8 +157,8 @@ void bench_data_structures(const struct bench_options *o, struct bench_data *d)
     empty_call = empty;
     for (int r = 0; r < o->nthreads; r++) {
         int t = o->threads[r];
-        double ins, lu, inslu, create, uncached, cached, local, notify, call, locked;
-        double faults0, faults1, faults2, cpu_create, cpu_uncached, cpu_notify;
+        double ins, lu, inslu, create, uncached, cached, local, notify, call, locked, floor;
+        double faults0, faults1, faults2, cpu_create, cpu_uncached, cpu_notify, cpu_floor;
         bench_fresh_framework(d);
         ins = bench_run(t, d->n, str_insert, d) / (double)d->n;
         lu = bench_run(t, 2 * d->m, str_lookup, d) / (2.0 * (double)d->m);
@@ -163,6 +176,8 @@ void bench_data_structures(const struct bench_options *o, struct bench_data *d)
         local = bench_run(t, d->m, tp_local, d) / (double)d->m;
         notify = bench_run(t, d->m, notify_scoped, d) / (double)d->m;
         cpu_notify = bench_last_cpu_ns / (double)d->m;
+        floor = bench_run(t, d->m, notify_floor, d) / (double)d->m;
+        cpu_floor = bench_last_cpu_ns / (double)d->m;
         call = bench_run(t, d->m, indirect_calls, d) / (double)d->m;
         locked = bench_run(t, d->m, locked_lookups, d) / (double)d->m;
         printf(" threads %d%s\n", t, t == 0 ? " (serial)" : "");
@@ -182,6 +197,10 @@ void bench_data_structures(const struct bench_options *o, struct bench_data *d)
         printf("  baselines: indirect call %.2f ns (Notify = %.1f calls), mutex+load %.1f ns "
                "(Str.Lookup x%.2f of it)\n",
                call, call > 0 ? notify / call : 0, locked, locked > 0 ? lu / locked : 0);
+        printf("  dispatch floor (PLT call + one indirect call, x2): %.2f ns, CPU %.2f "
+               "(Notify x%.2f of it, CPU x%.2f)\n",
+               floor, cpu_floor, floor > 0 ? notify / floor : 0,
+               cpu_floor > 0 ? cpu_notify / cpu_floor : 0);
     }
 }
 

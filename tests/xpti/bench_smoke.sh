@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Smoke run of the XPTI benchmark with tiny counts: it must parse its options,
-# pass its semantic checks, print both performance tables and a memory row
+# pass its semantic checks, print both performance tables (with Notify's
+# dispatch floor) and a memory row
 # (with libzestub_xpti.so). Timings are not judged here (see bench/README.md).
 bench="$top_builddir/bench/xpti/bench_xpti"
 sub="$top_builddir/.libs/xpti_bench_subscriber.so"
-echo "1..7"
+echo "1..8"
 n=0
 fails=0
 check() {
@@ -20,6 +21,8 @@ out=$("$bench" --subscriber "$sub" -t 50 -y performance -i 1,2 -n 0,2 -f 50 2>&1
 check $? "performance run exits 0"
 echo "$out" | grep -q "TP LU+Notify" && echo "$out" | grep -q "Str.Lookup"
 check $? "both performance tables printed"
+echo "$out" | grep -Eq "dispatch floor .*: [0-9.]+ ns, CPU [0-9.]+ \(Notify x[0-9.]+ of it"
+check $? "Notify's dispatch floor measured beside it"
 "$bench" --type performance >/dev/null 2>&1
 [ $? = 2 ]
 check $? "missing required options are rejected"
