@@ -85,7 +85,12 @@ check_PROGRAMS += tests/fuzz/fuzz_gtsim_wire
 # recvmsg, sendmsg and close, and those of the event descriptors it passes, from
 # memory (the wrap below; other descriptors get the real calls).
 FUZZ_WIRE_WRAP = -Wl,--wrap=recvmsg,--wrap=sendmsg,--wrap=close
-tests_fuzz_fuzz_gtsim_wire_SOURCES = tests/fuzz/fuzz_gtsim_wire.c tests/tap.h \
+# The plain program's main (fuzz_gtsim_wire_main.c) is its own file; the
+# libFuzzer build below takes the rest: the session and its promises
+# (fuzz_gtsim_wire.c) and the debuggee they talk to (gtsim_wire_world.c).
+tests_fuzz_fuzz_gtsim_wire_SOURCES = tests/fuzz/fuzz_gtsim_wire_main.c tests/tap.h \
+	tests/slurp.h tests/fuzz/fuzz_gtsim_wire.c tests/fuzz/fuzz_gtsim_wire.h \
+	tests/fuzz/gtsim_wire_world.c tests/fuzz/gtsim_wire_world.h \
 	tests/fuzz/gtsim_wire_direct.c tests/fuzz/gtsim_wire_direct.h \
 	$(libze_gtsim_la_SOURCES)
 tests_fuzz_fuzz_gtsim_wire_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS) $(LIBELF_CFLAGS)
@@ -97,7 +102,7 @@ fuzz-gtsim-wire:
 	$(MKDIR_P) tests/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(ZE_CFLAGS) $(LIBELF_CFLAGS) \
 		-o tests/fuzz/fuzz_gtsim_wire_libfuzzer $(top_srcdir)/tests/fuzz/fuzz_gtsim_wire.c \
-		$(top_srcdir)/tests/fuzz/gtsim_wire_direct.c \
+		$(top_srcdir)/tests/fuzz/gtsim_wire_world.c $(top_srcdir)/tests/fuzz/gtsim_wire_direct.c \
 		$(addprefix $(top_srcdir)/,$(filter %.c,$(libze_gtsim_la_SOURCES) $(libgtsim_core_la_SOURCES))) \
 		$(LIBELF_LIBS) $(FUZZ_WIRE_WRAP) -lpthread
 	@echo "run: tests/fuzz/fuzz_gtsim_wire_libfuzzer -max_total_time=60 CORPUS_DIR"
