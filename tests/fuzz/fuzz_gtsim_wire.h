@@ -41,7 +41,7 @@ extern struct gtsim_wire_last gtsim_wire_last;
 /* Every session of the plain program takes both paths: the real
  * connection as before, and the direct one libFuzzer mostly takes.
  * Returns the promises broken on either (bit p for promise p);
- * gtsim_wire_last tells of the one that ran last. */
+ * gtsim_wire_last tells of the real connection, which runs second. */
 unsigned gtsim_wire_check_session(const uint8_t *input, size_t size);
 
 /* Frees what the sessions over a real connection kept of the debuggee's

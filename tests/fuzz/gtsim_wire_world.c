@@ -26,10 +26,16 @@ ze_result_t ZE_APICALL zeGetModuleProcAddrTable(ze_api_version_t v, ze_module_dd
 struct gtsim_wire_world gtsim_wire_world;
 static char runtime_dir[64];
 
+/* After gtsim's own exit handler removed the socket (atexit runs it
+ * first): gtsim's per-user directory inside ours, then ours. */
 static void remove_runtime_dir(void)
 {
-    if (runtime_dir[0])
-        rmdir(runtime_dir); /* after gtsim's own exit handler removed the socket */
+    char gtsim_dir[128];
+    if (!runtime_dir[0])
+        return;
+    if (gtsim_dbg_runtime_dir(getuid(), gtsim_dir, sizeof(gtsim_dir)) == 0)
+        rmdir(gtsim_dir);
+    rmdir(runtime_dir);
 }
 
 static const char *fixture_path(char *buf, size_t len)
