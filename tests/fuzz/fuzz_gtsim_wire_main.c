@@ -6,7 +6,6 @@
  * DIR` writes those sessions as a corpus. The attach message carries the
  * simulated hardware's fingerprint: the program sets GTSIM_CONFIG=tiles=2
  * for itself (gtsim_wire_world.h), so that the checked-in seeds attach. */
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 #include "gtsim/dbg_proto.h"
 #include "gtsim/gtsim.h"
 #include "tests/fuzz/fuzz_gtsim_wire.h"
+#include "tests/fuzz/plain.h"
 #include "tests/fuzz/gtsim_wire_world.h"
 #include "tests/slurp.h"
 #include "tests/tap.h"
@@ -129,10 +129,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15u;
 
 static uint64_t next_random(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return fuzz_xorshift(&rng);
 }
 
 /* A value a hostile debugger would try in a length, type, address or id. */
@@ -209,29 +206,7 @@ static unsigned replay_path(const char *path, int *readable)
 
 static void replay_corpus(void)
 {
-    const char *top = getenv("top_srcdir");
-    char dir[512], path[1024];
-    struct dirent *de;
-    unsigned files = 0, bad = 0;
-    snprintf(dir, sizeof(dir), "%s/tests/fuzz/corpus/gtsim_wire", top ? top : ".");
-    DIR *d = opendir(dir);
-    while (d && (de = readdir(d)) != NULL) {
-        int readable;
-        unsigned broke;
-        if (de->d_name[0] == '.' ||
-            snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path))
-            continue;
-        broke = replay_path(path, &readable);
-        files++;
-        if (!readable || broke) {
-            bad++;
-            tap_diag("%s: %s (mask %#x)", path, readable ? "broke a promise" : "unreadable", broke);
-        }
-    }
-    if (d)
-        closedir(d);
-    tap_ok(files >= SEEDS && bad == 0, "the %u files of %s keep every promise (%u do not)", files,
-           dir, bad);
+    fuzz_replay_corpus("gtsim_wire", SEEDS, replay_path);
 }
 
 /* After everything, a sound debugger still attaches, gets the module's

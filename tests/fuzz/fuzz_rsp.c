@@ -32,8 +32,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Larger inputs add nothing the state machine has not seen. */
-#define MAX_INPUT (64 * 1024)
+/* Larger inputs add nothing the state machine has not seen. Not named
+ * MAX_INPUT: <limits.h> has that (255), and a system header included after
+ * this line redefines it without a warning. */
+#define MAX_SESSION_BYTES (64 * 1024)
 
 /* The connection's bytes never reach the kernel. Issue 16 measured 336
  * inputs/s with a socketpair; memory files made it 2.4-7x faster, and
@@ -280,8 +282,8 @@ static const char *serve_once(const uint8_t *data, size_t size, size_t *frames)
     const char *bad = NULL;
 
     *frames = 0;
-    if (size > MAX_INPUT)
-        size = MAX_INPUT;
+    if (size > MAX_SESSION_BYTES)
+        size = MAX_SESSION_BYTES;
     if (!s || memfiles() != 0)
         return "no server, mock target or memory files";
     /* The whole input is there from the start and then ends: the end of
@@ -328,16 +330,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifndef ZESTUB_LIBFUZZER
+#include "tests/fuzz/plain.h"
+
 #define MUTATIONS 3000
 
 static uint64_t rng = 0x2545f4914f6cdd1du;
 
 static uint64_t next_random(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return fuzz_xorshift(&rng);
 }
 
 /* Sound client sessions: Intel's GDB and stock GDB dialects, ack and
@@ -464,7 +465,7 @@ static int replay_file(const char *path)
     FILE *f = fopen(path, "rb");
     if (!f)
         return -1;
-    static uint8_t buf[MAX_INPUT];
+    static uint8_t buf[MAX_SESSION_BYTES];
     size_t n = fread(buf, 1, sizeof(buf), f);
     fclose(f);
     size_t frames;
@@ -555,7 +556,7 @@ int main(int argc, char **argv)
     /* The mock target says "client gone" on stderr once per connection. */
     fflush(stderr);
     FILE *quiet = freopen("/dev/null", "w", stderr);
-    uint8_t *buf = malloc(MAX_INPUT);
+    uint8_t *buf = malloc(MAX_SESSION_BYTES);
     int served = 0; /* a loop cut short must not pass as MUTATIONS sessions */
     for (int i = 0; buf && i < MUTATIONS; i++) {
         size_t len;
@@ -564,7 +565,7 @@ int main(int argc, char **argv)
             break;
         memcpy(buf, good, len);
         free(good);
-        mutate(buf, &len, MAX_INPUT);
+        mutate(buf, &len, MAX_SESSION_BYTES);
         size_t frames;
         const char *bad = serve_once(buf, len, &frames);
         served++;

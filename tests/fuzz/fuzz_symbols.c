@@ -200,6 +200,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 #include "gtsim/debug_zebin.h"
 #include "gtsim/zebin.h"
+#include "tests/fuzz/plain.h"
 #include "tests/slurp.h"
 #include "tests/tap.h"
 
@@ -217,10 +218,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15u;
 
 static uint64_t next_random(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return fuzz_xorshift(&rng);
 }
 
 /* The fixture as the driver would hand it out: a debug zebin. */
@@ -368,29 +366,7 @@ static unsigned replay_file(const char *path, int *readable)
  * cases of tests/symbols/test_malformed and what earlier runs found. */
 static void replay_corpus(void)
 {
-    const char *top = getenv("top_srcdir");
-    char dir[512], path[1024];
-    struct dirent *de;
-    unsigned files = 0, bad = 0;
-    snprintf(dir, sizeof(dir), "%s/tests/fuzz/corpus/symbols", top ? top : ".");
-    DIR *d = opendir(dir);
-    while (d && (de = readdir(d)) != NULL) {
-        int readable;
-        unsigned broke;
-        if (de->d_name[0] == '.' ||
-            snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path))
-            continue;
-        broke = replay_file(path, &readable);
-        files++;
-        if (!readable || broke) {
-            bad++;
-            tap_diag("%s: %s (mask %#x)", path, readable ? "broke a promise" : "unreadable", broke);
-        }
-    }
-    if (d)
-        closedir(d);
-    tap_ok(files >= 30 && bad == 0, "the %u files of %s keep every promise (%u do not)", files, dir,
-           bad);
+    fuzz_replay_corpus("symbols", 30, replay_file);
 }
 
 int main(int argc, char **argv)

@@ -194,6 +194,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifndef ZESTUB_LIBFUZZER
+#include "tests/fuzz/plain.h"
 #include "tests/tap.h"
 #include "xpti/xtab_writer.h"
 
@@ -203,10 +204,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15u;
 
 static uint64_t next_random(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return fuzz_xorshift(&rng);
 }
 
 /* A sound table with records in every area, the mutations' starting point. */

@@ -5,7 +5,7 @@
 check_PROGRAMS += tests/fuzz/fuzz_xtab
 tests_fuzz_fuzz_xtab_LDADD = libxtab.la libxtab_writer.la $(PTHREAD_LIBS)
 TESTS += tests/fuzz/fuzz_xtab
-EXTRA_DIST += tests/fuzz/README.md
+EXTRA_DIST += tests/fuzz/README.md tests/fuzz/plain.h
 
 FUZZ_CC = clang
 FUZZ_FLAGS = -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -DZESTUB_LIBFUZZER \

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/* What the fuzz targets' plain programs (built without ZESTUB_LIBFUZZER,
+ * run by `make check`) share: the random sequence of their mutations and
+ * the replay of a checked-in corpus. Header-only, as tests/tap.h is, so a
+ * target stays one file for the libFuzzer build. */
+#ifndef ZESTUB_TESTS_FUZZ_PLAIN_H
+#define ZESTUB_TESTS_FUZZ_PLAIN_H
+
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tests/tap.h"
+
+/* xorshift64 over *state: the same mutations on every run, so a failure
+ * in `make check` comes back when the test is run again. */
+static inline uint64_t fuzz_xorshift(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *state = x;
+}
+
+/* Replays one file: the promises it broke (a mask, 0 for none); *readable
+ * says whether the file could be read at all. */
+typedef unsigned (*fuzz_replay_fn)(const char *path, int *readable);
+
+/* Every file of tests/fuzz/corpus/<name> (under $top_srcdir) through
+ * replay, as one TAP check: at least min_files of them, each readable and
+ * keeping every promise; each one that does not is named in a diagnostic. */
+static inline void fuzz_replay_corpus(const char *name, unsigned min_files, fuzz_replay_fn replay)
+{
+    const char *top = getenv("top_srcdir");
+    char dir[512], path[1024];
+    struct dirent *de;
+    unsigned files = 0, bad = 0;
+    snprintf(dir, sizeof(dir), "%s/tests/fuzz/corpus/%s", top ? top : ".", name);
+    DIR *d = opendir(dir);
+    while (d && (de = readdir(d)) != NULL) {
+        int readable;
+        unsigned broke;
+        if (de->d_name[0] == '.' ||
+            snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path))
+            continue;
+        broke = replay(path, &readable);
+        files++;
+        if (!readable || broke) {
+            bad++;
+            tap_diag("%s: %s (mask %#x)", path, readable ? "broke a promise" : "unreadable", broke);
+        }
+    }
+    if (d)
+        closedir(d);
+    tap_ok(files >= min_files && bad == 0, "the %u files of %s keep every promise (%u do not)",
+           files, dir, bad);
+}
+
+#endif
