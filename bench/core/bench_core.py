@@ -123,6 +123,12 @@ def plain_write(path, size):
     return took
 
 
+def synced_then(f, *args):
+    """f(*args) after os.sync(): from a page cache with nothing dirty."""
+    os.sync()
+    return f(*args)
+
+
 DEVICE_READS = [FUNCS.index("ReadRegisters"), FUNCS.index("ReadMemory")]
 
 
@@ -147,6 +153,11 @@ def one_round(a, where, counted, counter, tmp, watch, rnd):
             core = os.path.join(tmp, "r%d.core" % rnd)
             if mode == "with":
                 argv += ["--core", core]
+            # Each timed write starts with no dirty pages of an earlier one
+            # (the plain write would otherwise pay for the core's writeback,
+            # or the core for the last round's plain write): a plain write's
+            # speed swung 9x between rounds without this.
+            os.sync()
             before = counter.snap()
             out[mode] = run_dump(counted, argv, a.timeout, tmp)
             reads[mode] = device_reads(counter, before)
@@ -161,7 +172,7 @@ def one_round(a, where, counted, counter, tmp, watch, rnd):
             "win_reads": win_reads,
             "reads": reads["with"][0] - reads["without"][0],
             "read_s": reads["with"][1] - reads["without"][1],
-            "plain": plain_write(os.path.join(tmp, "plain.bin"), size)}
+            "plain": synced_then(plain_write, os.path.join(tmp, "plain.bin"), size)}
 
 
 def pagefault_core(a, tmp, options=("--core-light",)):
