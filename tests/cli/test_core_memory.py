@@ -21,6 +21,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
@@ -259,8 +260,15 @@ with h.guarded(t, "--core-size"):
     env = h.small_device(5)
     app, _ = h.start_app(env, args=["--print-buffers"], running="buffers:")
     one, full, cut = (os.path.join(tmp, n) for n in ("j1.core", "jall.core", "j3.core"))
-    d1 = dump(app.pid, env, "--on", "now", "--core", one, "--core-threads", "1",
-              "--core-memory", "0")
+    # vadd prints its buffers once the kernel is submitted; on a loaded
+    # machine gtsim may not have dispatched a thread yet, and a dump then
+    # rightly finds none stopped ("no core written"): ask again.
+    for _ in range(10):
+        d1 = dump(app.pid, env, "--on", "now", "--core", one, "--core-threads", "1",
+                  "--core-memory", "0")
+        if written(d1) or b"no stopped thread" not in d1.stderr:
+            break
+        time.sleep(0.3)
     d2 = dump(app.pid, env, "--on", "now", "--core", full, "--core-memory", "0")
     n = written(d2)
     t.ok(written(d1) == 1 and n >= 4, "a one-thread and a %d-thread core as references" % n,
