@@ -24,6 +24,7 @@ targets=(
     "rsp rsp -max_len=4096"
     "symbols symbols"
     "gtsim_wire gtsim_wire"
+    "merge_json merge_json"
 )
 echo "1..${#targets[@]}"
 

@@ -3,11 +3,12 @@
  * so a hostile file cannot exhaust the stack. */
 #include "cli/json_parse.h"
 
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_DEPTH 64
 
 struct parser {
     const char *p;
@@ -88,12 +89,21 @@ static char *string(struct parser *ps)
             out[n++] = '\f';
             break;
         case 'u':
-            if (sscanf(ps->p, "%4x", &u) != 1) {
-                fail(ps, "bad \\u escape");
-                free(out);
-                return NULL;
+            /* Exactly four hex digits (sscanf's %4x would take a sign,
+             * spaces, "0x" or fewer digits, and step past the string). */
+            u = 0;
+            for (int i = 0; i < 4 && out; i++, ps->p++) {
+                char h = *ps->p;
+                if (!isxdigit((unsigned char)h)) {
+                    fail(ps, "bad \\u escape");
+                    free(out);
+                    out = NULL;
+                    break;
+                }
+                u = u * 16 + (unsigned)(h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
             }
-            ps->p += 4;
+            if (!out)
+                return NULL;
             put_utf8(out, &n, u);
             break;
         default:
@@ -150,10 +160,12 @@ static struct jv *container(struct parser *ps, bool obj, int depth)
             if (*ps->p != '"' || !(key = string(ps)))
                 break;
             skip_ws(ps);
-            if (*ps->p++ != ':') {
+            /* Never past the text's NUL: a file cut short ends here. */
+            if (*ps->p != ':') {
                 free(key);
                 break;
             }
+            ps->p++;
         }
         item = value(ps, depth + 1);
         if (!item || !push(v, key, item)) {
@@ -166,8 +178,10 @@ static struct jv *container(struct parser *ps, bool obj, int depth)
             ps->p++;
             continue;
         }
-        if (*ps->p++ == close)
+        if (*ps->p == close) {
+            ps->p++;
             return v;
+        }
         break;
     }
     fail(ps, obj ? "bad object" : "bad array");
@@ -175,20 +189,56 @@ static struct jv *container(struct parser *ps, bool obj, int depth)
     return NULL;
 }
 
+static const char *digits(const char *p)
+{
+    while (*p >= '0' && *p <= '9')
+        p++;
+    return p;
+}
+
+/* The end of the number RFC 8259 writes at p, or NULL. Nothing else that
+ * strtod takes ("nan", "inf", hex, a '+', a leading '.' or zero): merge
+ * copies a number's text into its own JSON report, which must stay JSON. */
+static const char *number_end(const char *p)
+{
+    const char *q;
+    p += *p == '-';
+    if (*p == '0')
+        p++;
+    else if (*p >= '1' && *p <= '9')
+        p = digits(p);
+    else
+        return NULL;
+    if (*p == '.') {
+        if ((q = digits(p + 1)) == p + 1)
+            return NULL;
+        p = q;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p += 1 + (p[1] == '+' || p[1] == '-');
+        if ((q = digits(p)) == p)
+            return NULL;
+        p = q;
+    }
+    return p;
+}
+
 static struct jv *number(struct parser *ps)
 {
-    char *end;
-    double d = strtod(ps->p, &end);
+    const char *end = number_end(ps->p);
     struct jv *v;
-    if (end == ps->p) {
-        fail(ps, "unexpected character");
+    if (!end) {
+        fail(ps, *ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9') ? "bad number"
+                                                                   : "unexpected character");
         return NULL;
     }
     v = new_value(JV_NUMBER);
-    if (v) {
-        v->num = d;
-        v->str = strndup(ps->p, (size_t)(end - ps->p));
+    if (v && !(v->str = strndup(ps->p, (size_t)(end - ps->p)))) {
+        free(v);
+        v = NULL;
     }
+    if (v)
+        v->num = strtod(v->str, NULL);
     ps->p = end;
     return v;
 }
@@ -197,8 +247,12 @@ static struct jv *value(struct parser *ps, int depth)
 {
     struct jv *v;
     skip_ws(ps);
-    if (depth > MAX_DEPTH) {
-        fail(ps, "nested too deeply");
+    /* The document is depth 0: at most JV_MAX_DEPTH levels of arrays and
+     * objects, each a level of recursion here. */
+    if (depth >= JV_MAX_DEPTH && (*ps->p == '[' || *ps->p == '{')) {
+        char what[64];
+        snprintf(what, sizeof(what), "nested deeper than %d", JV_MAX_DEPTH);
+        fail(ps, what);
         return NULL;
     }
     switch (*ps->p) {
@@ -232,7 +286,10 @@ struct jv *jv_parse(const char *text, char *err, size_t errlen)
 {
     struct parser ps = {text, text, err, errlen, false};
     struct jv *v = value(&ps, 0);
-    skip_ws(&ps);
+    /* Only after a whole document: a failed one may have left p on the
+     * text's NUL, and nothing may be read past it. */
+    if (v)
+        skip_ws(&ps);
     if (v && *ps.p) {
         fail(&ps, "text after the document");
         jv_free(v);
@@ -277,7 +334,14 @@ const char *jv_str(const struct jv *v, const char *key, const char *dflt)
 long long jv_int(const struct jv *v, const char *key, long long dflt)
 {
     const struct jv *m = jv_get(v, key);
-    return m && m->type == JV_NUMBER ? (long long)m->num : dflt;
+    if (!m || m->type != JV_NUMBER || isnan(m->num))
+        return dflt;
+    /* Saturated: a 64-bit id, or 1e300, is no undefined conversion. */
+    if (m->num >= 0x1p63)
+        return LLONG_MAX;
+    if (m->num < -0x1p63)
+        return LLONG_MIN;
+    return (long long)m->num;
 }
 
 bool jv_is(const struct jv *v, const char *key, enum jv_type t)

@@ -7,6 +7,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* How deep arrays and objects may nest: the parser recurses once per level,
+ * and a dump nests a handful of levels, a hostile file 100,000. */
+#define JV_MAX_DEPTH 64
+
 enum jv_type { JV_NULL, JV_BOOL, JV_NUMBER, JV_STRING, JV_ARRAY, JV_OBJECT };
 
 struct jv {
@@ -19,13 +23,15 @@ struct jv {
     size_t n;
 };
 
-/* Parses text; NULL on error with err set ("line N: what"). */
+/* Parses text (NUL-terminated; nothing past the NUL is read); NULL on
+ * error with err set ("line N: what"). Numbers only as RFC 8259 writes
+ * them, nesting at most JV_MAX_DEPTH. */
 struct jv *jv_parse(const char *text, char *err, size_t errlen);
 void jv_free(struct jv *v);
 /* Member of an object, NULL when v is not an object or has none. */
 const struct jv *jv_get(const struct jv *v, const char *key);
 /* Typed reads with a fallback when the member is missing or of another
- * type. */
+ * type. jv_int truncates toward zero and saturates at LLONG_MIN/MAX. */
 const char *jv_str(const struct jv *v, const char *key, const char *dflt);
 long long jv_int(const struct jv *v, const char *key, long long dflt);
 bool jv_is(const struct jv *v, const char *key, enum jv_type t);

@@ -75,17 +75,13 @@ static void explain_partial(struct merge_rank *r, const char *text)
     }
 }
 
-static void load(struct merge_rank *r, size_t index)
+void merge_read_text(struct merge_rank *r, const char *text, size_t index)
 {
-    char *text = slurp(r->path, r->error, sizeof(r->error));
     const struct jv *threads, *faults, *program;
     r->rank = (long)index;
-    if (!text)
-        return;
     r->doc = jv_parse(text, r->error, sizeof(r->error));
     if (!r->doc)
         explain_partial(r, text);
-    free(text);
     if (r->doc && strcmp(jv_str(r->doc, "schema", ""), "zestub-dump") != 0) {
         snprintf(r->error, sizeof(r->error), "not a zestub dump (no \"schema\":\"zestub-dump\")");
         jv_free(r->doc);
@@ -108,6 +104,16 @@ static void load(struct merge_rank *r, size_t index)
         r->faulted |= !strcmp(jv_str(threads->item[i], "reason", ""), "page-fault");
     r->hang = jv_get(r->doc, "hang");
     r->hung = jv_is(r->doc, "hang", JV_OBJECT);
+}
+
+static void load(struct merge_rank *r, size_t index)
+{
+    char *text = slurp(r->path, r->error, sizeof(r->error));
+    r->rank = (long)index;
+    if (!text)
+        return;
+    merge_read_text(r, text, index);
+    free(text);
 }
 
 const struct jv *merge_fault_of(const struct jv *doc, const struct jv *t)

@@ -47,6 +47,13 @@ struct merge {
     size_t nclasses;
 };
 
+/* One rank's dump from its text (NUL-terminated, as merge reads a whole
+ * file) into r, whose path is set: r->doc and the fields read from it, or
+ * r->doc NULL and r->error saying why. index is the file's place on the
+ * command line, the rank of a document that names none. merge calls it
+ * only for each file it reads; it is not static so that
+ * tests/fuzz/fuzz_merge_json can feed it any bytes without a file. */
+void merge_read_text(struct merge_rank *r, const char *text, size_t index);
 /* "0-3,7" from sorted unique values. */
 void merge_ranges(FILE *f, const long *v, size_t n);
 void merge_print_human(FILE *f, const struct merge *m);

@@ -5,7 +5,9 @@
 address class (freed vs live allocation, from the XPTI fields), ranks
 without a "rank" field, unreadable and foreign files, the exit statuses,
 hang dumps (the ranks that hung, each one's oldest submission, status 6),
-and the --json document of doc/merge-format.md."""
+the --json document of doc/merge-format.md, and hostile files: nesting
+deeper than the reader's limit, numbers JSON does not write, a file cut
+short, a huge rank."""
 import json
 import os
 import shutil
@@ -15,7 +17,7 @@ import tempfile
 
 zestub = os.path.join(os.environ.get("top_builddir", "."), "zestub")
 tmp = tempfile.mkdtemp()
-PLAN = 26
+PLAN = 31
 print("1..%d" % PLAN)
 n = 0
 failed = 0
@@ -188,6 +190,32 @@ ok("hung: 0,2" in human and
    "human output: hung ranks and where each hang was submitted", human)
 rc, m, err = merge([h0, x])
 ok(rc == 5, "a fault and a hang: the fault wins, status 5", err)
+
+# 8. hostile files: refused with the line and the reason, the rest merged.
+deep = write("deep.json", "[" * 100000)
+rc, m, err = merge([deep, y])
+ok(rc == 1 and "deep.json: line 1: nested deeper than 64" in err and
+   m["not_faulted"]["list"] == [1],
+   "100,000 nested '[': refused (line 1: nested deeper than 64), no stack overflow", err)
+at_limit = write("limit.json", "[" * 64 + "]" * 64)
+over = write("over.json", '{"schema":"zestub-dump","x":' + "[" * 64 + "]" * 64 + "}")
+rc, m, err = merge([at_limit, over])
+ok(rc == 1 and "limit.json: not a zestub dump" in err and "over.json: line 1: nested deeper" in err,
+   "64 levels are read, 65 are not", err)
+nan = write("nan.json", '{"schema":"zestub-dump","rank":nan}')
+hexa = write("hex.json", '{"schema":"zestub-dump",\n"pid":0x10}')
+rc, m, err = merge([nan, hexa])
+ok(rc == 1 and "nan.json: line 1: unexpected character" in err and
+   "hex.json: line 2: bad" in err, "numbers JSON does not write are refused with their line", err)
+whole = json.dumps(doc(3, [thread("0.0.0.0")]))
+cut = write("cut.json", whole[:whole.index('"trigger"')])
+rc, m, err = merge([cut, y])
+ok(rc == 1 and "cut.json: line 1: bad object" in err and len(m["files"]) == 2,
+   "a file cut short: refused, the other still merged", err)
+big = write("big.json", '{"schema":"zestub-dump","rank":1e300,"complete":true}')
+rc, m, err = merge([big])
+ok(rc == 0 and m["files"][0]["rank"] == 9223372036854775807,
+   "a rank of 1e300 saturates (no undefined conversion)", m["files"])
 
 if n != PLAN:
     print("# plan said %d checks, ran %d" % (PLAN, n))
