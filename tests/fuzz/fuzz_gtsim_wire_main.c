@@ -188,27 +188,6 @@ static size_t mutate(uint8_t *out, size_t cap, const struct msgbuf *s)
     return n;
 }
 
-static unsigned replay_path(const char *path, int *readable)
-{
-    size_t n = 0;
-    uint8_t *b = tests_slurp(path, &n);
-    FILE *f = b ? NULL : fopen(path, "rb");
-    unsigned bad;
-    *readable = b || f;
-    if (f)
-        fclose(f);
-    if (!*readable)
-        return 0;
-    bad = gtsim_wire_check_session(b ? b : (const uint8_t *)"", n);
-    free(b);
-    return bad;
-}
-
-static void replay_corpus(void)
-{
-    fuzz_replay_corpus("gtsim_wire", SEEDS, replay_path);
-}
-
 /* After everything, a sound debugger still attaches, gets the module's
  * load on its event stream, reads back what a hostile one may have written
  * (the buffer holds 0x5a or 0xa5 bytes), and detaches. */
@@ -288,13 +267,9 @@ int main(int argc, char **argv)
     tap_plan((argc > 1 ? argc - 1 : 1) + 2 + P_COUNT + 3);
     if (gtsim_wire_world_init() != 0)
         tap_bail("cannot set up the gtsim debuggee in this process");
-    for (int i = 1; i < argc; i++) {
-        int readable;
-        unsigned bad = replay_path(argv[i], &readable);
-        tap_ok(readable && bad == 0, "replayed %s (broken promises: mask %#x)", argv[i], bad);
-    }
+    fuzz_replay_args(argc, argv, gtsim_wire_check_session);
     if (argc == 1)
-        replay_corpus();
+        fuzz_replay_corpus("gtsim_wire", SEEDS, gtsim_wire_check_session);
     struct msgbuf seeds[SEEDS] = {{0}};
     size_t cap = check_seeds(seeds) + 4096;
     check_descriptors(&seeds[0]);

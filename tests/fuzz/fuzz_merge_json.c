@@ -382,23 +382,6 @@ static uint64_t next_random(void)
     return fuzz_xorshift(&rng);
 }
 
-static unsigned replay_file(const char *path, int *readable)
-{
-    size_t n = 0;
-    uint8_t *buf = tests_slurp(path, &n);
-    /* tests_slurp gives NULL for an empty file: an input too. */
-    FILE *f = buf ? NULL : fopen(path, "rb");
-    unsigned bad;
-    *readable = buf != NULL || f != NULL;
-    if (f)
-        fclose(f);
-    if (!*readable)
-        return 0;
-    bad = check_input(buf ? buf : (const uint8_t *)"", buf ? n : 0);
-    free(buf);
-    return bad;
-}
-
 struct seed {
     char name[256]; /* a d_name */
     uint8_t *bytes;
@@ -512,13 +495,9 @@ int main(int argc, char **argv)
      * mutations reached accepted documents, accepted dumps and each kind
      * of refusal. */
     tap_plan((argc > 1 ? argc - 1 : 1) + 2 + P_COUNT + 4);
-    for (int i = 1; i < argc; i++) {
-        int readable;
-        unsigned bad = replay_file(argv[i], &readable);
-        tap_ok(readable && bad == 0, "replayed %s (broken promises: mask %#x)", argv[i], bad);
-    }
+    fuzz_replay_args(argc, argv, check_input);
     if (argc == 1)
-        fuzz_replay_corpus("merge_json", 10, replay_file);
+        fuzz_replay_corpus("merge_json", 10, check_input);
     struct seed seeds[MAX_SEEDS];
     size_t nseeds = load_seeds(seeds), maxlen = 0;
     unsigned seed_bad = 0;

@@ -345,30 +345,9 @@ static size_t mutate(uint8_t *b, const struct seed *s)
     return next_random() % 10 == 0 ? next_random() % len : len;
 }
 
-static unsigned replay_file(const char *path, int *readable)
-{
-    size_t n = 0;
-    uint8_t *buf = tests_slurp(path, &n);
-    unsigned bad;
-    /* tests_slurp gives NULL for an empty file: that is a valid input too. */
-    FILE *f = buf ? NULL : fopen(path, "rb");
-    *readable = buf != NULL || f != NULL;
-    if (f)
-        fclose(f);
-    if (!*readable)
-        return 0;
-    bad = check_image(buf ? buf : (const uint8_t *)"", buf ? n : 0);
-    free(buf);
-    return bad;
-}
-
-/* Without arguments (`make check`), the checked-in corpus: the malformed
- * cases of tests/symbols/test_malformed and what earlier runs found. */
-static void replay_corpus(void)
-{
-    fuzz_replay_corpus("symbols", 30, replay_file);
-}
-
+/* Without arguments (`make check`) it replays the checked-in corpus: the
+ * malformed cases of tests/symbols/test_malformed and what earlier runs
+ * found. */
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
@@ -377,13 +356,9 @@ int main(int argc, char **argv)
      * the seeds, one per promise, and that the mutations reached refusals,
      * modules, and line tables. */
     tap_plan((argc > 1 ? argc - 1 : 1) + 1 + P_COUNT + 3);
-    for (int i = 1; i < argc; i++) {
-        int readable;
-        unsigned bad = replay_file(argv[i], &readable);
-        tap_ok(readable && bad == 0, "replayed %s (broken promises: mask %#x)", argv[i], bad);
-    }
+    fuzz_replay_args(argc, argv, check_image);
     if (argc == 1)
-        replay_corpus();
+        fuzz_replay_corpus("symbols", 30, check_image);
     struct seed seeds[MAX_SEEDS];
     size_t nseeds = load_seeds(seeds), maxlen = 0;
     unsigned seed_bad = 0;

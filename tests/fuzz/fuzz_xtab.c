@@ -247,19 +247,6 @@ static int write_seed(const char *path)
     return ok ? 0 : 1;
 }
 
-/* Replays a file; returns the promises it broke. */
-static unsigned replay_file(const char *path, int *readable)
-{
-    FILE *f = fopen(path, "rb");
-    *readable = f != NULL;
-    if (!f)
-        return 0;
-    static uint8_t buf[1 << 22];
-    size_t n = fread(buf, 1, sizeof(buf), f);
-    fclose(f);
-    return check_table(buf, n);
-}
-
 /* One mutation of `good` into `b`; returns the length to read. */
 static size_t mutate(unsigned char *b, const unsigned char *good, size_t len)
 {
@@ -281,11 +268,7 @@ int main(int argc, char **argv)
      * that the mutations reached both the refusal and the reading paths. */
     tap_plan(argc - 1 + 1 + P_COUNT + 2);
     unsigned violations[P_COUNT] = {0};
-    for (int i = 1; i < argc; i++) {
-        int readable;
-        unsigned bad = replay_file(argv[i], &readable);
-        tap_ok(readable && bad == 0, "replayed %s (broken promises: mask %#x)", argv[i], bad);
-    }
+    fuzz_replay_args(argc, argv, check_table);
     size_t len;
     unsigned char *good = seed(&len);
     unsigned char *b = malloc(len);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* What the fuzz targets' plain programs (built without ZESTUB_LIBFUZZER,
  * run by `make check`) share: the random sequence of their mutations and
- * the replay of a checked-in corpus. Header-only, as tests/tap.h is, so a
- * target stays one file for the libFuzzer build. */
+ * the replay of files (named on the command line, or a checked-in corpus). Header-only, as
+ * tests/tap.h is, so a target stays one file for the libFuzzer build. */
 #ifndef ZESTUB_TESTS_FUZZ_PLAIN_H
 #define ZESTUB_TESTS_FUZZ_PLAIN_H
 
@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "tests/slurp.h"
 #include "tests/tap.h"
 
 /* xorshift64 over *state: the same mutations on every run, so a failure
@@ -24,14 +25,32 @@ static inline uint64_t fuzz_xorshift(uint64_t *state)
     return *state = x;
 }
 
-/* Replays one file: the promises it broke (a mask, 0 for none); *readable
- * says whether the file could be read at all. */
-typedef unsigned (*fuzz_replay_fn)(const char *path, int *readable);
+/* A target's check of one input: the promises it broke (bit p for promise
+ * p), 0 for none. */
+typedef unsigned (*fuzz_check_fn)(const uint8_t *data, size_t size);
+
+/* One file through check: the promises it broke; *readable says whether
+ * the file could be read at all. An empty file is an input too. */
+static inline unsigned fuzz_replay_path(const char *path, int *readable, fuzz_check_fn check)
+{
+    size_t n = 0;
+    uint8_t *buf = tests_slurp(path, &n);
+    FILE *f = buf ? NULL : fopen(path, "rb"); /* tests_slurp: NULL when empty */
+    unsigned bad;
+    *readable = buf != NULL || f != NULL;
+    if (f)
+        fclose(f);
+    if (!*readable)
+        return 0;
+    bad = check(buf ? buf : (const uint8_t *)"", buf ? n : 0);
+    free(buf);
+    return bad;
+}
 
 /* Every file of tests/fuzz/corpus/<name> (under $top_srcdir) through
- * replay, as one TAP check: at least min_files of them, each readable and
+ * check, as one TAP check: at least min_files of them, each readable and
  * keeping every promise; each one that does not is named in a diagnostic. */
-static inline void fuzz_replay_corpus(const char *name, unsigned min_files, fuzz_replay_fn replay)
+static inline void fuzz_replay_corpus(const char *name, unsigned min_files, fuzz_check_fn check)
 {
     const char *top = getenv("top_srcdir");
     char dir[512], path[1024];
@@ -45,7 +64,7 @@ static inline void fuzz_replay_corpus(const char *name, unsigned min_files, fuzz
         if (de->d_name[0] == '.' ||
             snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path))
             continue;
-        broke = replay(path, &readable);
+        broke = fuzz_replay_path(path, &readable, check);
         files++;
         if (!readable || broke) {
             bad++;
@@ -56,6 +75,16 @@ static inline void fuzz_replay_corpus(const char *name, unsigned min_files, fuzz
         closedir(d);
     tap_ok(files >= min_files && bad == 0, "the %u files of %s keep every promise (%u do not)",
            files, dir, bad);
+}
+
+/* The files named on the command line, a TAP check each. */
+static inline void fuzz_replay_args(int argc, char **argv, fuzz_check_fn check)
+{
+    for (int i = 1; i < argc; i++) {
+        int readable;
+        unsigned bad = fuzz_replay_path(argv[i], &readable, check);
+        tap_ok(readable && bad == 0, "replayed %s (broken promises: mask %#x)", argv[i], bad);
+    }
 }
 
 #endif
