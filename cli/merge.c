@@ -25,11 +25,16 @@ static void usage(FILE *f)
                "rank faulted, 6 some rank hung (and none faulted).\n");
 }
 
+/* The whole file as a C string, or NULL with err saying why: it cannot be
+ * opened or read (a directory: "Is a directory"), memory ran out, it is
+ * empty, or it holds a NUL byte, which no JSON text does (what a crash
+ * leaves in a file's last blocks) and which would end the text early. */
 static char *slurp(const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
     char *buf = NULL;
     size_t n = 0, cap = 0;
+    const char *nul;
     if (!f) {
         snprintf(err, errlen, "%s", strerror(errno));
         return NULL;
@@ -38,8 +43,10 @@ static char *slurp(const char *path, char *err, size_t errlen)
         size_t got;
         if (cap - n < 65536) {
             char *b = realloc(buf, cap + 65536 + 1);
-            if (!b)
+            if (!b) {
+                snprintf(err, errlen, "out of memory after reading %zu bytes", n);
                 break;
+            }
             buf = b;
             cap += 65536;
         }
@@ -48,9 +55,18 @@ static char *slurp(const char *path, char *err, size_t errlen)
         if (got == 0)
             break;
     }
+    if (ferror(f) && !err[0])
+        snprintf(err, errlen, "%s", strerror(errno));
     fclose(f);
-    if (buf)
-        buf[n] = '\0';
+    if (!err[0] && n == 0)
+        snprintf(err, errlen, "an empty file (a dump stopped before it wrote anything?)");
+    if (!err[0] && (nul = memchr(buf, '\0', n)) != NULL)
+        snprintf(err, errlen, "a NUL byte at offset %zu: not a JSON text", (size_t)(nul - buf));
+    if (err[0]) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
     return buf;
 }
 

@@ -7,7 +7,7 @@ without a "rank" field, unreadable and foreign files, the exit statuses,
 hang dumps (the ranks that hung, each one's oldest submission, status 6),
 the --json document of doc/merge-format.md, and hostile files: nesting
 deeper than the reader's limit, numbers JSON does not write, a file cut
-short, a huge rank."""
+short, a huge rank, a directory, an empty file, a NUL byte."""
 import json
 import os
 import shutil
@@ -17,7 +17,7 @@ import tempfile
 
 zestub = os.path.join(os.environ.get("top_builddir", "."), "zestub")
 tmp = tempfile.mkdtemp()
-PLAN = 31
+PLAN = 32
 print("1..%d" % PLAN)
 n = 0
 failed = 0
@@ -216,6 +216,15 @@ big = write("big.json", '{"schema":"zestub-dump","rank":1e300,"complete":true}')
 rc, m, err = merge([big])
 ok(rc == 0 and m["files"][0]["rank"] == 9223372036854775807,
    "a rank of 1e300 saturates (no undefined conversion)", m["files"])
+os.mkdir(os.path.join(tmp, "adir"))
+empty = write("empty.json", "")
+nul = os.path.join(tmp, "nul.json")
+with open(nul, "wb") as f:
+    f.write(json.dumps(doc(5, [thread("0.0.0.0")])).encode() + b"\0garbage")
+rc, m, err = merge([os.path.join(tmp, "adir"), empty, nul, y])
+ok(rc == 1 and "adir: Is a directory" in err and "empty.json: an empty file" in err and
+   "nul.json: a NUL byte at offset" in err and len(m["files"]) == 4,
+   "a directory, an empty file and a NUL byte: each refused, saying so", err)
 
 if n != PLAN:
     print("# plan said %d checks, ran %d" % (PLAN, n))
