@@ -333,7 +333,7 @@ static size_t fetch_registers(struct dump_out *o, struct sess_manager *m,
 /* After a record is written: the register sets fetch_registers read for
  * it leave the session's cache, so that a dump of every thread's registers
  * reuses one thread's worth of memory instead of keeping them all (at
- * 65,536 threads a GiB of GRF, and most of the dump's time went into the
+ * 65,536 threads half a GiB of GRF, and most of the dump's time went into the
  * kernel clearing those fresh pages). What was cached before the record
  * (cr0, read to locate every thread) stays. */
 static void release_registers(struct sess_manager *m, const struct dump_thread *t,
