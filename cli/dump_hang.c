@@ -67,25 +67,18 @@ static uint64_t mono_ns(void)
 /* The table's rule: the oldest submission begun and not ended. 0 fired. */
 static int check_xpti(struct dump_hang *h)
 {
-    struct xtab *t = sess_xpti_table(h->x);
-    size_t n = xtab_count(t, XTAB_TASKS);
-    struct xtab_task task, oldest;
-    unsigned in_flight = 0;
+    struct xtab_task oldest;
+    unsigned in_flight;
     uint64_t now = mono_ns();
-    for (size_t i = 0; i < n; i++) {
-        if (xtab_task_at(t, i, &task) != 0 || task.end_ns != 0 || task.begin_ns == 0)
-            continue;
-        if (!in_flight++ || task.begin_ns < oldest.begin_ns)
-            oldest = task;
-    }
-    if (!in_flight || now < oldest.begin_ns || (double)(now - oldest.begin_ns) / 1e9 < h->limit_s)
+    if (sess_xpti_oldest_running(h->x, &oldest, &in_flight) != 0 || now < oldest.begin_ns ||
+        (double)(now - oldest.begin_ns) / 1e9 < h->limit_s)
         return -1;
     h->rule = HANG_RULE_XPTI;
     h->in_flight = in_flight;
     h->running_s = (double)(now - oldest.begin_ns) / 1e9;
     h->task = oldest;
     h->has_task = true;
-    h->has_site = oldest.site != UINT32_MAX && xtab_site_at(t, oldest.site, &h->site) == 0;
+    h->has_site = sess_xpti_site_of(h->x, oldest.site, &h->site) == 0;
     return 0;
 }
 

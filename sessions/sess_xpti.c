@@ -71,7 +71,74 @@ void sess_xpti_new_stop(struct sess_xpti *x)
 
 struct xtab *sess_xpti_table(struct sess_xpti *x)
 {
-    return x ? x->t : NULL;
+    return x->t;
+}
+
+size_t sess_xpti_count(struct sess_xpti *x, enum xtab_kind kind)
+{
+    return x ? xtab_count(x->t, kind) : 0;
+}
+
+int sess_xpti_site_at(struct sess_xpti *x, size_t i, struct xtab_site *out)
+{
+    return xtab_site_at(x->t, i, out);
+}
+
+int sess_xpti_task_at(struct sess_xpti *x, size_t i, struct xtab_task *out)
+{
+    return xtab_task_at(x->t, i, out);
+}
+
+int sess_xpti_alloc_at(struct sess_xpti *x, size_t i, struct xtab_alloc *out)
+{
+    return xtab_alloc_at(x->t, i, out);
+}
+
+int sess_xpti_site_of(struct sess_xpti *x, uint32_t index, struct xtab_site *out)
+{
+    if (!x || index == UINT32_MAX)
+        return -ENOENT;
+    return xtab_site_at(x->t, index, out) == 0 ? 0 : -ENOENT;
+}
+
+int sess_xpti_kernel_sites(struct sess_xpti *x, const char *name, struct xtab_site *sites,
+                           size_t max)
+{
+    int n = x ? xtab_find_kernel(x->t, name, sites, max, NULL, NULL) : 0;
+    return n > 0 ? n : 0;
+}
+
+int sess_xpti_site_of_uid(struct sess_xpti *x, uint64_t uid, struct xtab_site *out)
+{
+    return x && xtab_find_uid(x->t, uid, out) == 0 ? 0 : -ENOENT;
+}
+
+bool sess_xpti_task_running(const struct xtab_task *t, uint64_t at_ns)
+{
+    if (t->begin_ns == 0)
+        return false;
+    if (at_ns == 0)
+        return t->end_ns == 0;
+    return t->begin_ns <= at_ns && (t->end_ns == 0 || t->end_ns > at_ns);
+}
+
+bool sess_xpti_alloc_live(const struct xtab_alloc *a)
+{
+    return a->live && a->size != 0 && a->base + a->size >= a->base;
+}
+
+int sess_xpti_oldest_running(struct sess_xpti *x, struct xtab_task *oldest, unsigned *in_flight)
+{
+    size_t n = sess_xpti_count(x, XTAB_TASKS);
+    struct xtab_task task;
+    *in_flight = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (xtab_task_at(x->t, i, &task) != 0 || !sess_xpti_task_running(&task, 0))
+            continue;
+        if (!(*in_flight)++ || task.begin_ns < oldest->begin_ns)
+            *oldest = task;
+    }
+    return *in_flight ? 0 : -ENOENT;
 }
 
 void sess_xpti_stats(struct sess_xpti *x, struct xtab_stats *out)
@@ -111,13 +178,6 @@ static void filter_sites(struct sess_xpti_submission *s, struct sess_manager *m,
     s->nsites = j;
 }
 
-static bool running_at(const struct xtab_task *t, uint64_t stop_ns)
-{
-    if (stop_ns == 0)
-        return t->end_ns == 0;
-    return t->begin_ns <= stop_ns && (t->end_ns == 0 || t->end_ns > stop_ns);
-}
-
 /* Keeps the latest tasks (highest ticket) first. */
 static void add_candidate(struct sess_xpti_submission *s, const struct xtab_site *site,
                           const struct xtab_task *task)
@@ -151,7 +211,7 @@ static struct sess_xpti_submission *compute(struct sess_xpti *x, struct sess_man
     size_t ntasks = xtab_count(x->t, XTAB_TASKS);
     for (size_t i = 0; i < ntasks; i++) {
         struct xtab_task task;
-        if (xtab_task_at(x->t, i, &task) || !running_at(&task, stop_ns))
+        if (xtab_task_at(x->t, i, &task) || !sess_xpti_task_running(&task, stop_ns))
             continue;
         for (size_t j = 0; j < s->nsites; j++)
             if (s->sites[j].index == task.site) {

@@ -39,8 +39,40 @@ void sess_xpti_stats(struct sess_xpti *x, struct xtab_stats *out);
  * checked again. */
 void sess_xpti_new_stop(struct sess_xpti *x);
 
-/* The table itself, for listings (tasks, sites, allocations); owned by x. */
+/* The table itself: only the core writer's memory plan still takes it
+ * (until it asks the questions below); nothing else may. */
 struct xtab *sess_xpti_table(struct sess_xpti *x);
+
+/* The table's records, for listings: slots 0 .. count-1 of a kind; an
+ * empty, half-written or corrupt slot is -ENOENT (skip it), i >= count
+ * -ERANGE. The table is read as it is now. */
+size_t sess_xpti_count(struct sess_xpti *x, enum xtab_kind kind);
+int sess_xpti_site_at(struct sess_xpti *x, size_t i, struct xtab_site *out);
+int sess_xpti_task_at(struct sess_xpti *x, size_t i, struct xtab_task *out);
+int sess_xpti_alloc_at(struct sess_xpti *x, size_t i, struct xtab_alloc *out);
+/* The site of a task or allocation (its `site`, `alloc_site` or
+ * `free_site` index; UINT32_MAX: none). 0, or -ENOENT. */
+int sess_xpti_site_of(struct sess_xpti *x, uint32_t index, struct xtab_site *out);
+/* Up to max submission sites of kernel `name`; how many the table has in
+ * all (0: none). */
+int sess_xpti_kernel_sites(struct sess_xpti *x, const char *name, struct xtab_site *sites,
+                           size_t max);
+/* The site a 64-bit id belongs to (a site's, a task's or an allocation's
+ * uid). 0, or -ENOENT. */
+int sess_xpti_site_of_uid(struct sess_xpti *x, uint64_t uid, struct xtab_site *out);
+
+/* A running task: the one definition every answer uses. A task runs from
+ * its task_begin until its task_end; at_ns 0 means now (no end yet), else
+ * the host CLOCK_MONOTONIC instant asked about (a stop). A task whose begin
+ * was never recorded runs for nobody. */
+bool sess_xpti_task_running(const struct xtab_task *t, uint64_t at_ns);
+/* A live allocation: not freed, not empty, not wrapping the address space
+ * (only those are worth reading from the device). */
+bool sess_xpti_alloc_live(const struct xtab_alloc *a);
+
+/* The oldest submission running now: 0 with *oldest and *in_flight (tasks
+ * running), -ENOENT when none runs. */
+int sess_xpti_oldest_running(struct sess_xpti *x, struct xtab_task *oldest, unsigned *in_flight);
 
 enum sess_xpti_how {
     SESS_XPTI_UNIQUE = 1, /* exactly one task was running: it is the thread's */

@@ -11,6 +11,7 @@
 
 #include "regsets/regs.h"
 #include "sessions/sess.h"
+#include "sessions/sess_where.h"
 #include "symbols/symbols.h"
 #include "target/tgt_int.h"
 
@@ -53,26 +54,26 @@ static int write_insn(struct tgt *t, uint32_t pid, uint64_t addr, const uint8_t 
  * start with the instruction lengths. */
 static int check_code_address(struct tgt *t, uint32_t pid, uint64_t addr, char *err, size_t errlen)
 {
-    uint64_t begin, end, off, p = 0;
-    struct sym_location loc;
-    const struct sym_module *sm = sess_module_for_pc(t->m, pid - 1, addr, &begin, &end);
+    uint64_t off, p = 0;
+    struct sess_where w;
+    const struct sym_location *loc = &w.loc;
     struct zd_error e;
 
-    if (!sm || sym_lookup(sm, addr, &loc) != 0) {
+    if (sess_where_pc(t->m, pid - 1, addr, &w) != 0) {
         snprintf(err, errlen, "0x%llx is not in the code of a loaded module",
                  (unsigned long long)addr);
         return -EFAULT;
     }
-    off = addr - loc.kernel_addr;
+    off = addr - loc->kernel_addr;
     if (off == 0 || off > MAX_WALK)
         return 0;
     uint8_t *code = calloc(1, off + 16);
     if (!code)
         return -ENOMEM;
-    if (sess_read_memory(t->m, pid - 1, UINT32_MAX, ZD_SPACE_DEFAULT, loc.kernel_addr, off, code,
+    if (sess_read_memory(t->m, pid - 1, UINT32_MAX, ZD_SPACE_DEFAULT, loc->kernel_addr, off, code,
                          &e) != 0) {
         free(code);
-        snprintf(err, errlen, "cannot read kernel %s: %s", loc.kernel, e.msg);
+        snprintf(err, errlen, "cannot read kernel %s: %s", loc->kernel, e.msg);
         return -EFAULT;
     }
     while (p < off)
@@ -82,7 +83,7 @@ static int check_code_address(struct tgt *t, uint32_t pid, uint64_t addr, char *
         return 0;
     snprintf(err, errlen,
              "0x%llx is inside an instruction of kernel %s (the next one starts at 0x%llx)",
-             (unsigned long long)addr, loc.kernel, (unsigned long long)(loc.kernel_addr + p));
+             (unsigned long long)addr, loc->kernel, (unsigned long long)(loc->kernel_addr + p));
     return -EINVAL;
 }
 

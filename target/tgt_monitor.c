@@ -19,6 +19,7 @@
 #include "target/tgt_xpti.h"
 #include "regsets/regs.h"
 #include "sessions/sess.h"
+#include "sessions/sess_where.h"
 #include "sessions/sess_xpti.h"
 #include "symbols/symbols.h"
 
@@ -135,9 +136,8 @@ static void thread_rec(struct sess_manager *m, struct tgt_xpti *xp, unsigned k, 
                        struct trec *r)
 {
     struct zd_error e;
-    uint64_t pc, begin, end;
-    const struct sym_module *sym;
-    struct sym_location loc;
+    uint64_t pc;
+    struct sess_where w;
 
     memset(r, 0, sizeof(*r));
     r->state = mstate_of(m, k, th);
@@ -150,16 +150,15 @@ static void thread_rec(struct sess_manager *m, struct tgt_xpti *xp, unsigned k, 
     r->has_pc = sess_thread_pc(m, k, th, &pc, &e) == 0;
     if (!r->has_pc)
         return;
-    sym = sess_module_for_pc(m, k, pc, &begin, &end);
-    if (!sym || sym_lookup(sym, pc, &loc) != 0)
+    if (sess_where_pc(m, k, pc, &w) != 0)
         return;
-    r->kernel = loc.kernel;
-    if (loc.has_line) {
-        r->file = base_name(loc.file);
-        r->line = loc.line;
+    r->kernel = w.loc.kernel;
+    if (w.loc.has_line) {
+        r->file = base_name(w.loc.file);
+        r->line = w.loc.line;
     }
     if (xp)
-        r->sub = tgt_xpti_submission(xp, m, k, loc.kernel);
+        r->sub = tgt_xpti_submission(xp, m, k, w.loc.kernel);
 }
 
 static int ptr_cmp(const void *a, const void *b)
@@ -402,32 +401,31 @@ static void put_tid(struct rsp_buf *out, bool hex, unsigned long pid, unsigned l
 
 static void put_location(struct rsp_buf *out, struct sess_manager *m, unsigned k, uint64_t pc)
 {
-    uint64_t begin, end;
-    struct sym_location loc;
-    const struct sym_module *sym = sess_module_for_pc(m, k, pc, &begin, &end);
+    struct sess_where w;
+    const struct sym_location *l = &w.loc;
 
     rsp_buf_printf(out, "  pc 0x%llx", (unsigned long long)pc);
-    if (!sym || sym_lookup(sym, pc, &loc) != 0) {
+    if (sess_where_pc(m, k, pc, &w) != 0) {
         rsp_buf_puts(out, ", outside every known kernel\n");
         return;
     }
-    if (loc.inlined)
-        rsp_buf_printf(out, " in %s inlined into %s", loc.inlined,
-                       loc.function ? loc.function : loc.kernel);
+    if (l->inlined)
+        rsp_buf_printf(out, " in %s inlined into %s", l->inlined,
+                       l->function ? l->function : l->kernel);
     else
-        rsp_buf_printf(out, " in %s", loc.function ? loc.function : loc.kernel);
-    if (loc.function && strcmp(loc.function, loc.kernel) != 0)
-        rsp_buf_printf(out, " (kernel %s)", loc.kernel);
-    if (loc.has_line) {
-        rsp_buf_printf(out, " at %s:%u", loc.file, (unsigned)loc.line);
-        if (loc.column)
-            rsp_buf_printf(out, ":%u", (unsigned)loc.column);
+        rsp_buf_printf(out, " in %s", l->function ? l->function : l->kernel);
+    if (l->function && strcmp(l->function, l->kernel) != 0)
+        rsp_buf_printf(out, " (kernel %s)", l->kernel);
+    if (l->has_line) {
+        rsp_buf_printf(out, " at %s:%u", l->file, (unsigned)l->line);
+        if (l->column)
+            rsp_buf_printf(out, ":%u", (unsigned)l->column);
     } else {
         rsp_buf_puts(out, ", no line information");
     }
     rsp_buf_printf(out, "\n  kernel 0x%llx+0x%llx, module ELF 0x%llx-0x%llx\n",
-                   (unsigned long long)loc.kernel_addr, (unsigned long long)loc.kernel_size,
-                   (unsigned long long)begin, (unsigned long long)end);
+                   (unsigned long long)l->kernel_addr, (unsigned long long)l->kernel_size,
+                   (unsigned long long)w.module_begin, (unsigned long long)w.module_end);
 }
 
 int tgt_monitor_thread(struct sess_manager *m, const char *arg, struct rsp_buf *out)
@@ -505,10 +503,10 @@ int tgt_monitor_thread(struct sess_manager *m, const char *arg, struct rsp_buf *
 
 /* " [FILE:LINE]" after a kernel name: the host line that submitted it
  * (base name; "+N" when more lines did), nothing when the table has none. */
-static void put_kernel_sites(struct rsp_buf *out, struct xtab *t, const char *kernel)
+static void put_kernel_sites(struct rsp_buf *out, struct sess_xpti *t, const char *kernel)
 {
     struct xtab_site *site = t ? malloc(sizeof(*site)) : NULL;
-    int n = site ? xtab_find_kernel(t, kernel, site, 1, NULL, NULL) : 0;
+    int n = site ? sess_xpti_kernel_sites(t, kernel, site, 1) : 0;
     if (n > 0) {
         rsp_buf_printf(out, " [%s:%u", base_name(site->file), (unsigned)site->line);
         if (n > 1)
@@ -518,10 +516,10 @@ static void put_kernel_sites(struct rsp_buf *out, struct xtab *t, const char *ke
     free(site);
 }
 
-static void put_kernels(struct rsp_buf *out, struct sess_manager *m, struct xtab *t, unsigned k,
-                        const struct sess_module_info *mi, bool all)
+static void put_kernels(struct rsp_buf *out, struct sess_manager *m, struct sess_xpti *t,
+                        unsigned k, const struct sess_module_info *mi, bool all)
 {
-    uint64_t begin, end;
+    struct sess_where w;
     const struct sym_module *sym;
     size_t nk;
 
@@ -531,9 +529,10 @@ static void put_kernels(struct rsp_buf *out, struct sess_manager *m, struct xtab
     }
     /* sessions/ finds a module's symbols by PC only; a module's lowest
      * kernel starts at its load address. */
-    sym = sess_module_for_pc(m, k, mi->load, &begin, &end);
-    if (!sym || begin != mi->begin || end != mi->end)
+    if (sess_where_pc(m, k, mi->load, &w) != 0 || w.module_begin != mi->begin ||
+        w.module_end != mi->end)
         return;
+    sym = w.sym;
     nk = sym_kernel_count(sym);
     rsp_buf_printf(out, "; %zu kernel%s", nk, nk == 1 ? "" : "s");
     for (size_t i = 0; i < nk; i++) {
@@ -550,7 +549,7 @@ static int cmd_modules(struct sess_manager *m, struct tgt_xpti *xp, bool all, st
 {
     /* Kernels carry their submitting lines when the table exists; without
      * one the listing is as before (`monitor xpti` says why). */
-    struct xtab *t = sess_xpti_table(tgt_xpti_table(xp, true));
+    struct sess_xpti *t = tgt_xpti_table(xp, true);
     unsigned listed = 0;
     for (unsigned k = 0; k < sess_count(m); k++) {
         size_t n = sess_alive(m, k) ? sess_module_count(m, k) : 0;

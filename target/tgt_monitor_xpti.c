@@ -100,7 +100,7 @@ static void put_faults(struct rsp_buf *out, struct sess_manager *m, struct sess_
 static int cmd_status(struct tgt_xpti *xp, struct sess_manager *m, struct rsp_buf *out)
 {
     struct sess_xpti *x = tgt_xpti_table(xp, true);
-    struct xtab *t;
+    struct sess_xpti *t;
     struct xtab_stats st;
     size_t running = 0, live = 0, n;
 
@@ -108,17 +108,17 @@ static int cmd_status(struct tgt_xpti *xp, struct sess_manager *m, struct rsp_bu
         rsp_buf_printf(out, "note: %s\n", tgt_xpti_note(xp));
         return 0;
     }
-    t = sess_xpti_table(x);
+    t = x;
     sess_xpti_stats(x, &st);
-    n = xtab_count(t, XTAB_TASKS);
+    n = sess_xpti_count(t, XTAB_TASKS);
     for (size_t i = 0; i < n; i++) {
         struct xtab_task task;
-        running += xtab_task_at(t, i, &task) == 0 && task.end_ns == 0;
+        running += sess_xpti_task_at(t, i, &task) == 0 && sess_xpti_task_running(&task, 0);
     }
-    n = xtab_count(t, XTAB_ALLOCS);
+    n = sess_xpti_count(t, XTAB_ALLOCS);
     for (size_t i = 0; i < n; i++) {
         struct xtab_alloc a;
-        live += xtab_alloc_at(t, i, &a) == 0 && a.live;
+        live += sess_xpti_alloc_at(t, i, &a) == 0 && a.live;
     }
     rsp_buf_printf(out,
                    "XPTI table of pid %u: %" PRIu64 " sites, %" PRIu64 " tasks (%zu running), "
@@ -144,16 +144,16 @@ static int cmd_status(struct tgt_xpti *xp, struct sess_manager *m, struct rsp_bu
 static int task_cmp(const void *pa, const void *pb)
 {
     const struct xtab_task *a = pa, *b = pb;
-    if ((a->end_ns == 0) != (b->end_ns == 0))
-        return a->end_ns == 0 ? -1 : 1;
+    if (sess_xpti_task_running(a, 0) != sess_xpti_task_running(b, 0))
+        return sess_xpti_task_running(a, 0) ? -1 : 1;
     return a->ticket > b->ticket ? -1 : a->ticket < b->ticket;
 }
 
-static void put_task(struct rsp_buf *out, struct xtab *t, const struct xtab_task *task,
+static void put_task(struct rsp_buf *out, struct sess_xpti *t, const struct xtab_task *task,
                      uint64_t now)
 {
     struct xtab_site *site = malloc(sizeof(*site));
-    bool has_site = site && task->site != UINT32_MAX && xtab_site_at(t, task->site, site) == 0;
+    bool has_site = site && task->site != UINT32_MAX && sess_xpti_site_at(t, task->site, site) == 0;
 
     rsp_buf_printf(out, "  %s %s instance %" PRIu64 " on queue 0x%" PRIx64,
                    task->end_ns ? "ended  " : "running",
@@ -177,8 +177,8 @@ static void put_task(struct rsp_buf *out, struct xtab *t, const struct xtab_task
 
 static int cmd_tasks(struct sess_xpti *x, bool all, struct rsp_buf *out)
 {
-    struct xtab *t = sess_xpti_table(x);
-    size_t slots = xtab_count(t, XTAB_TASKS), n = 0, running = 0;
+    struct sess_xpti *t = x;
+    size_t slots = sess_xpti_count(t, XTAB_TASKS), n = 0, running = 0;
     struct xtab_task *tasks = malloc((slots ? slots : 1) * sizeof(*tasks));
     uint64_t now = now_ns();
 
@@ -187,8 +187,8 @@ static int cmd_tasks(struct sess_xpti *x, bool all, struct rsp_buf *out)
         return -ENOMEM;
     }
     for (size_t i = 0; i < slots; i++)
-        if (xtab_task_at(t, i, &tasks[n]) == 0)
-            running += tasks[n++].end_ns == 0;
+        if (sess_xpti_task_at(t, i, &tasks[n]) == 0)
+            running += sess_xpti_task_running(&tasks[n++], 0);
     qsort(tasks, n, sizeof(*tasks), task_cmp);
     /* The table keeps the latest tasks only (a ring): ended ones are
      * "recent", never "all". */
@@ -208,7 +208,7 @@ static int cmd_tasks(struct sess_xpti *x, bool all, struct rsp_buf *out)
 
 static int cmd_uid(struct sess_xpti *x, uint64_t uid, struct rsp_buf *out)
 {
-    struct xtab *t = sess_xpti_table(x);
+    struct sess_xpti *t = x;
     struct xtab_site *s = malloc(sizeof(*s));
     size_t n, ntasks = 0, running = 0, listed = 0, made = 0, made_live = 0, freed = 0;
     uint64_t now = now_ns();
@@ -217,7 +217,7 @@ static int cmd_uid(struct sess_xpti *x, uint64_t uid, struct rsp_buf *out)
         rsp_buf_puts(out, "out of memory\n");
         return -ENOMEM;
     }
-    if (xtab_find_uid(t, uid, s) != 0) {
+    if (sess_xpti_site_of_uid(t, uid, s) != 0) {
         rsp_buf_printf(
             out, "uid 0x%" PRIx64 ": no site, task or allocation has it in the XPTI table\n", uid);
         free(s);
@@ -234,11 +234,11 @@ static int cmd_uid(struct sess_xpti *x, uint64_t uid, struct rsp_buf *out)
                    s->device);
     /* Everything that happened at this site: its task instances (running
      * first) and the allocations made or freed there. */
-    n = xtab_count(t, XTAB_TASKS);
+    n = sess_xpti_count(t, XTAB_TASKS);
     struct xtab_task *tasks = malloc((n ? n : 1) * sizeof(*tasks));
     for (size_t i = 0; tasks && i < n; i++)
-        if (xtab_task_at(t, i, &tasks[ntasks]) == 0 && tasks[ntasks].site == s->index)
-            running += tasks[ntasks++].end_ns == 0;
+        if (sess_xpti_task_at(t, i, &tasks[ntasks]) == 0 && tasks[ntasks].site == s->index)
+            running += sess_xpti_task_running(&tasks[ntasks++], 0);
     if (tasks && ntasks) {
         qsort(tasks, ntasks, sizeof(*tasks), task_cmp);
         rsp_buf_printf(out, "  tasks: %zu running, %zu recent ended\n", running, ntasks - running);
@@ -248,10 +248,10 @@ static int cmd_uid(struct sess_xpti *x, uint64_t uid, struct rsp_buf *out)
             rsp_buf_printf(out, "  ... %zu more\n", ntasks - listed);
     }
     free(tasks);
-    n = xtab_count(t, XTAB_ALLOCS);
+    n = sess_xpti_count(t, XTAB_ALLOCS);
     for (size_t i = 0; i < n; i++) {
         struct xtab_alloc a;
-        if (xtab_alloc_at(t, i, &a) != 0)
+        if (sess_xpti_alloc_at(t, i, &a) != 0)
             continue;
         if (a.alloc_site == s->index) {
             made++;
@@ -288,8 +288,8 @@ static int cmd_alloc_at(struct sess_xpti *x, uint64_t addr, struct rsp_buf *out)
 
 static int cmd_alloc_list(struct sess_xpti *x, bool all, struct rsp_buf *out)
 {
-    struct xtab *t = sess_xpti_table(x);
-    size_t slots = xtab_count(t, XTAB_ALLOCS), n = 0, freed = 0;
+    struct sess_xpti *t = x;
+    size_t slots = sess_xpti_count(t, XTAB_ALLOCS), n = 0, freed = 0;
     struct xtab_alloc *as = malloc((slots ? slots : 1) * sizeof(*as));
     struct xtab_site *site = malloc(sizeof(*site));
 
@@ -300,7 +300,7 @@ static int cmd_alloc_list(struct sess_xpti *x, bool all, struct rsp_buf *out)
         return -ENOMEM;
     }
     for (size_t i = 0; i < slots; i++) {
-        if (xtab_alloc_at(t, i, &as[n]) != 0)
+        if (sess_xpti_alloc_at(t, i, &as[n]) != 0)
             continue;
         if (as[n].live)
             n++;
@@ -315,7 +315,7 @@ static int cmd_alloc_list(struct sess_xpti *x, bool all, struct rsp_buf *out)
             break;
         }
         rsp_buf_printf(out, "  0x%" PRIx64 " %" PRIu64 " bytes", as[i].base, as[i].size);
-        if (as[i].alloc_site != UINT32_MAX && xtab_site_at(t, as[i].alloc_site, site) == 0) {
+        if (as[i].alloc_site != UINT32_MAX && sess_xpti_site_at(t, as[i].alloc_site, site) == 0) {
             rsp_buf_puts(out, " allocated at ");
             put_site(out, site);
         }

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "sessions/sess.h"
+#include "sessions/sess_where.h"
 #include "sessions/sess_xpti.h"
 #include "symbols/symbols.h"
 
@@ -143,22 +144,22 @@ static const char *base_name(const char *path)
 static void make_name(struct tgt_xpti *xp, struct sess_manager *m, unsigned session, uint64_t pc,
                       char *buf, size_t len)
 {
-    uint64_t begin, end;
-    struct sym_location loc;
-    const struct sym_module *sym = sess_module_for_pc(m, session, pc, &begin, &end);
+    struct sess_where w;
+    const struct sym_location *loc = &w.loc;
     const struct xtab_site *site;
     int n;
 
     buf[0] = 0;
-    if (!sym || sym_lookup(sym, pc, &loc) != 0)
+    if (sess_where_pc(m, session, pc, &w) != 0)
         return;
-    if (loc.has_line)
-        n = snprintf(buf, len, "%s @ %s:%u", loc.kernel, base_name(loc.file), (unsigned)loc.line);
+    if (loc->has_line)
+        n = snprintf(buf, len, "%s @ %s:%u", loc->kernel, base_name(loc->file),
+                     (unsigned)loc->line);
     else
-        n = snprintf(buf, len, "%s", loc.kernel);
+        n = snprintf(buf, len, "%s", loc->kernel);
     if (n < 0 || (size_t)n >= len)
         return; /* truncated: still a useful prefix */
-    site = tgt_xpti_common_site(tgt_xpti_submission(xp, m, session, loc.kernel));
+    site = tgt_xpti_common_site(tgt_xpti_submission(xp, m, session, loc->kernel));
     if (site && site->file[0] &&
         snprintf(buf + n, len - (size_t)n, " (%s:%u)", base_name(site->file),
                  (unsigned)site->line) < 0)
