@@ -5,7 +5,7 @@
 Usage: archcheck.py [--srcdir DIR] [--tap] [--known FILE] [--graph]
 
 Reads the product tree (the folders in FOLDERS; tests/, bench/, examples/
-are not product code) and checks three rules. Prints a report naming
+are not product code) and checks five rules. Prints a report naming
 file:line for every violation and exits 1 if there is one (0 otherwise, 2
 on a usage error). --tap prints the same findings as a TAP stream instead
 (plan first; one test point per violation, one "ok" point per rule without
@@ -78,6 +78,20 @@ column 0 to the line of its `}` at column 0, both included. Exemption: a
 state machine that reads best whole may stay longer when the line right
 before the function, or its leading comment, contains the words
 "state machine" (and should say why it stays whole).
+
+Rule 4: questions asked of their owner
+--------------------------------------
+Some answers have one owner, and every layer above asks it (OWNED_CALLS):
+the XPTI table's records (`xtab_*`) are read only by xpti/ and sessions/
+(sessions/sess_xpti.h asks the questions: running tasks, live allocations,
+the site of a kernel); where a pc is (`sym_lookup`) is computed only by
+symbols/ and sessions/ (`sess_where_pc`). A use of a matching function
+name from any other folder is a violation.
+
+Rule 5: cli/ is the program
+---------------------------
+No file outside cli/ includes a cli/ header: the product by rule 2, and
+tests/, bench/ and examples/ by this rule (they link the layer's library).
 
 Known violations
 ----------------
@@ -510,8 +524,68 @@ def check_sizes(tree):
     return out
 
 
+# Rule 4: questions asked of the layer that owns the answer. A function
+# whose name matches may be called only from the folders listed: the others
+# ask the owner's question instead of computing the answer again.
+OWNED_CALLS = [
+    (re.compile(r"^xtab_\w+$"), {"xpti", "sessions"},
+     "the XPTI table is read through sessions/ (sessions/sess_xpti.h)"),
+    (re.compile(r"^(sym_lookup|sess_module_for_pc)$"), {"symbols", "sessions"},
+     "where a pc is, is asked of sessions/ (sess_where_pc in sessions/sess_where.h)"),
+]
+
+
+def check_owned_calls(tree):
+    out = []
+    for path, f in sorted(tree.files.items()):
+        seen = set()
+        for line, name in f.uses():
+            if name in seen or name not in tree.definers:
+                continue
+            # `struct xtab_stats` names a type that shares the function's name.
+            if re.search(r"\b(struct|union|enum)\s+%s\b" % name, f.code[line - 1]):
+                continue
+            for pattern, folders, why in OWNED_CALLS:
+                if pattern.match(name) and f.folder not in folders:
+                    seen.add(name)
+                    out.append(Violation(4, "call %s %s" % (path, name), "%s:%d" % (path, line),
+                                         "%s calls %s: %s" % (path, name, why)))
+    return out
+
+
+# Rule 5: cli/ is the program. Nothing outside it includes a cli/ header:
+# not the product (rule 2 says so too), and not the tests, benchmarks or
+# examples, which link the libraries of the layers they test.
+OUTSIDE_PRODUCT = ["tests", "bench", "examples"]
+CLI_INCLUDE = re.compile(r'^\s*#\s*include\s*"cli/([^"]+)"')
+
+
+def check_cli_headers(root):
+    out = []
+    for top in OUTSIDE_PRODUCT:
+        for dirpath, dirnames, filenames in os.walk(os.path.join(root, top)):
+            dirnames.sort()
+            for fn in sorted(filenames):
+                if not fn.endswith((".c", ".h", ".cc", ".cpp")):
+                    continue
+                full = os.path.join(dirpath, fn)
+                rel = os.path.relpath(full, root).replace(os.sep, "/")
+                with open(full, encoding="utf-8", errors="replace") as f:
+                    for no, line in enumerate(f, 1):
+                        m = CLI_INCLUDE.match(line)
+                        if m:
+                            out.append(Violation(
+                                5, "cli-include %s -> cli/%s" % (rel, m.group(1)),
+                                "%s:%d" % (rel, no),
+                                "%s includes cli/%s: cli/ is the program; link the library "
+                                "of the layer instead" % (rel, m.group(1))))
+    return out
+
+
 RULES = {1: "no circles among files", 2: "no upward edges between layers",
-         3: "files and functions within their size limits"}
+         3: "files and functions within their size limits",
+         4: "questions asked of the layer that owns them",
+         5: "nothing but cli/ includes cli/ headers"}
 
 
 def read_known(path):
@@ -571,7 +645,8 @@ def main(argv):
         print("archcheck: %s is not zestub's source tree" % args.srcdir, file=sys.stderr)
         return 2
     tree = Tree(args.srcdir)
-    violations = check_circles(tree) + check_layers(tree) + check_sizes(tree)
+    violations = (check_circles(tree) + check_layers(tree) + check_sizes(tree) +
+                  check_owned_calls(tree) + check_cli_headers(args.srcdir))
     known = set(read_known(args.known)) if args.known else set()
     found = {v.key for v in violations}
     stale = sorted(k for k in known if k not in found)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """The architecture rules (build-aux/archcheck.py) on the source tree, and
 the checker itself on a small tree written here with one violation of each
-kind, so that a checker that sees nothing cannot pass.
+kind (five rules), so that a checker that sees nothing cannot pass.
 
 The source tree's results are the checker's own TAP points, renumbered.
 The tree is checked with no list of known violations: every one fails."""
@@ -66,6 +66,13 @@ def make_fixture(root):
     # gtsim reaching zestub.
     write(root, "gtsim/x.c", '#include "xpti/big.h"\n')
     write(root, "xpti/big.h", "extern int v0;\n")
+    # A question asked around its owner: cli/ reading the XPTI table
+    # itself (a type of the same name is not a call).
+    write(root, "xpti/xt.c", "int xtab_count(void)\n{\n    return 0;\n}\n")
+    write(root, "cli/ask.c", "int xtab_count(void);\n\nint ask(void)\n{\n"
+          "    struct xtab_count *none = 0;\n    return none ? 0 : xtab_count();\n}\n")
+    # A test including a cli/ header.
+    write(root, "tests/t.c", '#include "cli/main.h"\n')
 
 
 # (key, where, what) the fixture must produce
@@ -83,6 +90,8 @@ EXPECTED = [
     ("include gtsim/x.c -> xpti/big.h", "gtsim/x.c:1", "gtsim/ including xpti/"),
     ("function-size symbols/long.c too_long", "symbols/long.c:2", "an 89-line function"),
     ("file-size xpti/big.c", "xpti/big.c:801", "an 801-line file"),
+    ("call cli/ask.c xtab_count", "cli/ask.c:6", "cli/ calling xtab_* instead of asking sessions/"),
+    ("cli-include tests/t.c -> cli/main.h", "tests/t.c:1", "a test including a cli/ header"),
 ]
 
 
