@@ -277,6 +277,34 @@ static int no_driver(struct zd_error *err, ze_result_t r)
                    zd_result_name((uint32_t)r), (unsigned)r);
 }
 
+/* The loader splits ZE_ENABLE_ALT_DRIVERS at commas and dlopens each entry
+ * as it is: an empty entry (an empty value, a leading, trailing or doubled
+ * comma) opens the program itself, where the loader finds its own entry
+ * point and recurses until the stack overflows (level-zero-facts.md,
+ * section 1). Say what is wrong before zeInit can crash us. */
+static int alt_drivers_unsafe(struct zd_error *err)
+{
+    const char *alt = getenv("ZE_ENABLE_ALT_DRIVERS");
+    if (!alt)
+        return 0;
+    for (const char *p = alt;; p++) {
+        size_t n = strcspn(p, ",");
+        if (n == 0 && !*alt)
+            return zd_fail(err, ZD_E_NO_DRIVER, 0,
+                           "ZE_ENABLE_ALT_DRIVERS is set but empty, which crashes the Level Zero "
+                           "loader: name the driver by absolute path, or unset it");
+        if (n == 0)
+            return zd_fail(err, ZD_E_NO_DRIVER, 0,
+                           "ZE_ENABLE_ALT_DRIVERS='%.150s' has an empty entry (a comma at its "
+                           "start or end, or two in a row), which crashes the Level Zero loader: "
+                           "separate absolute driver paths by single commas",
+                           alt);
+        p += n;
+        if (!*p)
+            return 0;
+    }
+}
+
 int zd_open(struct zd **out, struct zd_error *err)
 {
     ze_driver_handle_t drivers[MAX_DRIVERS];
@@ -289,6 +317,11 @@ int zd_open(struct zd **out, struct zd_error *err)
     zd = calloc(1, sizeof(*zd));
     if (!zd)
         return zd_fail(err, ZD_E_NOMEM, 0, "out of memory");
+    rc = alt_drivers_unsafe(err);
+    if (rc != 0) {
+        free(zd);
+        return rc;
+    }
     ZD_COUNT_OTHER(zd);
     r = zeInit(0);
     if (r != ZE_RESULT_SUCCESS) {
