@@ -3,47 +3,48 @@
 
 #include <string.h>
 
-#include "gdbstub/h_break.h"
-#include "gdbstub/h_library.h"
-#include "gdbstub/h_nonstop.h"
-#include "gdbstub/h_vrun.h"
-#include "gdbstub/h_xfer.h"
+#include "gdbstub/offers.h"
 #include "gdbstub/server_state.h"
 
 /* A packet, its handler, and the qSupported text that says it is there
- * (announced when `when` is NULL or says yes for this client and target). */
+ * (announced when the offer `ann` is made to this client with this target:
+ * offers.c decides). The _S forms also answer the packet only when the
+ * offer `serve` is made (the empty reply else, as for an unknown packet). */
 #define EXACT(p, f)                                                                                \
     {                                                                                              \
-        {p, true, #f}, f, NULL, NULL, NULL                                                         \
+        {p, true, #f}, f, NULL, NULL, RSP_OFFER_ALWAYS, RSP_OFFER_ALWAYS                           \
     }
 #define PREFIX(p, f)                                                                               \
     {                                                                                              \
-        {p, false, #f}, f, NULL, NULL, NULL                                                        \
+        {p, false, #f}, f, NULL, NULL, RSP_OFFER_ALWAYS, RSP_OFFER_ALWAYS                          \
     }
-#define EXACT_F(p, f, feat, when)                                                                  \
+#define PREFIX_S(p, f, serve)                                                                      \
     {                                                                                              \
-        {p, true, #f}, f, feat, NULL, when                                                         \
+        {p, false, #f}, f, NULL, NULL, RSP_OFFER_ALWAYS, serve                                     \
     }
-#define PREFIX_F(p, f, feat, when)                                                                 \
+#define EXACT_F(p, f, feat, ann)                                                                   \
     {                                                                                              \
-        {p, false, #f}, f, feat, NULL, when                                                        \
+        {p, true, #f}, f, feat, NULL, ann, RSP_OFFER_ALWAYS                                        \
+    }
+#define PREFIX_F(p, f, feat, ann)                                                                  \
+    {                                                                                              \
+        {p, false, #f}, f, feat, NULL, ann, RSP_OFFER_ALWAYS                                       \
+    }
+#define PREFIX_FS(p, f, feat, ann, serve)                                                          \
+    {                                                                                              \
+        {p, false, #f}, f, feat, NULL, ann, serve                                                  \
     }
 /* Said either way: feat when offered, refused when not (Z0+ for a client
  * that cannot write the breakpoint bit itself, Z0- for the others). */
-#define PREFIX_FR(p, f, feat, refused, when)                                                       \
+#define PREFIX_FRS(p, f, feat, refused, offer)                                                     \
     {                                                                                              \
-        {p, false, #f}, f, feat, refused, when                                                     \
+        {p, false, #f}, f, feat, refused, offer, offer                                             \
     }
 /* A packet refused outright and said so, so that GDB does not probe it. */
 #define REFUSED(p, refused)                                                                        \
     {                                                                                              \
-        {p, false, NULL}, NULL, NULL, refused, NULL                                                \
+        {p, false, NULL}, NULL, NULL, refused, RSP_OFFER_ALWAYS, RSP_OFFER_ALWAYS                  \
     }
-
-static bool nonstop_offered(const struct rsp_server *s)
-{
-    return s->target.ops->set_non_stop != NULL;
-}
 
 /* One line per packet; grouped as the handler files are. Tokens that are
  * properties of the protocol rather than of one packet hang on the packet
@@ -56,13 +57,13 @@ static const struct rsp_packet table[] = {
     EXACT("qC", rsp_h_qc),
     EXACT("qAttached", rsp_h_qattached),
     PREFIX("qAttached:", rsp_h_qattached),
-    EXACT_F("QStartNoAckMode", rsp_h_noack, "QStartNoAckMode+", NULL),
-    PREFIX_F("QThreadEvents:", rsp_h_thread_events, "QThreadEvents+", NULL),
+    EXACT_F("QStartNoAckMode", rsp_h_noack, "QStartNoAckMode+", RSP_OFFER_ALWAYS),
+    PREFIX_F("QThreadEvents:", rsp_h_thread_events, "QThreadEvents+", RSP_OFFER_ALWAYS),
     EXACT("qDeltaThreadList", rsp_h_delta),
     EXACT("!", rsp_h_extended),
     PREFIX("qRcmd,", rsp_h_rcmd),
     /* h_threads.c */
-    PREFIX_F("H", rsp_h_set_thread, "multiprocess+", NULL),
+    PREFIX_F("H", rsp_h_set_thread, "multiprocess+", RSP_OFFER_ALWAYS),
     PREFIX("T", rsp_h_thread_alive),
     EXACT("qfThreadInfo", rsp_h_first_thread),
     EXACT("qsThreadInfo", rsp_h_next_thread),
@@ -73,13 +74,13 @@ static const struct rsp_packet table[] = {
     PREFIX("P", rsp_h_write_reg),
     EXACT("e", rsp_h_expedited),
     /* h_memory.c */
-    PREFIX_F("m", rsp_h_read_mem_hex, "multi-address-space+", NULL),
+    PREFIX_F("m", rsp_h_read_mem_hex, "multi-address-space+", RSP_OFFER_ALWAYS),
     PREFIX("M", rsp_h_write_mem_hex),
-    PREFIX_F("x", rsp_h_read_mem_bin, "x+", NULL),
+    PREFIX_F("x", rsp_h_read_mem_bin, "x+", RSP_OFFER_ALWAYS),
     PREFIX("X", rsp_h_write_mem_bin),
     /* h_run.c */
-    EXACT_F("?", rsp_h_status, "swbreak+", NULL),
-    EXACT_F("vCont?", rsp_h_vcont_query, "vContSupported+", NULL),
+    EXACT_F("?", rsp_h_status, "swbreak+", RSP_OFFER_ALWAYS),
+    EXACT_F("vCont?", rsp_h_vcont_query, "vContSupported+", RSP_OFFER_ALWAYS),
     PREFIX("vCont;", rsp_h_vcont),
     PREFIX("c", rsp_h_continue),
     PREFIX("C", rsp_h_continue_sig),
@@ -91,32 +92,32 @@ static const struct rsp_packet table[] = {
     EXACT("k", rsp_h_kill),
     REFUSED("R", "R-"),
     /* h_vrun.c: GDB sends the Q packets before vRun only when announced */
-    PREFIX("vRun;", rsp_h_vrun),
+    PREFIX_S("vRun;", rsp_h_vrun, RSP_OFFER_RUN),
     PREFIX("vKill;", rsp_h_vkill),
-    PREFIX_F("QEnvironmentHexEncoded:", rsp_h_env_set, "QEnvironmentHexEncoded+", rsp_run_offered),
-    PREFIX_F("QEnvironmentUnset:", rsp_h_env_unset, "QEnvironmentUnset+", rsp_run_offered),
-    EXACT_F("QEnvironmentReset", rsp_h_env_reset, "QEnvironmentReset+", rsp_run_offered),
-    PREFIX_F("QSetWorkingDir:", rsp_h_set_cwd, "QSetWorkingDir+", rsp_run_offered),
-    PREFIX_F("QStartupWithShell:", rsp_h_startup_shell, "QStartupWithShell+", rsp_run_offered),
+    PREFIX_F("QEnvironmentHexEncoded:", rsp_h_env_set, "QEnvironmentHexEncoded+", RSP_OFFER_RUN),
+    PREFIX_F("QEnvironmentUnset:", rsp_h_env_unset, "QEnvironmentUnset+", RSP_OFFER_RUN),
+    EXACT_F("QEnvironmentReset", rsp_h_env_reset, "QEnvironmentReset+", RSP_OFFER_RUN),
+    PREFIX_F("QSetWorkingDir:", rsp_h_set_cwd, "QSetWorkingDir+", RSP_OFFER_RUN),
+    PREFIX_F("QStartupWithShell:", rsp_h_startup_shell, "QStartupWithShell+", RSP_OFFER_RUN),
     /* h_nonstop.c */
     EXACT("vCtrlC", rsp_h_vctrlc),
     EXACT("vStopped", rsp_h_vstopped),
-    PREFIX_F("QNonStop:", rsp_h_qnonstop, "QNonStop+", nonstop_offered),
+    PREFIX_F("QNonStop:", rsp_h_qnonstop, "QNonStop+", RSP_OFFER_NON_STOP),
     /* h_xfer.c */
-    PREFIX_F("qXfer:features:read:", rsp_h_xfer_features, "qXfer:features:read+",
-             rsp_xfer_features_offered),
-    PREFIX_F("qXfer:threads:read:", rsp_h_xfer_threads, "qXfer:threads:read+", NULL),
-    PREFIX_F("qXfer:exec-file:read:", rsp_h_xfer_exec_file, "qXfer:exec-file:read+", NULL),
-    PREFIX_F("qXfer:siginfo:read:", rsp_h_xfer_siginfo, "qXfer:siginfo:read+",
-             rsp_xfer_siginfo_offered),
+    PREFIX_F("qXfer:features:read:", rsp_h_xfer_features, "qXfer:features:read+", RSP_OFFER_TDESC),
+    PREFIX_F("qXfer:threads:read:", rsp_h_xfer_threads, "qXfer:threads:read+", RSP_OFFER_ALWAYS),
+    PREFIX_F("qXfer:exec-file:read:", rsp_h_xfer_exec_file, "qXfer:exec-file:read+",
+             RSP_OFFER_ALWAYS),
+    PREFIX_FS("qXfer:siginfo:read:", rsp_h_xfer_siginfo, "qXfer:siginfo:read+", RSP_OFFER_SIGINFO,
+              RSP_OFFER_SIGINFO),
     /* h_library.c */
-    PREFIX_F("qXfer:libraries:read:", rsp_h_xfer_libraries,
-             "qXfer:libraries:read+;qXfer:libraries:read:in-memory-library+",
-             rsp_libraries_offered),
-    PREFIX_F("vAck:", rsp_h_vack, "vAck:in-memory-library+", rsp_vack_offered),
+    PREFIX_FS("qXfer:libraries:read:", rsp_h_xfer_libraries,
+              "qXfer:libraries:read+;qXfer:libraries:read:in-memory-library+",
+              RSP_OFFER_LIBRARY_LIST, RSP_OFFER_LIBRARIES),
+    PREFIX_FS("vAck:", rsp_h_vack, "vAck:in-memory-library+", RSP_OFFER_VACK, RSP_OFFER_LIBRARIES),
     /* h_break.c */
-    PREFIX_FR("Z", rsp_h_insert_bp, "Z0+", "Z0-", rsp_breakpoints_offered),
-    PREFIX("z", rsp_h_remove_bp),
+    PREFIX_FRS("Z", rsp_h_insert_bp, "Z0+", "Z0-", RSP_OFFER_Z0),
+    PREFIX_S("z", rsp_h_remove_bp, RSP_OFFER_Z0),
     REFUSED("Z1", "Z1-"),
     REFUSED("Z2", "Z2-"),
     REFUSED("Z3", "Z3-"),
@@ -164,8 +165,8 @@ enum rsp_hresult rsp_dispatch(struct rsp_server *s, const char *pkt, size_t len)
     size_t pl;
 
     rsp_buf_clear(&s->reply);
-    if (!e)
-        return RSP_H_REPLY; /* empty: unsupported */
+    if (!e || !rsp_offered(s, e->serve))
+        return RSP_H_REPLY; /* empty: unsupported or not offered */
     pl = strlen(e->pub.prefix);
     return e->fn(s, pkt + pl, len - pl);
 }

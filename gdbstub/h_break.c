@@ -5,8 +5,8 @@
  * 5). Intel's GDB writes that bit itself and is told Z0-; any other GDB
  * would write its own host's breakpoint instruction (x86 int3) into device
  * code, so it is told Z0+ and gets this. How a breakpoint is planted is the
- * target's business (insert_sw_breakpoint / remove_sw_breakpoint); a target
- * without them gets Z0- and the empty reply.
+ * target's business (its sw_breakpoints table); a target without one gets
+ * Z0- and the empty reply (offers.c).
  *
  * The server keeps the breakpoints it planted: a module unloaded and loaded
  * again has fresh code, so they are planted again on every library change,
@@ -28,12 +28,12 @@
 static int plant(struct rsp_server *s, uint32_t pid, uint64_t addr, bool *was_set, char *err,
                  size_t errlen)
 {
-    return s->target.ops->insert_sw_breakpoint(s->target.ctx, pid, addr, was_set, err, errlen);
+    return s->target.ops->sw_breakpoints->insert(s->target.ctx, pid, addr, was_set, err, errlen);
 }
 
 static int unplant(struct rsp_server *s, uint32_t pid, uint64_t addr, char *err, size_t errlen)
 {
-    return s->target.ops->remove_sw_breakpoint(s->target.ctx, pid, addr, err, errlen);
+    return s->target.ops->sw_breakpoints->remove(s->target.ctx, pid, addr, err, errlen);
 }
 
 static struct rsp_breakpoint *find(struct rsp_server *s, uint32_t pid, uint64_t addr)
@@ -42,12 +42,6 @@ static struct rsp_breakpoint *find(struct rsp_server *s, uint32_t pid, uint64_t 
         if (s->bps[i].pid == pid && s->bps[i].addr == addr)
             return &s->bps[i];
     return NULL;
-}
-
-bool rsp_breakpoints_offered(const struct rsp_server *s)
-{
-    const struct rsp_target_ops *o = s->target.ops;
-    return !s->client_intelgt && o->insert_sw_breakpoint && o->remove_sw_breakpoint;
 }
 
 /* "TYPE,ADDR,KIND" after the Z or z; only type 0. */
@@ -77,8 +71,10 @@ enum rsp_hresult rsp_h_insert_bp(struct rsp_server *s, const char *arg, size_t l
     uint32_t pid;
     bool was_set;
 
-    if (!rsp_breakpoints_offered(s) || len < 1 || arg[0] != '0')
-        return RSP_H_REPLY; /* empty: not supported (Intel's GDB writes the bit) */
+    /* Answered only when Z0 is offered (offers.c: not to Intel's GDB,
+     * which writes the bit itself); other kinds get the empty reply. */
+    if (len < 1 || arg[0] != '0')
+        return RSP_H_REPLY;
     if (!parse(s, arg, len, &addr, &pid)) {
         rsp_reply_e01(&s->reply);
         return RSP_H_REPLY;
@@ -117,7 +113,7 @@ enum rsp_hresult rsp_h_remove_bp(struct rsp_server *s, const char *arg, size_t l
     uint64_t addr;
     uint32_t pid;
 
-    if (!rsp_breakpoints_offered(s) || len < 1 || arg[0] != '0')
+    if (len < 1 || arg[0] != '0')
         return RSP_H_REPLY;
     if (!parse(s, arg, len, &addr, &pid)) {
         rsp_reply_e01(&s->reply);

@@ -3,14 +3,10 @@
 #ifndef ZESTUB_GDBSTUB_H_BREAK_H
 #define ZESTUB_GDBSTUB_H_BREAK_H
 
-#include <stdbool.h>
-
 struct rsp_feature;
 struct rsp_server;
 
 /* Replants after a module reload, removes on detach and at the end. */
 extern const struct rsp_feature rsp_feature_breakpoints;
-/* Z0+ for this client: it cannot write the bit and the target can. */
-bool rsp_breakpoints_offered(const struct rsp_server *s);
 
 #endif

@@ -17,6 +17,7 @@
 #include "gdbstub/h_library.h"
 #include "gdbstub/handlers.h"
 #include "gdbstub/hooks.h"
+#include "gdbstub/offers.h"
 #include "gdbstub/server_state.h"
 #include "gdbstub/threadid.h"
 
@@ -25,22 +26,6 @@ static uint64_t now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-bool rsp_libraries_supported(const struct rsp_server *s)
-{
-    const struct rsp_target_ops *o = s->target.ops;
-    return o->library_count && o->library_at && o->ack_library;
-}
-
-bool rsp_libraries_offered(const struct rsp_server *s)
-{
-    return s->client_libraries;
-}
-
-bool rsp_vack_offered(const struct rsp_server *s)
-{
-    return s->client_vack;
 }
 
 static void forget(struct rsp_server *s, size_t i)
@@ -59,7 +44,7 @@ static bool waiting_known(const struct rsp_server *s, uint32_t pid, uint64_t b, 
 /* Starts the clock for every load of pid that waits and is not timed yet. */
 static void time_waiting(struct rsp_server *s, uint32_t pid)
 {
-    const struct rsp_target_ops *o = s->target.ops;
+    const struct rsp_libraries_ops *o = s->target.ops->libraries;
     struct rsp_library lib;
     for (size_t i = 0; o->library_at(s->target.ctx, pid, i, &lib) == 0; i++) {
         struct rsp_pending_ack *n;
@@ -81,7 +66,7 @@ static void time_waiting(struct rsp_server *s, uint32_t pid)
 static void ack(struct rsp_server *s, uint32_t pid, uint64_t b, uint64_t e, const char *why)
 {
     char err[RSP_ERR_LEN] = "";
-    if (s->target.ops->ack_library(s->target.ctx, pid, b, e, err, sizeof(err)) < 0)
+    if (s->target.ops->libraries->ack_library(s->target.ctx, pid, b, e, err, sizeof(err)) < 0)
         rsp_logf(&s->cfg.log, RSP_LOG_WARNING,
                  "device process %u: acknowledging module 0x%llx-0x%llx failed: %s", (unsigned)pid,
                  (unsigned long long)b, (unsigned long long)e, err);
@@ -98,21 +83,21 @@ static int library_event(struct rsp_server *s, const struct rsp_event *ev)
     uint32_t pid = ev->pid;
     if (ev->kind != RSP_EVENT_LIBRARY)
         return RSP_EVENT_PASS;
-    if (!rsp_libraries_supported(s))
+    if (!rsp_offered(s, RSP_OFFER_LIBRARIES))
         return RSP_EVENT_DROP;
-    if (s->client_vack) {
+    if (rsp_offered(s, RSP_OFFER_VACK)) {
         time_waiting(s, pid);
-        return s->client_libraries ? RSP_EVENT_PASS : RSP_EVENT_DROP;
+        return RSP_EVENT_PASS;
     }
     /* The client cannot acknowledge: nothing may wait for it. */
     rsp_libraries_ack_waiting(s, pid, "acknowledged at once (the client has no vAck)");
-    return s->client_libraries ? RSP_EVENT_PASS : RSP_EVENT_DROP;
+    return rsp_offered(s, RSP_OFFER_LIBRARY_LIST) ? RSP_EVENT_PASS : RSP_EVENT_DROP;
 }
 
 void rsp_libraries_ack_waiting(struct rsp_server *s, uint32_t pid, const char *why)
 {
     struct rsp_library lib;
-    for (size_t i = 0; s->target.ops->library_at(s->target.ctx, pid, i, &lib) == 0; i++)
+    for (size_t i = 0; s->target.ops->libraries->library_at(s->target.ctx, pid, i, &lib) == 0; i++)
         if (lib.needs_ack)
             ack(s, pid, lib.begin, lib.end, why);
 }
@@ -133,7 +118,7 @@ static int timeout_ms(struct rsp_server *s)
 static bool still_waiting(struct rsp_server *s, uint32_t pid, uint64_t b, uint64_t e)
 {
     struct rsp_library lib;
-    for (size_t i = 0; s->target.ops->library_at(s->target.ctx, pid, i, &lib) == 0; i++)
+    for (size_t i = 0; s->target.ops->libraries->library_at(s->target.ctx, pid, i, &lib) == 0; i++)
         if (lib.begin == b && lib.end == e && lib.needs_ack)
             return true;
     return false;
@@ -186,7 +171,7 @@ const struct rsp_feature rsp_feature_libraries = {
 
 int rsp_libraries_xml(struct rsp_server *s, uint32_t pid, struct rsp_buf *out)
 {
-    const struct rsp_target_ops *o = s->target.ops;
+    const struct rsp_libraries_ops *o = s->target.ops->libraries;
     struct rsp_library lib;
     size_t n = o->library_count(s->target.ctx, pid);
     bool any_ack = false;
@@ -228,11 +213,8 @@ enum rsp_hresult rsp_h_vack(struct rsp_server *s, const char *arg, size_t len)
     const char *p = arg, *end = arg + len;
     uint32_t pid = 0, tid;
 
-    if (!rsp_libraries_supported(s)) {
-        rsp_buf_clear(&s->reply); /* unknown packet */
-        return RSP_H_REPLY;
-    }
-    /* The Hg process first: identical modules may wait on several devices. */
+    /* Answered only with a libraries table (offers.c). The Hg process first: identical modules may
+     * wait on several devices. */
     if (!rsp_resolve_thread(s, s->g, &pid, &tid))
         pid = 0;
     while (p < end) {
@@ -252,8 +234,9 @@ enum rsp_hresult rsp_h_vack(struct rsp_server *s, const char *arg, size_t len)
                 forget(s, i);
                 break;
             }
-        if (s->target.ops->ack_library(s->target.ctx, pid, b, e, err, sizeof(err)) < 0 &&
-            (!pid || s->target.ops->ack_library(s->target.ctx, 0, b, e, err, sizeof(err)) < 0))
+        if (s->target.ops->libraries->ack_library(s->target.ctx, pid, b, e, err, sizeof(err)) < 0 &&
+            (!pid ||
+             s->target.ops->libraries->ack_library(s->target.ctx, 0, b, e, err, sizeof(err)) < 0))
             /* Already acknowledged (timeout) or unloaded: nothing waits. */
             rsp_logf(&s->cfg.log, RSP_LOG_INFO, "vAck for module 0x%llx-0x%llx: %s",
                      (unsigned long long)b, (unsigned long long)e, err);

@@ -12,11 +12,6 @@ struct rsp_server;
 
 /* Library events, the acknowledgement clock, the end of a client. */
 extern const struct rsp_feature rsp_feature_libraries;
-/* The target has libraries (library_count, library_at, ack_library). */
-bool rsp_libraries_supported(const struct rsp_server *s);
-/* qSupported: the client reads libraries / acknowledges loads. */
-bool rsp_libraries_offered(const struct rsp_server *s);
-bool rsp_vack_offered(const struct rsp_server *s);
 /* Acknowledges every load of pid that waits, logging why. */
 void rsp_libraries_ack_waiting(struct rsp_server *s, uint32_t pid, const char *why);
 /* The qXfer:libraries:read document of device process pid. */

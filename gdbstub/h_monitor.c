@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* qRcmd: "monitor CMD". The server's own commands (help, exit) and the
- * target's (rsp_target_ops.monitor_commands) are rows of gdbstub/monitor.h;
+ * target's (its monitor table, rsp_monitor_ops.commands) are rows of gdbstub/monitor.h;
  * this file matches a command against both tables, answers for rows that
  * need an attached process, and generates `monitor help` from the rows. */
 #include <errno.h>
@@ -27,8 +27,8 @@ static const struct rsp_monitor_cmd *target_commands(struct rsp_server *s, size_
 {
     const struct rsp_monitor_cmd *t = NULL;
     *n = 0;
-    if (s->target.ops->monitor_commands)
-        t = s->target.ops->monitor_commands(s->target.ctx, n);
+    if (s->target.ops->monitor)
+        t = s->target.ops->monitor->commands(s->target.ctx, n);
     if (!t)
         *n = 0;
     return t;

@@ -14,13 +14,14 @@
 #include "gdbstub/handlers.h"
 #include "gdbstub/hooks.h"
 #include "gdbstub/nsqueue.h"
+#include "gdbstub/offers.h"
 #include "gdbstub/server_state.h"
 #include "gdbstub/stopreply.h"
 
 static void reset(struct rsp_server *s)
 {
-    if (s->non_stop && s->target.ops->set_non_stop)
-        s->target.ops->set_non_stop(s->target.ctx, false);
+    if (s->non_stop && s->target.ops->non_stop)
+        s->target.ops->non_stop->set_non_stop(s->target.ctx, false);
     s->non_stop = false;
     s->notified = false;
     s->nnsq = 0;
@@ -59,7 +60,7 @@ enum rsp_hresult rsp_h_qnonstop(struct rsp_server *s, const char *arg, size_t le
     const struct rsp_target_ops *o = s->target.ops;
     bool on;
 
-    if (len != 1 || (arg[0] != '0' && arg[0] != '1') || !o->set_non_stop) {
+    if (len != 1 || (arg[0] != '0' && arg[0] != '1') || !rsp_offered(s, RSP_OFFER_NON_STOP)) {
         rsp_reply_e01(&s->reply);
         return RSP_H_REPLY;
     }
@@ -70,7 +71,7 @@ enum rsp_hresult rsp_h_qnonstop(struct rsp_server *s, const char *arg, size_t le
         rsp_reply_etext(&s->reply, "switch QNonStop before attaching");
         return RSP_H_REPLY;
     }
-    o->set_non_stop(s->target.ctx, on);
+    o->non_stop->set_non_stop(s->target.ctx, on);
     s->non_stop = on;
     s->notified = false;
     s->nnsq = 0;

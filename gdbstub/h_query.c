@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* Negotiation and general queries: qSupported (from the dispatch table), qC, qAttached,
+/* Negotiation and general queries: qSupported (offers.c), qC, qAttached,
  * QStartNoAckMode, QThreadEvents, qDeltaThreadList, '!' (qRcmd is in h_monitor.c). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gdbstub/h_library.h"
 #include "gdbstub/h_vrun.h"
 #include "gdbstub/handlers.h"
 #include "gdbstub/hostview.h"
+#include "gdbstub/offers.h"
 #include "gdbstub/output.h"
 #include "gdbstub/server_state.h"
 #include "gdbstub/threadid.h"
@@ -27,27 +27,6 @@ static bool has_feature(const char *arg, size_t len, const char *name)
     return false;
 }
 
-/* The reply says only what is implemented: PacketSize, then each packet
- * of the dispatch table that carries a qSupported feature, when it is
- * offered to this client with this target (a client without Intel's
- * extensions gets no intelgt description but the host-shaped one of
- * hostview.c; Z0 in the server only for clients that cannot write the
- * breakpoint bit; libraries and vAck only for clients that read them;
- * QNonStop only for a target with non-stop), and the packets that are
- * refused outright (Z1-..Z4- tell GDB not to probe them). */
-static void announce(struct rsp_server *s)
-{
-    rsp_buf_printf(&s->reply, "PacketSize=%x", (unsigned)RSP_PACKET_SIZE);
-    for (size_t i = 0; i < s->npackets; i++) {
-        const struct rsp_packet *p = &s->packets[i];
-        const char *say = !p->fn || (p->offered && !p->offered(s)) ? p->refused : p->feature;
-        if (!say)
-            continue;
-        rsp_buf_putc(&s->reply, ';');
-        rsp_buf_puts(&s->reply, say);
-    }
-}
-
 enum rsp_hresult rsp_h_qsupported(struct rsp_server *s, const char *arg, size_t len)
 {
     s->client_swbreak = has_feature(arg, len, "swbreak+");
@@ -55,10 +34,10 @@ enum rsp_hresult rsp_h_qsupported(struct rsp_server *s, const char *arg, size_t 
         has_feature(arg, len, "multi-address-space+") || has_feature(arg, len, "unavailable+");
     s->client_error_message = has_feature(arg, len, "error-message+");
     s->host_arch = rsp_host_arch_from_qsupported(arg, len);
-    s->client_libraries = rsp_libraries_supported(s) &&
-                          has_feature(arg, len, "qXfer:libraries:read:in-memory-library+");
-    s->client_vack = s->client_libraries && has_feature(arg, len, "vAck:in-memory-library+");
-    announce(s);
+    s->client_libraries = has_feature(arg, len, "qXfer:libraries:read:in-memory-library+");
+    s->client_vack = has_feature(arg, len, "vAck:in-memory-library+");
+    /* What follows from these and the target: offers.c. */
+    rsp_offers_announce(s, &s->reply);
     return RSP_H_REPLY;
 }
 

@@ -103,7 +103,8 @@ enum rsp_hresult rsp_h_expedited(struct rsp_server *s, const char *arg, size_t l
         const struct regs_reg *reg = regs_catalog_at(r.regs, i);
         if (!reg->expedited)
             continue;
-        if (o->register_cheap && !o->register_cheap(s->target.ctx, r.pid, r.tid, reg->regnum))
+        if (o->cheap_registers &&
+            !o->cheap_registers->register_cheap(s->target.ctx, r.pid, r.tid, reg->regnum))
             continue; /* fetched with p if the client needs it */
         rsp_buf_printf(&s->reply, "%02x:", (unsigned)reg->regnum);
         put_reg(s, &r, reg);

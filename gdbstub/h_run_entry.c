@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "gdbstub/h_library.h"
+#include "gdbstub/offers.h"
 #include "gdbstub/server_state.h"
 
 struct entry_bp {
@@ -36,8 +37,8 @@ static void forget(struct rsp_server *s, bool remove)
     if (!r)
         return;
     for (size_t i = 0; remove && i < r->n; i++)
-        if (s->target.ops->remove_sw_breakpoint(s->target.ctx, r->planted[i].pid,
-                                                r->planted[i].addr, err, sizeof(err)) < 0)
+        if (s->target.ops->sw_breakpoints->remove(s->target.ctx, r->planted[i].pid,
+                                                  r->planted[i].addr, err, sizeof(err)) < 0)
             rsp_logf(&s->cfg.log, RSP_LOG_WARNING,
                      "vRun: the entry breakpoint at 0x%llx could not be removed: %s",
                      (unsigned long long)r->planted[i].addr, err);
@@ -59,7 +60,7 @@ static bool planted(const struct rsp_run_entry *r, uint32_t pid, uint64_t addr)
 static void plant(struct rsp_server *s, uint32_t pid)
 {
     struct rsp_run_entry *r = s->run_entry;
-    const struct rsp_target_ops *o = s->target.ops;
+    const struct rsp_sw_breakpoints_ops *o = s->target.ops->sw_breakpoints;
     size_t n = o->kernel_entries(s->target.ctx, pid, NULL, 0);
     uint64_t *all = calloc(n ? n : 1, sizeof(*all));
     struct entry_bp *grown = realloc(r->planted, (r->n + n + 1) * sizeof(*grown));
@@ -77,7 +78,7 @@ static void plant(struct rsp_server *s, uint32_t pid)
         bool was_set = false;
         if (planted(r, pid, all[i]))
             continue;
-        if (o->insert_sw_breakpoint(s->target.ctx, pid, all[i], &was_set, err, sizeof(err)) < 0)
+        if (o->insert(s->target.ctx, pid, all[i], &was_set, err, sizeof(err)) < 0)
             rsp_logf(&s->cfg.log, RSP_LOG_WARNING, "vRun: no entry breakpoint at 0x%llx: %s",
                      (unsigned long long)all[i], err);
         else if (!was_set) /* a bit of the program's own stays */
@@ -133,8 +134,7 @@ enum rsp_hresult rsp_run_to_entry(struct rsp_server *s)
     enum rsp_hresult h;
     const struct rsp_target_ops *o = s->target.ops;
 
-    if (!o->kernel_entries || !o->insert_sw_breakpoint || !o->remove_sw_breakpoint ||
-        !rsp_libraries_supported(s))
+    if (!rsp_offered(s, RSP_OFFER_RUN_TO_ENTRY))
         return RSP_H_REPLY; /* the attach's own stop answers */
     forget(s, true);
     if (!(s->run_entry = calloc(1, sizeof(*s->run_entry))))

@@ -2,7 +2,7 @@
 /* GDB's `run` over target extended-remote: vRun and what GDB sends before
  * it (QEnvironmentHexEncoded, QEnvironmentUnset, QEnvironmentReset,
  * QSetWorkingDir, QStartupWithShell), and vKill of the program it started.
- * Starting the program is the target's (create_program): the server only
+ * Starting the program is the target's (its programs table): the server only
  * decodes the request, attaches as for vAttach and answers. */
 #include "gdbstub/h_vrun.h"
 
@@ -28,11 +28,6 @@ struct rsp_run_state {
     char **last; /* the last program and arguments run (NULL-terminated) */
     bool shell;  /* QStartupWithShell: recorded, never used (see README) */
 };
-
-bool rsp_run_offered(const struct rsp_server *s)
-{
-    return s->cfg.multi && s->target.ops->create_program != NULL;
-}
 
 static struct rsp_run_state *state(struct rsp_server *s)
 {
@@ -235,6 +230,7 @@ static void remember(struct rsp_run_state *r, char **argv)
 enum rsp_hresult rsp_h_vrun(struct rsp_server *s, const char *arg, size_t len)
 {
     const struct rsp_target_ops *o = s->target.ops;
+    const struct rsp_programs_ops *prog = o->programs;
     struct rsp_run_state *r = state(s);
     struct rsp_run_request req;
     const char *why = NULL;
@@ -242,8 +238,7 @@ enum rsp_hresult rsp_h_vrun(struct rsp_server *s, const char *arg, size_t len)
     uint32_t host = 0;
     char **argv;
 
-    if (!rsp_run_offered(s))
-        return RSP_H_REPLY; /* the empty reply: not supported here */
+    /* Answered only when offered (offers.c): o->programs is there. */
     argv = r ? parse_run(r, arg, len, &why) : NULL;
     if (!argv) {
         rsp_reply_attach_error(s, &s->reply, why ? why : "out of memory");
@@ -259,14 +254,14 @@ enum rsp_hresult rsp_h_vrun(struct rsp_server *s, const char *arg, size_t len)
     remember(r, argv);
     req = (struct rsp_run_request){argv, r->env, r->nenv, r->cwd};
     s->xfer_valid = false;
-    if (o->create_program(s->target.ctx, &req, &host, err, sizeof(err)) < 0) {
+    if (prog->create(s->target.ctx, &req, &host, err, sizeof(err)) < 0) {
         rsp_logf(&s->cfg.log, RSP_LOG_WARNING, "vRun %s failed: %s", argv[0], err);
         rsp_reply_attach_error(s, &s->reply, err[0] ? err : "cannot start the program");
         return RSP_H_REPLY;
     }
     rsp_logf(&s->cfg.log, RSP_LOG_INFO, "vRun: started %s, process %u", argv[0], (unsigned)host);
     if (rsp_do_attach(s, host, &s->reply) < 0) {
-        o->release_program(s->target.ctx, host, false);
+        prog->release(s->target.ctx, host, false);
         return RSP_H_REPLY;
     }
     s->run_host = host;
@@ -281,7 +276,7 @@ enum rsp_hresult rsp_h_vrun(struct rsp_server *s, const char *arg, size_t len)
     }
     /* Released only once attached: its first module load waits for the
      * client like any other. */
-    o->release_program(s->target.ctx, host, true);
+    prog->release(s->target.ctx, host, true);
     /* Intel's GDB reads the new thread's PC before anything runs: answer
      * with the first thread at a kernel's entry instead. */
     if (s->client_intelgt && !s->non_stop && s->have_stop &&
@@ -311,14 +306,15 @@ enum rsp_hresult rsp_h_vkill(struct rsp_server *s, const char *arg, size_t len)
     /* Only a program vRun started is killed; a process GDB attached to is
      * detached instead (qAttached said 1), so this is E01 for it. */
     if (!rsp_parse_hex(&p, end, &pid) || p != end || pid > INT32_MAX ||
-        !s->target.ops->kill_program || !rsp_run_is_ours(s, (int64_t)pid)) {
+        !rsp_run_is_ours(s, (int64_t)pid)) {
         rsp_reply_e01(&s->reply);
         return RSP_H_REPLY;
     }
     rsp_h_detach(s, "", 0); /* every device: resumed, nothing left stopped */
     s->run_host = 0;
     rsp_buf_clear(&s->reply);
-    if (s->target.ops->kill_program(s->target.ctx, host, err, sizeof(err)) < 0) {
+    /* run_host is set only by a vRun, which the programs table served. */
+    if (s->target.ops->programs->kill(s->target.ctx, host, err, sizeof(err)) < 0) {
         rsp_reply_error(s, err);
         return RSP_H_REPLY;
     }

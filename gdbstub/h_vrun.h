@@ -12,9 +12,6 @@ struct rsp_server;
 
 /* Releases what the client set (environment, directory, last program). */
 extern const struct rsp_feature rsp_feature_run;
-/* vRun and its Q packets are offered: extended mode and a target that
- * starts programs. */
-bool rsp_run_offered(const struct rsp_server *s);
 /* The wire pid (0 or -1: any) names the program vRun started, still
  * attached. */
 bool rsp_run_is_ours(struct rsp_server *s, int64_t wire_pid);

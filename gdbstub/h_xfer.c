@@ -85,11 +85,6 @@ const struct rsp_feature rsp_feature_thread_lists = {
     .release = free_sent,
 };
 
-bool rsp_xfer_features_offered(const struct rsp_server *s)
-{
-    return s->client_intelgt || s->host_arch != RSP_HOST_UNKNOWN;
-}
-
 /* "ANNEX:OFFSET,LENGTH" */
 static bool parse_xfer(const char *arg, size_t len, char *annex, size_t annex_size, uint64_t *off,
                        uint64_t *n)
@@ -320,8 +315,8 @@ static int build_threads(struct rsp_server *s, const char *annex, struct rsp_buf
             if (o->thread_info(s->target.ctx, pi.pid, t, &ti) < 0)
                 continue;
             /* Only stopped threads have a place in the code to name. */
-            if (!o->thread_name || ti.state != RSP_THREAD_STOPPED ||
-                o->thread_name(s->target.ctx, pi.pid, t, name, sizeof(name)) < 0)
+            if (!o->thread_names || ti.state != RSP_THREAD_STOPPED ||
+                o->thread_names->thread_name(s->target.ctx, pi.pid, t, name, sizeof(name)) < 0)
                 name[0] = 0;
             digest = entry_digest(ti.tdesc, name[0] ? name : NULL);
             /* Delta lists (after qDeltaThreadList) carry only threads whose
@@ -383,16 +378,11 @@ static int build_siginfo(struct rsp_server *s, const char *annex, struct rsp_buf
         snprintf(e, elen, "no thread selected");
         return -ENOENT;
     }
-    n = s->target.ops->thread_siginfo(s->target.ctx, pid, tid, si, sizeof(si), e, elen);
+    n = s->target.ops->siginfo->thread_siginfo(s->target.ctx, pid, tid, si, sizeof(si), e, elen);
     if (n < 0)
         return n;
     rsp_buf_put(out, si, (size_t)n);
     return 0;
-}
-
-bool rsp_xfer_siginfo_offered(const struct rsp_server *s)
-{
-    return s->target.ops->thread_siginfo != NULL;
 }
 
 /* The signal information of the selected thread (Hg), for `p $_siginfo`. */
@@ -402,10 +392,7 @@ enum rsp_hresult rsp_h_xfer_siginfo(struct rsp_server *s, const char *arg, size_
     uint64_t off, n;
     uint32_t pid = 0, tid = 0;
 
-    if (!rsp_xfer_siginfo_offered(s)) {
-        rsp_buf_clear(&s->reply); /* not offered: unknown packet */
-        return RSP_H_REPLY;
-    }
+    /* Answered only with a siginfo table (offers.c). */
     if (!parse_xfer(arg, len, annex, sizeof(annex), &off, &n) || annex[0]) {
         rsp_reply_e01(&s->reply);
         return RSP_H_REPLY;
@@ -431,10 +418,7 @@ enum rsp_hresult rsp_h_xfer_libraries(struct rsp_server *s, const char *arg, siz
     uint64_t off, n;
     uint32_t pid, tid;
 
-    if (!rsp_libraries_supported(s)) {
-        rsp_buf_clear(&s->reply); /* not offered: unknown packet */
-        return RSP_H_REPLY;
-    }
+    /* Answered only with a libraries table (offers.c). */
     if (!parse_xfer(arg, len, annex, sizeof(annex), &off, &n) ||
         !rsp_resolve_thread(s, s->g, &pid, &tid)) {
         rsp_reply_e01(&s->reply);

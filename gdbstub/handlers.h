@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The packet handlers and the shape of the dispatch table (dispatch.c).
- * A table entry also says what qSupported announces for its packet, so
- * that the reply follows from what is in the table and what the target
+ * A table entry also says what qSupported announces for its packet and
+ * when the packet is answered at all, both as offers decided in offers.c,
+ * so that the reply follows from what is in the table and what the target
  * provides, not from a string kept by hand. This header has no .c of its
  * own: the handlers (h_*.c) and the table both include it. */
 #ifndef ZESTUB_GDBSTUB_HANDLERS_H
@@ -9,6 +10,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "gdbstub/offers.h"
 
 struct rsp_resume;
 struct rsp_server;
@@ -31,10 +34,12 @@ struct rsp_dispatch_entry {
 struct rsp_packet {
     struct rsp_dispatch_entry pub;
     rsp_handler_fn fn; /* NULL: refused, the empty reply */
-    /* qSupported: `feature` when offered (offered NULL or true), else
+    /* qSupported: `feature` when `announce` is offered (offers.h), else
      * `refused`; either may be NULL (nothing said). */
     const char *feature, *refused;
-    bool (*offered)(const struct rsp_server *s);
+    enum rsp_offer announce;
+    /* The handler runs only when this is offered; the empty reply else. */
+    enum rsp_offer serve;
 };
 
 /* h_query.c */

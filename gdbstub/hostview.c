@@ -61,7 +61,7 @@ static bool hg_pc(struct rsp_server *s, uint64_t *pc)
     uint32_t pid, tid;
 
     return rsp_resolve_thread(s, s->g, &pid, &tid) &&
-           s->target.ops->thread_pc(s->target.ctx, pid, tid, pc, e, sizeof(e)) == 0;
+           s->target.ops->sw_breakpoints->thread_pc(s->target.ctx, pid, tid, pc, e, sizeof(e)) == 0;
 }
 
 int rsp_hostview_tdesc(struct rsp_server *s, const char *annex, struct rsp_buf *out)
@@ -84,8 +84,9 @@ static void put_pc(struct rsp_server *s)
     uint64_t pc;
     uint8_t le[8];
 
-    /* A target that cannot tell PCs: unavailable, as every other register. */
-    if (!s->target.ops->thread_pc) {
+    /* A target that cannot tell PCs (no sw_breakpoints table):
+     * unavailable, as every other register. */
+    if (!s->target.ops->sw_breakpoints) {
         put_unavailable(&s->reply, sizeof(le));
         return;
     }

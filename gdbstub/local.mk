@@ -6,13 +6,14 @@ noinst_LTLIBRARIES += libgdbstub.la
 libgdbstub_la_SOURCES = gdbstub/packet.h gdbstub/packet.c gdbstub/log.h gdbstub/log.c \
 	gdbstub/progress.h gdbstub/progress.c \
 	gdbstub/transport.h gdbstub/transport.c gdbstub/peercred.h gdbstub/peercred.c \
-	gdbstub/target.h \
+	gdbstub/target.h gdbstub/target_check.h gdbstub/target_check.c \
 	gdbstub/server.h gdbstub/server_config.h gdbstub/server_state.h gdbstub/server.c \
 	gdbstub/hooks.h gdbstub/features.h gdbstub/features.c \
 	gdbstub/threadid.h gdbstub/threadid.c gdbstub/stopreply.h gdbstub/stopreply.c \
 	gdbstub/output.h gdbstub/output.c gdbstub/attach.h gdbstub/attach.c \
 	gdbstub/nsqueue.h gdbstub/nsqueue.c \
-	gdbstub/handlers.h gdbstub/dispatch.h gdbstub/dispatch.c gdbstub/tdesc.h gdbstub/tdesc.c \
+	gdbstub/handlers.h gdbstub/dispatch.h gdbstub/dispatch.c \
+	gdbstub/offers.h gdbstub/offers.c gdbstub/tdesc.h gdbstub/tdesc.c \
 	gdbstub/tdesc_cache.h gdbstub/tdesc_cache.c \
 	gdbstub/monitor.h gdbstub/h_query.c gdbstub/h_monitor.c gdbstub/h_threads.c gdbstub/h_regs.c gdbstub/hostview.h gdbstub/hostview.c \
 	gdbstub/h_memory.c gdbstub/h_run.c gdbstub/h_xfer.h gdbstub/h_xfer.c \

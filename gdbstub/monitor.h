@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Monitor commands ("monitor CMD" in GDB, qRcmd on the wire) as rows of a
  * table: the server's own (help, exit, in h_monitor.c) and the target's
- * (rsp_target_ops.monitor_commands). A row is everything about one
+ * (rsp_monitor_ops.commands). A row is everything about one
  * command: the server matches commands against the rows, answers for a
  * row that needs an attached process, and builds `monitor help` from
  * them, so a new command is one row and one function. */

@@ -17,6 +17,7 @@
 #include "gdbstub/output.h"
 #include "gdbstub/server_state.h"
 #include "gdbstub/stopreply.h"
+#include "gdbstub/target_check.h"
 #include "gdbstub/tdesc_cache.h"
 
 /* Without an event descriptor the target is asked this often while a
@@ -39,14 +40,12 @@ int rsp_server_new(const struct rsp_target *target, const struct rsp_server_conf
                    struct rsp_server **out, char *err, size_t errlen)
 {
     struct rsp_server *s;
-    const struct rsp_target_ops *o = target ? target->ops : NULL;
+    char why[RSP_ERR_LEN];
 
     *out = NULL;
-    if (!o || !o->attach || !o->process_count || !o->process_at || !o->thread_info || !o->tdesc ||
-        !o->device_info || !o->read_register || !o->write_register || !o->read_memory ||
-        !o->write_memory || !o->resume || !o->interrupt || !o->detach || !o->event_fd ||
-        !o->next_event || !o->client_gone) {
-        set_err(err, errlen, "target interface incomplete");
+    /* Checked once here, so no handler meets a half-filled table. */
+    if (rsp_target_check(target ? target->ops : NULL, why, sizeof(why)) < 0) {
+        set_err(err, errlen, "%s", why);
         return -EINVAL;
     }
     s = calloc(1, sizeof(*s));

@@ -62,8 +62,9 @@ void rsp_stop_reply(struct rsp_server *s, const struct rsp_event *ev, struct rsp
 static bool program_end(struct rsp_server *s, const struct rsp_event *ev, struct rsp_buf *b)
 {
     int code = 0, sig = 0;
-    if (!s->run_host || s->attached_host != s->run_host || !s->target.ops->program_status ||
-        s->target.ops->program_status(s->target.ctx, s->run_host, &code, &sig) < 0)
+    /* run_host is set only by a vRun, which the programs table served. */
+    if (!s->run_host || s->attached_host != s->run_host ||
+        s->target.ops->programs->program_status(s->target.ctx, s->run_host, &code, &sig) < 0)
         return false;
     if (sig > 0)
         rsp_buf_printf(b, "X%02x;process:%llx", (unsigned)sig & 0xff,
@@ -136,8 +137,8 @@ void rsp_note_stop(struct rsp_server *s, const struct rsp_event *ev)
 bool rsp_process_exited(struct rsp_server *s, int64_t pid)
 {
     const struct rsp_target_ops *o = s->target.ops;
-    return o->process_exited && pid > 0 && pid <= UINT32_MAX &&
-           o->process_exited(s->target.ctx, (uint32_t)pid);
+    return o->exits && pid > 0 && pid <= UINT32_MAX &&
+           o->exits->process_exited(s->target.ctx, (uint32_t)pid);
 }
 
 bool rsp_reply_pending_exit(struct rsp_server *s)

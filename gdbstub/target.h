@@ -125,6 +125,139 @@ struct rsp_run_request {
     const char *cwd; /* NULL: the server's own directory */
 };
 
+/* ---- Capabilities ----
+ *
+ * What the target can do beyond the required ops is grouped by what a
+ * client is offered: one table per capability, pointed to from struct
+ * rsp_target_ops. A capability is offered exactly when its pointer is
+ * non-NULL; a table that is present has every one of its functions (the
+ * server checks each table once, in rsp_server_new, and refuses a target
+ * with a half-filled one: "target interface incomplete: the libraries
+ * table has no ack_library"). Which packets and qSupported tokens follow
+ * from which table is decided in one place, gdbstub/offers.c. */
+
+/* Libraries: modules as in-memory libraries (qXfer:libraries:read, vAck,
+ * the `library` stop event). Without: no libraries are announced, both
+ * packets get the empty reply, LIBRARY events are dropped. */
+struct rsp_libraries_ops {
+    /* The modules of device process pid; LIBRARY events say the list
+     * changed (a load that waits for an acknowledgement, or an unload). */
+    size_t (*library_count)(void *ctx, uint32_t pid);
+    int (*library_at)(void *ctx, uint32_t pid, size_t i, struct rsp_library *out);
+    /* Releases a waiting load (pid 0: the first process that has one with
+     * that range); -ENOENT when none matches. */
+    int (*ack_library)(void *ctx, uint32_t pid, uint64_t begin, uint64_t end, char *err,
+                       size_t errlen);
+};
+
+/* Software breakpoints planted by the server, the ISA's way (gdbstub
+ * knows no ISA): Z0/z0 for a client without the Intel GT architecture
+ * (which needs the PC to see where it stopped: the host view's rip), and
+ * the entry breakpoints with which Intel's GDB's vRun runs to the first
+ * kernel. Without: Z0- and the empty reply to Z0/z0, rip unavailable in
+ * the host view, Intel's vRun answered with the attach's stop. */
+struct rsp_sw_breakpoints_ops {
+    /* A breakpoint at addr of device process pid (Intel GT: the breakpoint
+     * control bit of the instruction there). insert: *was_set when it was
+     * there already (the client's or the module's own; the server then
+     * never removes it). Both fail when there is no code at addr. */
+    int (*insert)(void *ctx, uint32_t pid, uint64_t addr, bool *was_set, char *err, size_t errlen);
+    int (*remove)(void *ctx, uint32_t pid, uint64_t addr, char *err, size_t errlen);
+    /* The program counter of a stopped thread; negative or
+     * RSP_TARGET_UNAVAILABLE when it has none. */
+    int (*thread_pc)(void *ctx, uint32_t pid, uint32_t tid, uint64_t *pc, char *err, size_t errlen);
+    /* The first instruction of each kernel of pid's loaded modules: up to
+     * max stored in addrs (none when max is 0), the number there is
+     * returned. */
+    size_t (*kernel_entries)(void *ctx, uint32_t pid, uint64_t *addrs, size_t max);
+};
+
+/* Programs: extended mode's `run` and `kill` (vRun, vKill, and the
+ * QEnvironment*, QSetWorkingDir, QStartupWithShell packets GDB sends
+ * before vRun), offered with --multi. Without: vRun gets the empty reply,
+ * the Q packets are not announced, vKill is E01. */
+struct rsp_programs_ops {
+    /* Starts req's program held before its first Level Zero module is
+     * created; *host_pid is the process to attach to (the server attaches
+     * as for vAttach, then calls release: attached, the program goes on and
+     * its first module load is reported like any other; not attached, it
+     * is killed). */
+    int (*create)(void *ctx, const struct rsp_run_request *req, uint32_t *host_pid, char *err,
+                  size_t errlen);
+    void (*release)(void *ctx, uint32_t host_pid, bool attached);
+    /* vKill of a program create started, after the server detached its
+     * devices: kill it and reap it. */
+    int (*kill)(void *ctx, uint32_t host_pid, char *err, size_t errlen);
+    /* How a program create started ended, once it has (the device exit
+     * arrives first; this waits a moment for the reaping): 0 with *signal >
+     * 0 (killed by it) or *code (its exit status); negative when unknown;
+     * the signal in GDB's numbering. The server reports it instead of the
+     * device exit's code. */
+    int (*program_status)(void *ctx, uint32_t host_pid, int *code, int *signal);
+};
+
+/* Non-stop (QNonStop+). Without: all-stop only, QNonStop:1 is E01. */
+struct rsp_non_stop_ops {
+    /* A thread's stop stops no other thread, attach stops nothing, and
+     * each thread is resumed by itself. Set before attaching. */
+    void (*set_non_stop)(void *ctx, bool on);
+};
+
+/* The target's own `monitor` commands. Without: only the server's (help,
+ * exit). */
+struct rsp_monitor_ops {
+    /* *n rows of gdbstub/monitor.h whose functions get ctx. The server
+     * matches each command against its own and these, and builds `monitor
+     * help` from both; the rows may depend on the target's settings. */
+    const struct rsp_monitor_cmd *(*commands)(void *ctx, size_t *n);
+};
+
+/* Thread names: the name attribute of qXfer:threads:read (GDB shows it in
+ * `info threads`; Intel's server sends none). Without: no names. */
+struct rsp_thread_names_ops {
+    /* A short name for a stopped thread, e.g. "vadd @ vadd.cl:6". Called
+     * for every stopped thread each time the list is built, so it must be
+     * cheap. 0 and a NUL-terminated buf, or negative: no name. */
+    int (*thread_name)(void *ctx, uint32_t pid, uint32_t tid, char *buf, size_t len);
+};
+
+/* Signal information: qXfer:siginfo:read (`p $_siginfo`). Without: the
+ * packet is neither announced nor answered. */
+struct rsp_siginfo_ops {
+    /* The signal information of a stopped thread as the client's
+     * architecture lays it out: at most len bytes into buf; the number
+     * written, or negative with a sentence in err (a running thread has
+     * none). */
+    int (*thread_siginfo)(void *ctx, uint32_t pid, uint32_t tid, uint8_t *buf, size_t len,
+                          char *err, size_t errlen);
+};
+
+/* Cheap registers: Intel's `e` (expedited registers) answers only the
+ * registers that cost nothing now, the client fetches the others with `p`
+ * when it needs them, so a thread list that only wants PCs pays one
+ * register read per thread instead of one per register set. Without:
+ * `e` answers every expedited register. */
+struct rsp_cheap_registers_ops {
+    /* True when the register is needed for the thread's PC or reading it
+     * costs no device access now (already read since the stop). */
+    bool (*register_cheap)(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnum);
+};
+
+/* Process exits while attached. Without: no process ever exits while
+ * attached (only its EXITED event, if any, says so). */
+struct rsp_exits_ops {
+    /* True once the application of device process pid has ended, until
+     * the next attach. Until its EXITED (or KILLED) event has been taken
+     * the process stays listed, its threads unavailable, and that event is
+     * the next one next_event returns (an exit is reported before anything
+     * else of any device): the server answers the next resume or '?' with
+     * it. Register and memory ops naming it fail saying it exited; detach
+     * succeeds. */
+    bool (*process_exited)(void *ctx, uint32_t pid);
+};
+
+/* The required ops (all non-NULL) and the capability tables (each NULL or
+ * complete). */
 struct rsp_target_ops {
     /* vAttach: attach every supported device of the host process and, in
      * all-stop, stop them; *stop is the reply (a STOP or UNAVAILABLE event
@@ -137,6 +270,7 @@ struct rsp_target_ops {
     int (*process_at)(void *ctx, size_t i, struct rsp_process_info *out);
     int (*thread_info)(void *ctx, uint32_t pid, uint32_t tid, struct rsp_thread_info *out);
     int (*tdesc)(void *ctx, uint32_t id, struct rsp_tdesc *out);
+    /* The <device> element of a tdesc carrying pid; negative: none. */
     int (*device_info)(void *ctx, uint32_t pid, struct rsp_device_info *out);
 
     /* Register regnum of the thread's tdesc, byte_size bytes, target byte
@@ -146,12 +280,6 @@ struct rsp_target_ops {
                          size_t size, char *err, size_t errlen);
     int (*write_register)(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnum,
                           const uint8_t *buf, size_t size, char *err, size_t errlen);
-    /* Optional. True when the register is needed for the thread's PC or
-     * reading it costs no device access now (already read since the stop).
-     * Intel's `e` answers only these: the client fetches the others with
-     * `p` when it needs them, so a thread list that only wants PCs pays
-     * one register read per thread instead of one per register set. */
-    bool (*register_cheap)(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnum);
 
     /* Reads up to len bytes; *done is how many were read (a short read is
      * fine, the client asks for the rest). */
@@ -185,85 +313,16 @@ struct rsp_target_ops {
      * acknowledgements, detach every device. */
     void (*client_gone)(void *ctx);
 
-    /* Optional (NULL: all-stop only). Non-stop: a thread's stop stops no
-     * other thread, attach stops nothing, and each thread is resumed by
-     * itself. Set before attaching. */
-    void (*set_non_stop)(void *ctx, bool on);
-
-    /* Optional (NULL: no libraries). The modules of device process pid;
-     * LIBRARY events say the list changed (a load that waits for an
-     * acknowledgement, or an unload). ack_library releases a waiting load
-     * (pid 0: the first process that has one with that range); -ENOENT when
-     * none matches. */
-    size_t (*library_count)(void *ctx, uint32_t pid);
-    int (*library_at)(void *ctx, uint32_t pid, size_t i, struct rsp_library *out);
-    int (*ack_library)(void *ctx, uint32_t pid, uint64_t begin, uint64_t end, char *err,
-                       size_t errlen);
-
-    /* Optional (may be NULL): the target's "monitor" commands, *n rows of
-     * gdbstub/monitor.h whose functions get ctx. The server matches each
-     * command against its own (help, exit) and these, and builds `monitor
-     * help` from both; the rows may depend on the target's settings. */
-    const struct rsp_monitor_cmd *(*monitor_commands)(void *ctx, size_t *n);
-
-    /* Optional (may be NULL): a short name for a stopped thread, sent as
-     * the name attribute of qXfer:threads:read (GDB shows it in `info
-     * threads`), e.g. "vadd @ vadd.cl:6". Called for every stopped thread
-     * each time the list is built, so it must be cheap. 0 and a
-     * NUL-terminated buf, or negative: no name. */
-    int (*thread_name)(void *ctx, uint32_t pid, uint32_t tid, char *buf, size_t len);
-
-    /* Optional (NULL: Z0 is not offered, Z0/z0 get the empty reply). A
-     * software breakpoint at addr of device process pid, the ISA's way
-     * (Intel GT: the breakpoint control bit of the instruction there).
-     * insert: *was_set when it was there already (the client's or the
-     * module's own; the server then never removes it). Both fail when there
-     * is no code at addr. */
-    int (*insert_sw_breakpoint)(void *ctx, uint32_t pid, uint64_t addr, bool *was_set, char *err,
-                                size_t errlen);
-    int (*remove_sw_breakpoint)(void *ctx, uint32_t pid, uint64_t addr, char *err, size_t errlen);
-
-    /* Optional (NULL: the host view of a client without the intelgt
-     * architecture shows its PC unavailable). The program counter of a
-     * stopped thread; negative or RSP_TARGET_UNAVAILABLE when it has none. */
-    int (*thread_pc)(void *ctx, uint32_t pid, uint32_t tid, uint64_t *pc, char *err, size_t errlen);
-    /* Optional. The first instruction of each kernel of pid's loaded
-     * modules: up to max stored in addrs, the number there is returned. */
-    size_t (*kernel_entries)(void *ctx, uint32_t pid, uint64_t *addrs, size_t max);
-
-    /* Optional (NULL: no process ever exits while attached). True once the
-     * application of device process pid has ended, until the next attach.
-     * Until its EXITED (or KILLED) event has been taken the process stays
-     * listed, its threads unavailable, and that event is the next one
-     * next_event returns (an exit is reported before anything else of any
-     * device): the server answers the next resume or '?' with it. Register
-     * and memory ops naming it fail saying it exited; detach succeeds. */
-    bool (*process_exited)(void *ctx, uint32_t pid);
-
-    /* Optional (NULL: qXfer:siginfo:read is not offered). The signal
-     * information of a stopped thread as the client's architecture lays it
-     * out (`p $_siginfo`): at most len bytes into buf; the number written,
-     * or negative with a sentence in err (a running thread has none). */
-    int (*thread_siginfo)(void *ctx, uint32_t pid, uint32_t tid, uint8_t *buf, size_t len,
-                          char *err, size_t errlen);
-
-    /* Optional (NULL: vRun is refused). vRun: starts req's program held
-     * before its first Level Zero module is created; *host_pid is the
-     * process to attach to (the server attaches as for vAttach, then calls
-     * release_program: attached, the program goes on and its first module
-     * load is reported like any other; not attached, it is killed). */
-    int (*create_program)(void *ctx, const struct rsp_run_request *req, uint32_t *host_pid,
-                          char *err, size_t errlen);
-    void (*release_program)(void *ctx, uint32_t host_pid, bool attached);
-    /* vKill of a program create_program started, after the server detached
-     * its devices: kill it and reap it. */
-    int (*kill_program)(void *ctx, uint32_t host_pid, char *err, size_t errlen);
-    /* How a program create_program started ended, once it has (the device
-     * exit arrives first; this waits a moment for the reaping): 0 with
-     * *signal > 0 (killed by it) or *code (its exit status); negative when
-     * unknown; the signal in GDB's numbering. The server reports it
-     * instead of the device exit's code. */
-    int (*program_status)(void *ctx, uint32_t host_pid, int *code, int *signal);
+    /* Capabilities (see above): NULL, or a table with every function. */
+    const struct rsp_libraries_ops *libraries;
+    const struct rsp_sw_breakpoints_ops *sw_breakpoints;
+    const struct rsp_programs_ops *programs;
+    const struct rsp_non_stop_ops *non_stop;
+    const struct rsp_monitor_ops *monitor;
+    const struct rsp_thread_names_ops *thread_names;
+    const struct rsp_siginfo_ops *siginfo;
+    const struct rsp_cheap_registers_ops *cheap_registers;
+    const struct rsp_exits_ops *exits;
 };
 
 struct rsp_target {

@@ -33,9 +33,9 @@ void tgt_target_set_dump(struct rsp_target *t, tgt_dump_fn fn, void *arg);
 void tgt_target_set_core(struct rsp_target *t, tgt_dump_fn fn, void *arg);
 
 /* vRun: starting a program belongs to the caller (cli/'s launch mode);
- * the target forwards create_program, release_program and kill_program of
- * rsp_target_ops to these (gdbstub/target.h says what each does). Without
- * a launcher set, create_program fails saying so. */
+ * the target's programs table (gdbstub/target.h says what each function
+ * does) forwards to these. The table is offered only once a launcher with
+ * a start function is set: without one, the server does not offer vRun. */
 struct tgt_launcher {
     int (*start)(void *arg, const struct rsp_run_request *req, uint32_t *host_pid, char *err,
                  size_t errlen);

@@ -62,6 +62,9 @@ struct tgt {
     } unfinished[16];
     unsigned nunfinished;
     struct tgt_launcher launcher; /* vRun (tgt_launch.c); start NULL: none */
+    /* What the server sees (tgt_ops.c's table): this target's own copy, so
+     * that the programs table is there only once a launcher is set. */
+    struct rsp_target_ops ops;
 };
 
 struct range_step {
@@ -76,7 +79,7 @@ static inline void tgt_say(char *err, size_t errlen, const char *msg)
         snprintf(err, errlen, "%s", msg);
 }
 
-/* tgt_monitor_table.c: rsp_target_ops.monitor_commands (the dump row
+/* tgt_monitor_table.c: the monitor table's commands (the dump row
  * only when a dump function was set, the core row only with it and a core
  * function). */
 const struct rsp_monitor_cmd *tgt_monitor_commands(void *ctx, size_t *n);
@@ -104,21 +107,13 @@ int tgt_interrupt(void *ctx, char *err, size_t errlen);
 /* The next event to report: 1 (ev filled), or 0 when none is pending. */
 int tgt_next_event(struct tgt *t, struct rsp_event *ev);
 
-/* tgt_isa.c: rsp_target_ops.insert_sw_breakpoint, .remove_sw_breakpoint,
- * .thread_pc. */
+/* tgt_isa.c: the sw_breakpoints table (gdbstub/target.h). */
 int tgt_insert_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, bool *was_set, char *err,
                              size_t errlen);
 int tgt_remove_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, char *err, size_t errlen);
 int tgt_thread_pc(void *ctx, uint32_t pid, uint32_t tid, uint64_t *pc, char *err, size_t errlen);
 size_t tgt_kernel_entries(void *ctx, uint32_t pid, uint64_t *addrs, size_t max);
-/* tgt_launch.c: rsp_target_ops.create_program, .release_program,
- * .kill_program, .program_status, forwarded to the caller's launcher. */
-int tgt_create_program(void *ctx, const struct rsp_run_request *req, uint32_t *host_pid, char *err,
-                       size_t errlen);
-void tgt_release_program(void *ctx, uint32_t host_pid, bool attached);
-int tgt_kill_program(void *ctx, uint32_t host_pid, char *err, size_t errlen);
-int tgt_program_status(void *ctx, uint32_t host_pid, int *code, int *signal);
-/* tgt_siginfo.c: the thread's siginfo (gdbstub/target.h thread_siginfo). */
+/* tgt_siginfo.c: the thread's siginfo (the siginfo table, gdbstub/target.h). */
 int tgt_thread_siginfo(void *ctx, uint32_t pid, uint32_t tid, uint8_t *buf, size_t len, char *err,
                        size_t errlen);
 

@@ -475,6 +475,28 @@ static int t_thread_name(void *ctx, uint32_t pid, uint32_t tid, char *buf, size_
     return tgt_xpti_thread_name(t->xpti, t->m, pid - 1, tid - 1, buf, len);
 }
 
+static const struct rsp_libraries_ops libraries = {
+    .library_count = t_library_count,
+    .library_at = t_library_at,
+    .ack_library = t_ack_library,
+};
+
+static const struct rsp_sw_breakpoints_ops sw_breakpoints = {
+    .insert = tgt_insert_sw_breakpoint,
+    .remove = tgt_remove_sw_breakpoint,
+    .thread_pc = tgt_thread_pc,
+    .kernel_entries = tgt_kernel_entries,
+};
+
+static const struct rsp_non_stop_ops non_stop = {.set_non_stop = t_set_non_stop};
+static const struct rsp_monitor_ops monitor = {.commands = tgt_monitor_commands};
+static const struct rsp_thread_names_ops thread_names = {.thread_name = t_thread_name};
+static const struct rsp_siginfo_ops siginfo = {.thread_siginfo = tgt_thread_siginfo};
+static const struct rsp_cheap_registers_ops cheap_registers = {.register_cheap = t_register_cheap};
+static const struct rsp_exits_ops exits = {.process_exited = t_process_exited};
+
+/* Every capability but programs, which tgt_target_set_launcher adds: each
+ * target has its own copy (struct tgt's ops). */
 static const struct rsp_target_ops ops = {
     .attach = t_attach,
     .process_count = t_process_count,
@@ -484,7 +506,6 @@ static const struct rsp_target_ops ops = {
     .device_info = t_device_info,
     .read_register = t_read_register,
     .write_register = t_write_register,
-    .register_cheap = t_register_cheap,
     .read_memory = t_read_memory,
     .write_memory = t_write_memory,
     .resume = tgt_resume,
@@ -493,22 +514,14 @@ static const struct rsp_target_ops ops = {
     .event_fd = t_event_fd,
     .next_event = t_next_event,
     .client_gone = t_client_gone,
-    .library_count = t_library_count,
-    .library_at = t_library_at,
-    .ack_library = t_ack_library,
-    .monitor_commands = tgt_monitor_commands,
-    .set_non_stop = t_set_non_stop,
-    .thread_name = t_thread_name,
-    .insert_sw_breakpoint = tgt_insert_sw_breakpoint,
-    .remove_sw_breakpoint = tgt_remove_sw_breakpoint,
-    .thread_pc = tgt_thread_pc,
-    .kernel_entries = tgt_kernel_entries,
-    .thread_siginfo = tgt_thread_siginfo,
-    .process_exited = t_process_exited,
-    .create_program = tgt_create_program,
-    .release_program = tgt_release_program,
-    .kill_program = tgt_kill_program,
-    .program_status = tgt_program_status,
+    .libraries = &libraries,
+    .sw_breakpoints = &sw_breakpoints,
+    .non_stop = &non_stop,
+    .monitor = &monitor,
+    .thread_names = &thread_names,
+    .siginfo = &siginfo,
+    .cheap_registers = &cheap_registers,
+    .exits = &exits,
 };
 
 int tgt_target_new(struct rsp_target *out, char *err, size_t errlen)
@@ -539,7 +552,8 @@ int tgt_target_new(struct rsp_target *out, char *err, size_t errlen)
         free(t);
         return -ENODEV;
     }
-    out->ops = &ops;
+    t->ops = ops;
+    out->ops = &t->ops;
     out->ctx = t;
     return 0;
 }

@@ -718,6 +718,29 @@ static const struct rsp_monitor_cmd *m_monitor_commands(void *ctx, size_t *n)
     return mock_commands;
 }
 
+/* The mock's module has no kernels: nothing for vRun's entry breakpoints
+ * (the mock starts no programs anyway). */
+static size_t m_kernel_entries(void *ctx, uint32_t pid, uint64_t *addrs, size_t max)
+{
+    (void)ctx, (void)pid, (void)addrs, (void)max;
+    return 0;
+}
+
+static const struct rsp_monitor_ops monitor = {.commands = m_monitor_commands};
+static const struct rsp_libraries_ops libraries = {
+    .library_count = m_library_count,
+    .library_at = m_library_at,
+    .ack_library = m_ack_library,
+};
+static const struct rsp_sw_breakpoints_ops sw_breakpoints = {
+    .insert = m_insert_sw_breakpoint,
+    .remove = m_remove_sw_breakpoint,
+    .thread_pc = m_thread_pc,
+    .kernel_entries = m_kernel_entries,
+};
+
+/* No programs, non-stop, thread names, siginfo, cheap registers or
+ * exits: the server must do without them. */
 static const struct rsp_target_ops ops = {
     .attach = m_attach,
     .process_count = m_process_count,
@@ -735,13 +758,9 @@ static const struct rsp_target_ops ops = {
     .event_fd = m_event_fd,
     .next_event = m_next_event,
     .client_gone = m_client_gone,
-    .monitor_commands = m_monitor_commands,
-    .library_count = m_library_count,
-    .library_at = m_library_at,
-    .ack_library = m_ack_library,
-    .insert_sw_breakpoint = m_insert_sw_breakpoint,
-    .remove_sw_breakpoint = m_remove_sw_breakpoint,
-    .thread_pc = m_thread_pc,
+    .monitor = &monitor,
+    .libraries = &libraries,
+    .sw_breakpoints = &sw_breakpoints,
 };
 
 const struct rsp_target_ops *mock_target_ops(void)

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Serves the mock target over RSP for the Python tests:
- *   rsp_mock_server [--attach PID] [--multi] [--once] [--trace] [COMM]
+ *   rsp_mock_server [--attach PID] [--multi] [--once] [--trace]
+ *                   [--without CAP[,CAP...]] [COMM]
  * COMM as zestub's: [HOST]:PORT (default ":0"), unix:PATH or "-". For TCP
- * and unix sockets the first line on stdout is "listening on PORT|PATH". */
+ * and unix sockets the first line on stdout is "listening on PORT|PATH".
+ * --without leaves capability tables of the mock out (libraries,
+ * sw_breakpoints, monitor): what the server offers without them. */
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -37,6 +41,26 @@ static void end_on_sigterm(struct rsp_server_config *cfg)
     cfg->wake_fd = wake_pipe[0];
 }
 
+/* Leaves out the mock's tables named in list (comma-separated). */
+static int leave_out(struct rsp_target_ops *ops, const char *list)
+{
+    char names[128], *save = NULL;
+    snprintf(names, sizeof(names), "%s", list);
+    for (char *n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
+        if (strcmp(n, "libraries") == 0)
+            ops->libraries = NULL;
+        else if (strcmp(n, "sw_breakpoints") == 0)
+            ops->sw_breakpoints = NULL;
+        else if (strcmp(n, "monitor") == 0)
+            ops->monitor = NULL;
+        else {
+            fprintf(stderr, "--without: the mock has no table '%s'\n", n);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct rsp_server_config cfg = {.wake_fd = -1};
@@ -47,6 +71,7 @@ int main(int argc, char **argv)
     struct rsp_server *s = NULL;
     struct mock_target *m;
     struct rsp_target t;
+    struct rsp_target_ops ops = *mock_target_ops();
     enum rsp_end why = RSP_END_DISCONNECT;
     int rc;
 
@@ -59,10 +84,15 @@ int main(int argc, char **argv)
             cfg.once = true;
         else if (strcmp(argv[i], "--trace") == 0)
             cfg.trace = stderr;
-        else if (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)
+        else if (strcmp(argv[i], "--without") == 0 && i + 1 < argc) {
+            if (leave_out(&ops, argv[++i]) < 0)
+                return 2;
+        } else if (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)
             comm = argv[i];
         else {
-            fprintf(stderr, "usage: %s [--attach PID] [--multi] [--once] [--trace] [COMM]\n",
+            fprintf(stderr,
+                    "usage: %s [--attach PID] [--multi] [--once] [--trace] "
+                    "[--without CAP[,CAP...]] [COMM]\n",
                     argv[0]);
             return 2;
         }
@@ -75,7 +105,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "out of memory\n");
         return 1;
     }
-    t.ops = mock_target_ops();
+    t.ops = &ops;
     t.ctx = m;
     if (rsp_server_new(&t, &cfg, &s, err, sizeof(err)) < 0) {
         fprintf(stderr, "%s\n", err);

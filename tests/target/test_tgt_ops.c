@@ -23,7 +23,7 @@ static struct rsp_target t;
 static int monitor(const char *name, const char *args, struct rsp_buf *out)
 {
     size_t n = 0;
-    const struct rsp_monitor_cmd *rows = t.ops->monitor_commands(t.ctx, &n);
+    const struct rsp_monitor_cmd *rows = t.ops->monitor->commands(t.ctx, &n);
     rsp_buf_clear(out);
     for (size_t i = 0; i < n; i++)
         if (strcmp(rows[i].name, name) == 0) {
@@ -132,17 +132,18 @@ static void bad_arguments(uint32_t nthreads)
     tap_ok(t.ops->write_memory(t.ctx, &ref, buf, 4, err, sizeof(err)) < 0 &&
                strstr(err, "no such process or thread"),
            "writing memory through a thread that does not exist: %s", err);
-    tap_ok(t.ops->library_count(t.ctx, 99) == 0 && t.ops->library_at(t.ctx, 1, 99, &lib) < 0,
+    tap_ok(t.ops->libraries->library_count(t.ctx, 99) == 0 &&
+               t.ops->libraries->library_at(t.ctx, 1, 99, &lib) < 0,
            "no library 99, no libraries of process 99");
     err[0] = 0;
-    tap_ok(t.ops->ack_library(t.ctx, 1, 1, 2, err, sizeof(err)) == -ENOENT &&
+    tap_ok(t.ops->libraries->ack_library(t.ctx, 1, 1, 2, err, sizeof(err)) == -ENOENT &&
                strstr(err, "no module load waits"),
            "acknowledging a load nobody waits for: -ENOENT, %s", err);
     err[0] = 0;
-    tap_ok(t.ops->insert_sw_breakpoint(t.ctx, 1, 8, &was_set, err, sizeof(err)) < 0,
+    tap_ok(t.ops->sw_breakpoints->insert(t.ctx, 1, 8, &was_set, err, sizeof(err)) < 0,
            "a breakpoint where there is no code: fails: %s", err);
     err[0] = 0;
-    tap_ok(t.ops->thread_pc(t.ctx, 99, 1, &pc, err, sizeof(err)) < 0,
+    tap_ok(t.ops->sw_breakpoints->thread_pc(t.ctx, 99, 1, &pc, err, sizeof(err)) < 0,
            "the PC of a thread of process 99: fails: %s", err);
     err[0] = 0;
     tap_ok(t.ops->detach(t.ctx, 99, err, sizeof(err)) < 0 && strstr(err, "no such process"),
@@ -160,12 +161,9 @@ static void more_bad_arguments(void)
     struct rsp_device_info di;
     struct rsp_library lib;
     struct rsp_mem_ref ref = {.pid = 0, .tid = 1, .space = 0, .addr = 0};
-    struct rsp_run_request req = {.argv = (char *const[]){"true", NULL}};
     uint8_t buf[256] = {0};
     size_t done = 0;
     uint64_t pc;
-    uint32_t host = 0;
-    int code = 0, sig = 0;
 
     tap_ok(t.ops->thread_info(t.ctx, 1, 0, &ti) < 0 && t.ops->thread_info(t.ctx, 0, 1, &ti) < 0 &&
                t.ops->tdesc(t.ctx, 0, &td) < 0 && t.ops->device_info(t.ctx, 0, &di) < 0,
@@ -175,44 +173,73 @@ static void more_bad_arguments(void)
                t.ops->write_register(t.ctx, 1, 1, 100000, buf, 64, err, sizeof(err)) < 0 &&
                t.ops->read_memory(t.ctx, &ref, buf, 4, &done, err, sizeof(err)) < 0,
            "registers and memory of process 0 and 99, register 100000: fail");
-    tap_ok(t.ops->library_count(t.ctx, 0) == 0 && t.ops->library_at(t.ctx, 0, 0, &lib) < 0 &&
-               t.ops->library_at(t.ctx, 99, 0, &lib) < 0 &&
-               t.ops->ack_library(t.ctx, 0, 1, 2, err, sizeof(err)) == -ENOENT &&
-               t.ops->ack_library(t.ctx, 99, 1, 2, err, sizeof(err)) == -ENOENT,
+    tap_ok(t.ops->libraries->library_count(t.ctx, 0) == 0 &&
+               t.ops->libraries->library_at(t.ctx, 0, 0, &lib) < 0 &&
+               t.ops->libraries->library_at(t.ctx, 99, 0, &lib) < 0 &&
+               t.ops->libraries->ack_library(t.ctx, 0, 1, 2, err, sizeof(err)) == -ENOENT &&
+               t.ops->libraries->ack_library(t.ctx, 99, 1, 2, err, sizeof(err)) == -ENOENT,
            "libraries of process 0 and 99: none");
-    tap_ok(!t.ops->process_exited(t.ctx, 0) && !t.ops->process_exited(t.ctx, 99) &&
-               !t.ops->process_exited(t.ctx, 1),
+    tap_ok(!t.ops->exits->process_exited(t.ctx, 0) && !t.ops->exits->process_exited(t.ctx, 99) &&
+               !t.ops->exits->process_exited(t.ctx, 1),
            "no process has exited");
     err[0] = 0;
     tap_ok(t.ops->detach(t.ctx, 0, err, sizeof(err)) < 0 && strstr(err, "no such process"),
            "detach of process 0: %s", err);
-    tap_ok(t.ops->thread_pc(t.ctx, 1, 0, &pc, err, sizeof(err)) < 0 &&
+    tap_ok(t.ops->sw_breakpoints->thread_pc(t.ctx, 1, 0, &pc, err, sizeof(err)) < 0 &&
                strstr(err, "no such thread"),
            "the PC of thread 0: %s", err);
-    tap_ok(t.ops->thread_siginfo(t.ctx, 99, 1, buf, sizeof(buf), err, sizeof(err)) == -ENOENT &&
-               t.ops->thread_siginfo(t.ctx, 1, 0, buf, sizeof(buf), err, sizeof(err)) == -ENOENT,
+    tap_ok(t.ops->siginfo->thread_siginfo(t.ctx, 99, 1, buf, sizeof(buf), err, sizeof(err)) ==
+                   -ENOENT &&
+               t.ops->siginfo->thread_siginfo(t.ctx, 1, 0, buf, sizeof(buf), err, sizeof(err)) ==
+                   -ENOENT,
            "siginfo of no thread: -ENOENT (%s)", err);
-    tap_ok(t.ops->thread_siginfo(t.ctx, 1, 1, buf, sizeof(buf), err, sizeof(err)) == -EAGAIN,
+    tap_ok(t.ops->siginfo->thread_siginfo(t.ctx, 1, 1, buf, sizeof(buf), err, sizeof(err)) ==
+               -EAGAIN,
            "siginfo of a thread that is not stopped: -EAGAIN (%s)", err);
     err[0] = 0;
-    tap_ok(t.ops->insert_sw_breakpoint(t.ctx, 99, 0, (bool[]){false}, err, sizeof(err)) ==
+    tap_ok(t.ops->sw_breakpoints->insert(t.ctx, 99, 0, (bool[]){false}, err, sizeof(err)) ==
                    -ENOENT &&
-               t.ops->remove_sw_breakpoint(t.ctx, 99, 0, err, sizeof(err)) < 0,
+               t.ops->sw_breakpoints->remove(t.ctx, 99, 0, err, sizeof(err)) < 0,
            "breakpoints in process 99: no such process (%s)", err);
     err[0] = 0;
-    tap_ok(t.ops->insert_sw_breakpoint(t.ctx, 1, 0xdead00000000ull, (bool[]){false}, err,
-                                       sizeof(err)) < 0 &&
-               t.ops->remove_sw_breakpoint(t.ctx, 1, 0xdead00000000ull, err, sizeof(err)) < 0,
+    tap_ok(t.ops->sw_breakpoints->insert(t.ctx, 1, 0xdead00000000ull, (bool[]){false}, err,
+                                         sizeof(err)) < 0 &&
+               t.ops->sw_breakpoints->remove(t.ctx, 1, 0xdead00000000ull, err, sizeof(err)) < 0,
            "breakpoints where nothing is mapped: fail (%s)", err);
-    err[0] = 0;
-    tap_ok(t.ops->create_program(t.ctx, &req, &host, err, sizeof(err)) == -ENOSYS &&
-               strstr(err, "does not start programs"),
-           "without a launcher, vRun is refused: %s", err);
-    err[0] = 0;
-    t.ops->release_program(t.ctx, 1, false);
-    tap_ok(t.ops->kill_program(t.ctx, 1, err, sizeof(err)) == -ENOSYS &&
-               t.ops->program_status(t.ctx, 1, &code, &sig) < 0,
-           "nor vKill, nor an exit status: %s", err);
+    /* Without a launcher the target offers no programs table, so the
+     * server refuses vRun and vKill and asks for no exit status. */
+    tap_ok(t.ops->programs == NULL, "without a launcher, vRun is refused (no programs table)");
+    tap_ok(t.ops->programs == NULL, "nor vKill, nor an exit status");
+}
+
+static int fake_start(void *arg, const struct rsp_run_request *req, uint32_t *host_pid, char *err,
+                      size_t errlen)
+{
+    (void)req, (void)err, (void)errlen;
+    ++*(int *)arg;
+    *host_pid = 4242;
+    return 0;
+}
+
+/* The programs table comes with a launcher that starts programs, goes
+ * with it, and forwards to it (the launcher's other functions may be
+ * missing: kill then says so, the status is unknown). */
+static void launcher_offers_programs(void)
+{
+    struct rsp_run_request req = {.argv = (char *const[]){"true", NULL}};
+    int started = 0, code = 0, sig = 0;
+    uint32_t host = 0;
+    char err[256] = "";
+
+    tgt_target_set_launcher(&t, &(struct tgt_launcher){.start = fake_start, .arg = &started});
+    tap_ok(t.ops->programs && t.ops->programs->create(t.ctx, &req, &host, err, sizeof(err)) == 0 &&
+               started == 1 && host == 4242,
+           "a launcher set: the programs table is offered and forwards vRun to it");
+    tap_ok(t.ops->programs && t.ops->programs->kill(t.ctx, host, err, sizeof(err)) == -ENOSYS &&
+               t.ops->programs->program_status(t.ctx, host, &code, &sig) < 0,
+           "a launcher without kill and status: vKill fails saying so (%s), no status", err);
+    tgt_target_set_launcher(&t, &(struct tgt_launcher){0});
+    tap_ok(t.ops->programs == NULL, "a launcher that starts nothing: no programs table again");
 }
 
 /* The kernel's first thread stops at the breakpoint: its siginfo is a
@@ -232,10 +259,11 @@ static void at_breakpoint(void)
     if (!tap_ok(ev.kind == RSP_EVENT_STOP && ev.pid == 1 && ev.tid >= 1,
                 "a thread stops at the breakpoint (p%u.%u)", ev.pid, ev.tid))
         return;
-    n = t.ops->thread_siginfo(t.ctx, ev.pid, ev.tid, si, sizeof(si), err, sizeof(err));
+    n = t.ops->siginfo->thread_siginfo(t.ctx, ev.pid, ev.tid, si, sizeof(si), err, sizeof(err));
     tap_ok(n >= 12 && si[0] == 5 && si[8] == 1, "its siginfo: SIGTRAP, TRAP_BRKPT (%d bytes): %s",
            n, err);
-    tap_ok(t.ops->thread_pc(t.ctx, ev.pid, ev.tid, &pc, err, sizeof(err)) == 0 && pc != 0,
+    tap_ok(t.ops->sw_breakpoints->thread_pc(t.ctx, ev.pid, ev.tid, &pc, err, sizeof(err)) == 0 &&
+               pc != 0,
            "its PC: 0x%llx", (unsigned long long)pc);
     snprintf(what, sizeof(what), "%u.%u", ev.pid, ev.tid);
     says("thread", what, "breakpoint");
@@ -253,21 +281,22 @@ static void with_module(struct conf_app *app)
     uint64_t end = conf_now_ms() + 20000;
 
     conf_app_send(app, "go");
-    while (t.ops->library_count(t.ctx, 1) == 0 && conf_now_ms() < end)
+    while (t.ops->libraries->library_count(t.ctx, 1) == 0 && conf_now_ms() < end)
         usleep(10000);
-    if (!tap_ok(t.ops->library_at(t.ctx, 1, 0, &lib) == 0 && lib.needs_ack && lib.end > lib.begin,
+    if (!tap_ok(t.ops->libraries->library_at(t.ctx, 1, 0, &lib) == 0 && lib.needs_ack &&
+                    lib.end > lib.begin,
                 "the module load is listed, waiting for its acknowledgement"))
         return;
     err[0] = 0;
-    tap_ok(t.ops->insert_sw_breakpoint(t.ctx, 1, lib.load, &was_set, err, sizeof(err)) == 0 &&
+    tap_ok(t.ops->sw_breakpoints->insert(t.ctx, 1, lib.load, &was_set, err, sizeof(err)) == 0 &&
                !was_set,
            "a breakpoint on the kernel's first instruction: %s", err);
-    tap_ok(t.ops->insert_sw_breakpoint(t.ctx, 1, lib.load, &was_set, err, sizeof(err)) == 0 &&
+    tap_ok(t.ops->sw_breakpoints->insert(t.ctx, 1, lib.load, &was_set, err, sizeof(err)) == 0 &&
                was_set,
            "again: the bit is already set");
     err[0] = 0;
-    tap_ok(t.ops->remove_sw_breakpoint(t.ctx, 1, lib.load, err, sizeof(err)) == 0 &&
-               t.ops->remove_sw_breakpoint(t.ctx, 1, lib.load, err, sizeof(err)) == 0,
+    tap_ok(t.ops->sw_breakpoints->remove(t.ctx, 1, lib.load, err, sizeof(err)) == 0 &&
+               t.ops->sw_breakpoints->remove(t.ctx, 1, lib.load, err, sizeof(err)) == 0,
            "removed, and removing it again finds nothing to clear: %s", err);
     says("modules", "", "waiting for its acknowledgement");
     says("thread", "1.1", "1.1");
@@ -275,16 +304,16 @@ static void with_module(struct conf_app *app)
     says("threads", "", "process 1");
     says("modules", "all", "kernel");
     err[0] = 0;
-    tap_ok(t.ops->insert_sw_breakpoint(t.ctx, 1, lib.load, &was_set, err, sizeof(err)) == 0,
+    tap_ok(t.ops->sw_breakpoints->insert(t.ctx, 1, lib.load, &was_set, err, sizeof(err)) == 0,
            "the breakpoint planted again, for the kernel to hit: %s", err);
     err[0] = 0;
     tap_ok(t.ops->resume(t.ctx, &(struct rsp_resume){RSP_RESUME_CONTINUE, -1, -1, 0, 0}, 1, err,
                          sizeof(err)) == 0,
            "continue everything: %s", err);
     err[0] = 0;
-    tap_ok(t.ops->ack_library(t.ctx, 1, lib.begin, lib.end, err, sizeof(err)) == 0,
+    tap_ok(t.ops->libraries->ack_library(t.ctx, 1, lib.begin, lib.end, err, sizeof(err)) == 0,
            "the acknowledgement releases the load: %s", err);
-    tap_ok(t.ops->ack_library(t.ctx, 0, lib.begin, lib.end, err, sizeof(err)) == -ENOENT,
+    tap_ok(t.ops->libraries->ack_library(t.ctx, 0, lib.begin, lib.end, err, sizeof(err)) == -ENOENT,
            "a second acknowledgement finds no load waiting");
     at_breakpoint();
 }
@@ -324,7 +353,7 @@ int main(int argc, char **argv)
     struct rsp_process_info pi = {0, 0};
 
     conf_init(argc, argv, 120);
-    tap_plan(82);
+    tap_plan(85);
     conf_set_pace(200);
     if (!tap_ok(tgt_target_new(&t, err, sizeof(err)) == 0, "tgt_target_new: %s", err))
         return tap_done();
@@ -344,6 +373,7 @@ int main(int argc, char **argv)
            "a second attach: %s", err);
     bad_arguments(pi.nthreads);
     more_bad_arguments();
+    launcher_offers_programs();
     monitor_commands();
     with_module(&app);
     err[0] = 0;
