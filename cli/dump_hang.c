@@ -13,6 +13,9 @@
  * a tenth of a second late is nothing next to any sensible DURATION. */
 #define HANG_POLL_S 0.1
 #define HANG_MAX_S 86400.0
+/* Polls in a row that find task records unreadable before the table is
+ * taken for damaged (half a second at HANG_POLL_S). */
+#define HANG_DAMAGED_POLLS 5
 /* How long the dump itself may take once the hang was seen (the watchdog
  * closes the document 2 s later if a device stops answering). */
 #define HANG_DUMP_PHASE_S 30.0
@@ -68,10 +71,25 @@ static uint64_t mono_ns(void)
 static int check_xpti(struct dump_hang *h)
 {
     struct xtab_task oldest;
-    unsigned in_flight;
+    unsigned in_flight, unreadable;
     uint64_t now = mono_ns();
-    if (sess_xpti_oldest_running(h->x, &oldest, &in_flight) != 0 || now < oldest.begin_ns ||
-        (double)(now - oldest.begin_ns) / 1e9 < h->limit_s)
+    int found = sess_xpti_oldest_running(h->x, &oldest, &in_flight, &unreadable);
+    /* A record mid-write is unreadable for microseconds; one that stays so
+     * poll after poll is damaged, and the submission it holds may be the
+     * hung one: timing the others would miss the hang. */
+    h->unreadable_polls = unreadable ? h->unreadable_polls + 1 : 0;
+    if (h->unreadable_polls >= HANG_DAMAGED_POLLS) {
+        fprintf(stderr,
+                "zestub dump: the XPTI table of pid %u has %u task record%s that cannot be read "
+                "(damaged, or stuck mid-write): submissions cannot be timed; watching with the "
+                "deadline rule instead\n",
+                (unsigned)h->pid, unreadable, unreadable == 1 ? "" : "s");
+        h->xpti_damaged = true;
+        sess_xpti_close(h->x);
+        h->x = NULL;
+        return -1;
+    }
+    if (found != 0 || now < oldest.begin_ns || (double)(now - oldest.begin_ns) / 1e9 < h->limit_s)
         return -1;
     h->rule = HANG_RULE_XPTI;
     h->in_flight = in_flight;
@@ -108,6 +126,8 @@ static int check_deadline(struct dump_hang *h, struct sess_manager *m)
 static int check(struct dump_hang *h, struct sess_manager *m)
 {
     char note[256];
+    if (h->xpti_damaged)
+        return check_deadline(h, m);
     if (!h->x)
         h->x = sess_xpti_open(h->pid, note, sizeof(note));
     else
@@ -148,8 +168,9 @@ int dump_hang_take(struct dump_hang *h, int rc, struct dump_out *out, struct ses
     else
         fprintf(stderr,
                 "zestub dump: hang: device threads still running %.1f s after attach (limit %g "
-                "s, no XPTI table); dumping\n",
-                h->running_s, h->limit_s);
+                "s, %s); dumping\n",
+                h->running_s, h->limit_s,
+                h->xpti_damaged ? "the XPTI table's tasks unreadable" : "no XPTI table");
     dump_out_section(out, dump_hang_write, h);
     rc = dump_take(out, m, o, pid, end);
     /* 3: a device ended during the dump; 7: the report is whole, a core

@@ -32,6 +32,10 @@ struct dump_hang {
     double attached_s;   /* dump_now_s() at attach: the deadline rule's start */
     double next_check;   /* deadline rule: when to look next */
     struct sess_xpti *x; /* the table once found (owned) */
+    /* Polls in a row with unreadable task records; once there were too
+     * many the table is not trusted again (the deadline rule watches). */
+    unsigned unreadable_polls;
+    bool xpti_damaged;
     /* Set when the trigger fired: */
     enum hang_rule rule;
     double running_s;   /* age of the oldest submission, or time since attach */

@@ -127,13 +127,18 @@ bool sess_xpti_alloc_live(const struct xtab_alloc *a)
     return a->live && a->size != 0 && a->base + a->size >= a->base;
 }
 
-int sess_xpti_oldest_running(struct sess_xpti *x, struct xtab_task *oldest, unsigned *in_flight)
+int sess_xpti_oldest_running(struct sess_xpti *x, struct xtab_task *oldest, unsigned *in_flight,
+                             unsigned *unreadable)
 {
     size_t n = sess_xpti_count(x, XTAB_TASKS);
     struct xtab_task task;
-    *in_flight = 0;
+    *in_flight = *unreadable = 0;
     for (size_t i = 0; i < n; i++) {
-        if (xtab_task_at(x->t, i, &task) != 0 || !sess_xpti_task_running(&task, 0))
+        if (xtab_task_at(x->t, i, &task) != 0) {
+            (*unreadable)++;
+            continue;
+        }
+        if (!sess_xpti_task_running(&task, 0))
             continue;
         if (!(*in_flight)++ || task.begin_ns < oldest->begin_ns)
             *oldest = task;

@@ -71,8 +71,12 @@ bool sess_xpti_task_running(const struct xtab_task *t, uint64_t at_ns);
 bool sess_xpti_alloc_live(const struct xtab_alloc *a);
 
 /* The oldest submission running now: 0 with *oldest and *in_flight (tasks
- * running), -ENOENT when none runs. */
-int sess_xpti_oldest_running(struct sess_xpti *x, struct xtab_task *oldest, unsigned *in_flight);
+ * running), -ENOENT when none runs. *unreadable counts the task slots in
+ * use that could not be read (a record being written, or a damaged one:
+ * a seqlock word left odd, a site index outside the table): a caller that
+ * sees them again and again cannot trust an absence of running tasks. */
+int sess_xpti_oldest_running(struct sess_xpti *x, struct xtab_task *oldest, unsigned *in_flight,
+                             unsigned *unreadable);
 
 enum sess_xpti_how {
     SESS_XPTI_UNIQUE = 1, /* exactly one task was running: it is the thread's */
