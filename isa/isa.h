@@ -15,7 +15,8 @@
 /* ---- register sets ----------------------------------------------------------
  * The register files of the architecture, numbered as the driver numbers
  * its register sets (zet_debug_regset_type_intel_gpu_t, level-zero-facts.md
- * 7): regsets/ names its catalogue's types after these. */
+ * 7; the header that defines them is not installed with Debian's loader):
+ * regsets/ names its catalogue's types after these. */
 enum isa_regset_type {
     ISA_RS_GRF = 1,
     ISA_RS_ADDR = 2,
