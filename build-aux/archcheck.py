@@ -48,7 +48,7 @@ Rule 2: no upward edges
 Each folder is a layer and may depend only on the folders listed in ALLOWED
 (and on itself); any other edge is a violation. The order is
 
-    cli -> {gdbstub, target} -> sessions -> {regsets, symbols, xpti} -> zetdebug
+    cli -> {gdbstub, target} -> sessions -> {regsets, symbols, xpti} -> zetdebug -> isa
 
 with these decisions:
 
@@ -63,6 +63,9 @@ with these decisions:
   includes regs.h a violation.
 - regsets, symbols and xpti are peers: each may use zetdebug, not each
   other. xpti's subscriber side is below sessions with the rest of xpti.
+- isa is the Intel GT ISA as pure functions (cr0, instruction bits, stop
+  reasons, the register sets an attach needs): every zestub layer but
+  gdbstub may use it (the protocol knows no ISA), and it uses nothing.
 - gtsim is the simulated driver, reached only through the Level Zero
   loader: nothing of zestub may use gtsim, and gtsim uses nothing of zestub
   (it includes only its own headers; the XPTI table is not its business).
@@ -109,18 +112,19 @@ import re
 import sys
 
 FOLDERS = ["cli", "gdbstub", "target", "sessions", "regsets", "symbols", "xpti",
-           "zetdebug", "gtsim"]
+           "zetdebug", "isa", "gtsim"]
 
-ZESTUB_BELOW_SESSIONS = {"regsets", "symbols", "xpti", "zetdebug"}
+ZESTUB_BELOW_SESSIONS = {"regsets", "symbols", "xpti", "zetdebug", "isa"}
 ALLOWED = {
     "cli": {"gdbstub", "target", "sessions"} | ZESTUB_BELOW_SESSIONS,
     "target": {"gdbstub", "sessions"} | ZESTUB_BELOW_SESSIONS,
     "gdbstub": {"regsets"},
     "sessions": set(ZESTUB_BELOW_SESSIONS),
-    "regsets": {"zetdebug"},
-    "symbols": {"zetdebug"},
-    "xpti": {"zetdebug"},
-    "zetdebug": set(),
+    "regsets": {"zetdebug", "isa"},
+    "symbols": {"zetdebug", "isa"},
+    "xpti": {"zetdebug", "isa"},
+    "zetdebug": {"isa"},
+    "isa": set(),
     "gtsim": set(),
 }
 

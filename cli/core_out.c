@@ -416,13 +416,13 @@ static void write_siginfo(struct core_io *o, const struct plan *p, const struct 
 {
     uint8_t si[SIGINFO_SIZE] = {0};
     int code = 0;
-    if (t->reason == REGS_STOP_PAGE_FAULT) {
+    if (t->reason == ISA_STOP_PAGE_FAULT) {
         code = p->fault_reason == ZD_FAULT_PERMISSION ? 2 /* SEGV_ACCERR */ : 1 /* SEGV_MAPERR */;
         if (p->has_fault)
             core_put_u64(si + 16, p->fault_addr);
-    } else if (t->reason == REGS_STOP_BREAKPOINT) {
+    } else if (t->reason == ISA_STOP_BREAKPOINT) {
         code = 1; /* TRAP_BRKPT */
-    } else if (t->reason == REGS_STOP_ILLEGAL) {
+    } else if (t->reason == ISA_STOP_ILLEGAL) {
         code = 1; /* ILL_ILLOPC */
     }
     core_put_u32(si, (uint32_t)core_host_signal(t->reason));

@@ -12,16 +12,16 @@
 
 /* Threads that stopped for a reason of their own come first, page faults
  * before the rest; the others (stopped by our interrupt) after. */
-static int reason_rank(enum regs_stop_reason r)
+static int reason_rank(enum isa_stop_reason r)
 {
     switch (r) {
-    case REGS_STOP_PAGE_FAULT:
+    case ISA_STOP_PAGE_FAULT:
         return 0;
-    case REGS_STOP_ILLEGAL:
+    case ISA_STOP_ILLEGAL:
         return 1;
-    case REGS_STOP_SW_EXCEPTION:
+    case ISA_STOP_SW_EXCEPTION:
         return 2;
-    case REGS_STOP_BREAKPOINT:
+    case ISA_STOP_BREAKPOINT:
         return 3;
     default:
         return 4;
@@ -29,17 +29,17 @@ static int reason_rank(enum regs_stop_reason r)
 }
 
 /* Host signal numbers, as a Linux core's notes carry them. */
-int core_host_signal(enum regs_stop_reason r)
+int core_host_signal(enum isa_stop_reason r)
 {
     switch (r) {
-    case REGS_STOP_PAGE_FAULT:
+    case ISA_STOP_PAGE_FAULT:
         return SIGSEGV;
-    case REGS_STOP_ILLEGAL:
+    case ISA_STOP_ILLEGAL:
         return SIGILL;
-    case REGS_STOP_SW_EXCEPTION:
+    case ISA_STOP_SW_EXCEPTION:
         return SIGFPE;
-    case REGS_STOP_BREAKPOINT:
-    case REGS_STOP_INTERRUPT:
+    case ISA_STOP_BREAKPOINT:
+    case ISA_STOP_INTERRUPT:
         return SIGTRAP;
     default:
         return 0;

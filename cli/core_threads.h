@@ -18,7 +18,7 @@
 
 struct core_thread {
     uint32_t thread; /* the device's hardware thread index */
-    enum regs_stop_reason reason;
+    enum isa_stop_reason reason;
 };
 
 struct core_threads {
@@ -39,6 +39,6 @@ void core_threads_order_for_gdb(struct core_threads *th);
 void core_threads_free(struct core_threads *th);
 
 /* The Linux signal number of a stop reason; 0 for none. */
-int core_host_signal(enum regs_stop_reason r);
+int core_host_signal(enum isa_stop_reason r);
 
 #endif

@@ -78,7 +78,7 @@ static uint64_t hash(const char *s)
 static int describe(const struct dump_thread *t, unsigned device, char **key, char **title)
 {
     const struct sym_location *l = &t->loc;
-    const char *reason = regs_stop_reason_name(t->reason);
+    const char *reason = isa_stop_reason_name(t->reason);
     char *k = NULL, *ti = NULL;
     int rc;
     if (t->has_location && l->has_line) {
@@ -183,7 +183,7 @@ bool dump_classes_add(struct dump_classes *c, const struct dump_thread *t, unsig
     k->key = key;
     k->title = title;
     k->device = device;
-    k->own_reason = t->reason != REGS_STOP_INTERRUPT && t->reason != REGS_STOP_UNKNOWN;
+    k->own_reason = isa_stop_is_own(t->reason);
     k->count = 1;
     k->order = c->n;
     add_run(k, t, index);

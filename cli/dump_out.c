@@ -231,7 +231,7 @@ void dump_out_faults(struct dump_out *o, struct sess_manager *m)
                 struct zd_thread id;
                 enum sess_thread_state st = sess_thread_state(m, k, t);
                 if ((st != SESS_T_STOPPED && st != SESS_T_HELD) ||
-                    sess_thread_reason(m, k, t) != REGS_STOP_PAGE_FAULT)
+                    sess_thread_reason(m, k, t) != ISA_STOP_PAGE_FAULT)
                     continue;
                 id = sess_thread_id(m, k, t);
                 if (o->json)
@@ -387,8 +387,8 @@ static void write_thread(struct dump_out *o, const struct zd_device *d, const st
         fprintf(o->f, "%s{\"session\":%u,\"device\":%u,\"thread\":\"%u.%u.%u.%u\",",
                 o->nthreads ? "," : "", t->session, d->index, t->id.slice, t->id.subslice, t->id.eu,
                 t->id.thread);
-        fprintf(o->f, "\"state\":\"stopped\",\"reason\":\"%s\",\"pc\":",
-                regs_stop_reason_name(t->reason));
+        fprintf(o->f,
+                "\"state\":\"stopped\",\"reason\":\"%s\",\"pc\":", isa_stop_reason_name(t->reason));
         if (t->has_pc)
             fprintf(o->f, "\"0x%" PRIx64 "\"", t->pc);
         else
@@ -426,7 +426,7 @@ static void write_thread(struct dump_out *o, const struct zd_device *d, const st
         dump_xpti_submission(o->f, true, t->submitted);
     } else {
         fprintf(o->f, "  thread %u.%u.%u.%u on device %u: %s", t->id.slice, t->id.subslice,
-                t->id.eu, t->id.thread, d->index, regs_stop_reason_name(t->reason));
+                t->id.eu, t->id.thread, d->index, isa_stop_reason_name(t->reason));
         if (t->has_pc)
             fprintf(o->f, " at pc 0x%" PRIx64, t->pc);
         if (t->has_location) {

@@ -26,7 +26,7 @@ struct dump_thread {
     unsigned session;
     uint32_t thread;
     struct zd_thread id;
-    enum regs_stop_reason reason;
+    enum isa_stop_reason reason;
     bool has_pc;
     uint64_t pc;
     bool has_module;

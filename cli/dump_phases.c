@@ -150,7 +150,7 @@ int dump_trigger_note(struct sess_manager *m, enum trigger on, const struct sess
         if (on == ON_HANG)
             return -1;
         if (note->thread != UINT32_MAX &&
-            sess_thread_reason(m, note->session, note->thread) == REGS_STOP_PAGE_FAULT)
+            sess_thread_reason(m, note->session, note->thread) == ISA_STOP_PAGE_FAULT)
             return 0;
         return -1;
     case SESS_NOTE_DETACHED:

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "isa/isa.h"
 #include "regsets/regs.h"
 #include "zetdebug/zd.h"
 
@@ -220,8 +221,8 @@ void sess_forget_regset(struct sess_manager *m, unsigned session, uint32_t threa
 int sess_thread_pc(struct sess_manager *m, unsigned session, uint32_t thread, uint64_t *pc,
                    struct zd_error *err);
 /* Why a stopped thread stopped (cr0.1, read through the cache);
- * REGS_STOP_UNKNOWN when its registers cannot be read. */
-enum regs_stop_reason sess_thread_reason(struct sess_manager *m, unsigned session, uint32_t thread);
+ * ISA_STOP_UNKNOWN when its registers cannot be read. */
+enum isa_stop_reason sess_thread_reason(struct sess_manager *m, unsigned session, uint32_t thread);
 
 /* Register reads that succeeded (each is the first of its set for that
  * stop) and threads probed after stop-all and found unavailable. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isa/isa.h"
 #include "regsets/regs.h"
 #include "sessions/sess_impl.h"
 
@@ -141,23 +142,23 @@ int sess_thread_pc(struct sess_manager *m, unsigned session, uint32_t thread, ui
     int rc = sess_read_regset(m, session, thread, REGS_CR, &cr, &crsz, err);
     if (rc)
         return rc;
-    if (crsz < 12)
+    if (crsz < ISA_CR0_BYTES)
         return ZD_E_INVALID;
     pthread_mutex_lock(&m->lock);
     rc = sess_isabase(&m->sessions[session], thread, &isabase, err);
     pthread_mutex_unlock(&m->lock);
     if (rc)
         return rc;
-    *pc = regs_pc(cr, isabase);
+    *pc = isa_pc(cr, isabase);
     return 0;
 }
 
-enum regs_stop_reason sess_thread_reason(struct sess_manager *m, unsigned session, uint32_t thread)
+enum isa_stop_reason sess_thread_reason(struct sess_manager *m, unsigned session, uint32_t thread)
 {
     const uint8_t *cr;
     size_t crsz;
     struct zd_error err;
     if (sess_read_regset(m, session, thread, REGS_CR, &cr, &crsz, &err) != 0 || crsz < 8)
-        return REGS_STOP_UNKNOWN;
-    return regs_stop_reason(cr);
+        return ISA_STOP_UNKNOWN;
+    return isa_stop_reason(cr);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "isa/isa.h"
 #include "regsets/regs.h"
 #include "sessions/sess_impl.h"
 
@@ -131,9 +132,9 @@ int sess_prepare_resume(struct session *s, uint32_t thread, bool step, struct zd
 {
     struct sess_manager *m = s->m;
     int slot = sess_regset_slot(s, REGS_CR);
-    uint8_t cr[64], insn[16];
+    uint8_t cr[64], insn[ISA_INSN_MAX];
     size_t crsz;
-    bool changed, hit, only_halt;
+    bool changed, hit;
     uint64_t isabase = 0;
     struct zd_thread id = sess_thread_id(m, s->index, thread);
     int rc;
@@ -151,21 +152,12 @@ int sess_prepare_resume(struct session *s, uint32_t thread, bool step, struct zd
     memcpy(cr, s->cache[(size_t)thread * s->nregsets + slot], crsz);
     /* Whether this stop was the breakpoint (or a step) at the PC: only then
      * has the instruction there been dealt with, and the PC is needed. */
-    hit = regs_cr0_breakpoint(cr);
+    hit = isa_cr0_breakpoint(cr);
     if (hit && (rc = sess_isabase(s, thread, &isabase, err)) != 0)
         return rc;
-    /* The exception bits of this stop must not fire again. The interrupt's
-     * own bits (external halt, forced exception) alone are not worth a
-     * write: a resume ends the halt on gtsim (gtsim/README.md,
-     * "Interrupts", for what is known of hardware), and a thread nobody
-     * read is resumed with them too. */
-    only_halt = !(regs_cr0_dword(cr, 1) & REGS_CR0_1_EXCEPTIONS &
-                  ~(REGS_CR0_1_EXT_HALT | REGS_CR0_1_FORCE));
-    changed = regs_clear_exceptions(cr) && !only_halt;
-    if (step) {
-        regs_cr0_set_step(cr);
-        changed = true;
-    }
+    /* The exception bits of this stop must not fire again (isa/ says
+     * which, and when that is worth a write). */
+    changed = isa_cr0_prepare_resume(cr, step);
     pthread_mutex_unlock(&m->lock);
     /* A thread that stopped on a breakpoint would stop on it again at once:
      * suppress it for one instruction, as the hardware allows. A thread
@@ -173,12 +165,10 @@ int sess_prepare_resume(struct session *s, uint32_t thread, bool step, struct zd
      * yet: it must still hit it (every thread that executes the
      * instruction stops there). */
     if (hit &&
-        zd_read_memory(s->zs, id, ZD_SPACE_DEFAULT, regs_pc(cr, isabase), sizeof(insn), insn,
-                       err) == 0 &&
-        regs_insn_breakpoint(insn) && !regs_cr0_suppress(cr)) {
-        regs_cr0_set_suppress(cr, true);
+        zd_read_memory(s->zs, id, ZD_SPACE_DEFAULT, isa_pc(cr, isabase), sizeof(insn), insn, err) ==
+            0 &&
+        isa_cr0_suppress_at(cr, insn))
         changed = true;
-    }
     rc = changed ? zd_write_registers(s->zs, id, REGS_CR, 0, 1, cr, err) : 0;
     pthread_mutex_lock(&m->lock);
     if (rc == 0) {

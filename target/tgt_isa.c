@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "regsets/regs.h"
+#include "isa/isa.h"
 #include "sessions/sess.h"
 #include "sessions/sess_where.h"
 #include "symbols/symbols.h"
@@ -20,16 +20,17 @@ static bool alive(struct tgt *t, uint32_t pid)
     return pid >= 1 && pid <= t->n && sess_alive(t->m, pid - 1);
 }
 
-static int read_insn(struct tgt *t, uint32_t pid, uint64_t addr, uint8_t insn[16], size_t *len,
-                     char *err, size_t errlen)
+static int read_insn(struct tgt *t, uint32_t pid, uint64_t addr, uint8_t insn[ISA_INSN_MAX],
+                     size_t *len, char *err, size_t errlen)
 {
     struct zd_error e;
-    /* 16 bytes: a native instruction (a compacted one uses the first 8). */
-    if (sess_read_memory(t->m, pid - 1, UINT32_MAX, ZD_SPACE_DEFAULT, addr, 16, insn, &e) != 0) {
+    /* A native instruction's bytes (a compacted one uses the first 8). */
+    if (sess_read_memory(t->m, pid - 1, UINT32_MAX, ZD_SPACE_DEFAULT, addr, ISA_INSN_MAX, insn,
+                         &e) != 0) {
         snprintf(err, errlen, "no code at 0x%llx: %s", (unsigned long long)addr, e.msg);
         return -EFAULT;
     }
-    *len = regs_insn_length(insn);
+    *len = isa_insn_length(insn);
     return 0;
 }
 
@@ -67,7 +68,7 @@ static int check_code_address(struct tgt *t, uint32_t pid, uint64_t addr, char *
     off = addr - loc->kernel_addr;
     if (off == 0 || off > MAX_WALK)
         return 0;
-    uint8_t *code = calloc(1, off + 16);
+    uint8_t *code = calloc(1, off + ISA_INSN_MAX);
     if (!code)
         return -ENOMEM;
     if (sess_read_memory(t->m, pid - 1, UINT32_MAX, ZD_SPACE_DEFAULT, loc->kernel_addr, off, code,
@@ -77,7 +78,7 @@ static int check_code_address(struct tgt *t, uint32_t pid, uint64_t addr, char *
         return -EFAULT;
     }
     while (p < off)
-        p += regs_insn_length(code + p);
+        p += isa_insn_length(code + p);
     free(code);
     if (p == off)
         return 0;
@@ -91,7 +92,7 @@ int tgt_insert_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, bool *was_s
                              size_t errlen)
 {
     struct tgt *t = ctx;
-    uint8_t insn[16], back[16];
+    uint8_t insn[ISA_INSN_MAX], back[ISA_INSN_MAX];
     size_t len, blen;
 
     if (!alive(t, pid)) {
@@ -103,14 +104,14 @@ int tgt_insert_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, bool *was_s
         return rc;
     if (read_insn(t, pid, addr, insn, &len, err, errlen) < 0)
         return -EFAULT;
-    *was_set = regs_insn_breakpoint(insn);
+    *was_set = isa_insn_breakpoint(insn);
     if (*was_set)
         return 0;
-    regs_insn_set_breakpoint(insn, true);
+    isa_insn_set_breakpoint(insn, true);
     if (write_insn(t, pid, addr, insn, len, err, errlen) < 0)
         return -EIO;
     /* Read back: memory that takes writes but is not code keeps nothing. */
-    if (read_insn(t, pid, addr, back, &blen, err, errlen) < 0 || !regs_insn_breakpoint(back)) {
+    if (read_insn(t, pid, addr, back, &blen, err, errlen) < 0 || !isa_insn_breakpoint(back)) {
         tgt_say(err, errlen, "the breakpoint bit did not stick");
         return -EIO;
     }
@@ -120,7 +121,7 @@ int tgt_insert_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, bool *was_s
 int tgt_remove_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, char *err, size_t errlen)
 {
     struct tgt *t = ctx;
-    uint8_t insn[16];
+    uint8_t insn[ISA_INSN_MAX];
     size_t len;
 
     if (!alive(t, pid)) {
@@ -129,9 +130,9 @@ int tgt_remove_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, char *err, 
     }
     if (read_insn(t, pid, addr, insn, &len, err, errlen) < 0)
         return -EFAULT;
-    if (!regs_insn_breakpoint(insn))
+    if (!isa_insn_breakpoint(insn))
         return 0;
-    regs_insn_set_breakpoint(insn, false);
+    isa_insn_set_breakpoint(insn, false);
     return write_insn(t, pid, addr, insn, len, err, errlen);
 }
 

@@ -46,9 +46,9 @@ static enum mstate mstate_of(struct sess_manager *m, unsigned k, uint32_t th)
     }
 }
 
-static const char *reason_text(enum regs_stop_reason r)
+static const char *reason_text(enum isa_stop_reason r)
 {
-    return r == REGS_STOP_UNKNOWN ? "no exception bit set" : regs_stop_reason_name(r);
+    return r == ISA_STOP_UNKNOWN ? "no exception bit set" : isa_stop_reason_name(r);
 }
 
 static const char *base_name(const char *path)
@@ -90,7 +90,7 @@ static int none_attached(unsigned listed, struct rsp_buf *out)
  * module's symbols, which live while the module stays loaded. */
 struct trec {
     enum mstate state;
-    enum regs_stop_reason reason;
+    enum isa_stop_reason reason;
     bool has_pc;
     const char *kernel; /* NULL: no module covers the PC */
     const char *file;   /* base name; NULL: no line */
@@ -141,7 +141,7 @@ static void thread_rec(struct sess_manager *m, struct tgt_xpti *xp, unsigned k, 
 
     memset(r, 0, sizeof(*r));
     r->state = mstate_of(m, k, th);
-    r->reason = REGS_STOP_UNKNOWN;
+    r->reason = ISA_STOP_UNKNOWN;
     r->count = 1;
     /* Running and unavailable threads have no PC to read: no device call. */
     if (r->state != M_STOPPED)

@@ -12,18 +12,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "regsets/regs.h"
+#include "isa/isa.h"
 #include "sessions/sess.h"
 
 static bool hold_unreported(struct tgt *t);
 
-/* The instruction at a stopped thread's PC (16 bytes: enough for either
- * length). */
-static bool insn_at_pc(struct tgt *t, unsigned k, uint32_t th, uint64_t *pc, uint8_t insn[16])
+/* The instruction at a stopped thread's PC (ISA_INSN_MAX bytes: enough
+ * for either length). */
+static bool insn_at_pc(struct tgt *t, unsigned k, uint32_t th, uint64_t *pc,
+                       uint8_t insn[ISA_INSN_MAX])
 {
     struct zd_error e;
     return sess_thread_pc(t->m, k, th, pc, &e) == 0 &&
-           sess_read_memory(t->m, k, th, ZD_SPACE_DEFAULT, *pc, 16, insn, &e) == 0;
+           sess_read_memory(t->m, k, th, ZD_SPACE_DEFAULT, *pc, ISA_INSN_MAX, insn, &e) == 0;
 }
 
 static struct range_step *range_of(struct tgt *t, unsigned k, uint32_t th)
@@ -98,20 +99,20 @@ static void queue_report(struct tgt *t, const struct rsp_event *ev, bool stop_al
 /* A stop event for the thread, with its reason decoded from cr0. */
 void tgt_stop_event(struct tgt *t, unsigned k, uint32_t thread, struct rsp_event *ev)
 {
-    enum regs_stop_reason r = sess_thread_reason(t->m, k, thread);
+    enum isa_stop_reason r = sess_thread_reason(t->m, k, thread);
     memset(ev, 0, sizeof(*ev));
     ev->kind = RSP_EVENT_STOP;
     ev->pid = k + 1;
     ev->tid = thread + 1;
-    ev->signal = regs_stop_signal(r);
+    ev->signal = isa_stop_signal(r);
     /* Only a resumed thread is stopped by the client's interrupt (in
      * non-stop, only the client stops threads); the stop of an all-stop
      * attach is the same hardware interrupt, but nobody asked. */
     ev->interrupted =
-        r == REGS_STOP_INTERRUPT && (t->non_stop || sess_thread_is_resumed(t->m, k, thread));
+        r == ISA_STOP_INTERRUPT && (t->non_stop || sess_thread_is_resumed(t->m, k, thread));
     note_step(t, k, thread, false, false);
     /* A step ends with the breakpoint status bit too: not a breakpoint. */
-    ev->swbreak = r == REGS_STOP_BREAKPOINT && !sess_thread_is_stepping(t->m, k, thread);
+    ev->swbreak = isa_stop_is_breakpoint_hit(r, sess_thread_is_stepping(t->m, k, thread));
     sess_thread_mark_reported(t->m, k, thread);
 }
 
@@ -168,14 +169,14 @@ static void drop_gone_breakpoints(struct tgt *t, const struct rsp_resume *action
         for (uint32_t th = 0; sess_alive(t->m, k) && th < sess_thread_count(t->m, k); th++) {
             const struct rsp_resume *a;
             uint64_t pc;
-            uint8_t insn[16];
+            uint8_t insn[ISA_INSN_MAX];
             if (sess_thread_state_known(t->m, k, th, NULL) != SESS_T_HELD)
                 continue;
             a = action_for(actions, n, k, th);
             if (!a || a->kind == RSP_RESUME_STOP || unfinished_of(t, k, th) || range_of(t, k, th) ||
                 sess_thread_is_stepping(t->m, k, th) ||
-                sess_thread_reason(t->m, k, th) != REGS_STOP_BREAKPOINT ||
-                !insn_at_pc(t, k, th, &pc, insn) || regs_insn_breakpoint(insn))
+                sess_thread_reason(t->m, k, th) != ISA_STOP_BREAKPOINT ||
+                !insn_at_pc(t, k, th, &pc, insn) || isa_insn_breakpoint(insn))
                 continue;
             rsp_logf(&t->log, RSP_LOG_DEBUG,
                      "p%u.%u: held breakpoint stop at 0x%llx dropped: the breakpoint is gone",
@@ -276,9 +277,9 @@ static void step_thread(struct resume_run *r, unsigned k, uint32_t th, const str
     struct tgt *t = r->t;
     struct zd_error e;
     uint64_t pc;
-    uint8_t insn[16];
+    uint8_t insn[ISA_INSN_MAX];
 
-    if (insn_at_pc(t, k, th, &pc, insn) && regs_insn_is_eot(insn)) {
+    if (insn_at_pc(t, k, th, &pc, insn) && isa_insn_is_eot(insn)) {
         /* Protocol 1.3: no step is armed for an end-of-thread send; the
          * thread runs its end and is reported U. */
         sess_thread_end_step(t->m, k, th);
@@ -430,7 +431,7 @@ static void avoid_unfinished_step(struct tgt *t, unsigned *pk, uint32_t *pth)
             if ((u && (!want_single || u->range)) ||
                 sess_thread_state(t->m, k, th) != SESS_T_STOPPED ||
                 !sess_thread_is_resumed(t->m, k, th) ||
-                sess_thread_reason(t->m, k, th) != REGS_STOP_INTERRUPT)
+                sess_thread_reason(t->m, k, th) != ISA_STOP_INTERRUPT)
                 continue;
             *pk = k;
             *pth = th;
@@ -498,17 +499,17 @@ static bool range_step_on(struct tgt *t, unsigned k, uint32_t th)
     struct range_step *r = range_of(t, k, th);
     struct zd_error e;
     uint64_t pc;
-    uint8_t insn[16];
+    uint8_t insn[ISA_INSN_MAX];
 
-    if (sess_thread_reason(t->m, k, th) != REGS_STOP_BREAKPOINT ||
+    if (sess_thread_reason(t->m, k, th) != ISA_STOP_BREAKPOINT ||
         !insn_at_pc(t, k, th, &pc, insn) || pc < r->start || pc >= r->end ||
-        regs_insn_breakpoint(insn)) {
+        isa_insn_breakpoint(insn)) {
         /* Left the range, a breakpoint of the client's, or another stop:
          * reported as a step. */
         drop_range(t, k, th);
         return false;
     }
-    if (regs_insn_is_eot(insn)) {
+    if (isa_insn_is_eot(insn)) {
         struct rsp_event ev = {.kind = RSP_EVENT_UNAVAILABLE, .pid = k + 1, .tid = th + 1};
         drop_range(t, k, th);
         sess_thread_end_step(t->m, k, th);
@@ -522,11 +523,6 @@ static bool range_step_on(struct tgt *t, unsigned k, uint32_t th)
     return sess_resume_thread(t->m, k, th, true, &e) == 0;
 }
 
-static bool own_reason(enum regs_stop_reason r)
-{
-    return r != REGS_STOP_INTERRUPT && r != REGS_STOP_UNKNOWN;
-}
-
 /* A range-stepping thread whose last step ended inside its range, not on
  * a breakpoint or the thread's end, when everything stops for another
  * thread: its range step is not over. Held, it would be reported at the
@@ -538,10 +534,10 @@ static bool stop_range_step(struct tgt *t, unsigned k, uint32_t th)
 {
     struct range_step *r = range_of(t, k, th);
     uint64_t pc;
-    uint8_t insn[16];
-    if (!r || sess_thread_reason(t->m, k, th) != REGS_STOP_BREAKPOINT ||
+    uint8_t insn[ISA_INSN_MAX];
+    if (!r || sess_thread_reason(t->m, k, th) != ISA_STOP_BREAKPOINT ||
         !insn_at_pc(t, k, th, &pc, insn) || pc < r->start || pc >= r->end ||
-        regs_insn_breakpoint(insn) || regs_insn_is_eot(insn))
+        isa_insn_breakpoint(insn) || isa_insn_is_eot(insn))
         return false;
     drop_range(t, k, th);
     /* Its stop is owed to no one: never held, at this resume or the next. */
@@ -568,7 +564,7 @@ static bool hold_unreported(struct tgt *t)
              * to read. */
             if (sess_thread_state_known(t->m, k, th, &unread) == SESS_T_STOPPED && !unread &&
                 !sess_thread_is_reported(t->m, k, th) &&
-                own_reason(sess_thread_reason(t->m, k, th)) && !stop_range_step(t, k, th) &&
+                isa_stop_is_own(sess_thread_reason(t->m, k, th)) && !stop_range_step(t, k, th) &&
                 sess_thread_hold(t->m, k, th))
                 any = true;
         }
@@ -639,7 +635,7 @@ static int on_stopped(struct tgt *t, const struct sess_note *note, struct rsp_ev
      * asked to stop with vCont;t was not resumed.) */
     if (!t->non_stop && !sess_thread_is_resumed(t->m, k, th)) {
         /* Not part of the resume (protocol 7): ours, or held. */
-        if (own_reason(sess_thread_reason(t->m, k, th)))
+        if (isa_stop_is_own(sess_thread_reason(t->m, k, th)))
             sess_thread_hold(t->m, k, th);
         rsp_logf(&t->log, RSP_LOG_DEBUG, "p%u.%u stopped outside the resume: %s", k + 1, th + 1,
                  sess_thread_state(t->m, k, th) == SESS_T_HELD ? "held" : "dropped");
@@ -659,7 +655,7 @@ static int on_stopped(struct tgt *t, const struct sess_note *note, struct rsp_ev
         tgt_stop_all_and_hold(t);
     /* The client's interrupt: the stop it gets. A step that ended (or left
      * its range) is reported as itself. */
-    if (sess_thread_reason(t->m, k, th) == REGS_STOP_INTERRUPT)
+    if (sess_thread_reason(t->m, k, th) == ISA_STOP_INTERRUPT)
         avoid_unfinished_step(t, &k, &th);
     tgt_stop_event(t, k, th, ev);
     return 1;

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "regsets/regs.h"
+#include "isa/isa.h"
 #include "sessions/sess.h"
 #include "target/tgt_int.h"
 #include "zetdebug/zd.h"
@@ -72,25 +72,26 @@ int tgt_thread_siginfo(void *ctx, uint32_t pid, uint32_t tid, uint8_t *buf, size
         tgt_say(err, errlen, "the thread is not stopped: it has no signal");
         return -EAGAIN;
     }
-    enum regs_stop_reason r = sess_thread_reason(t->m, k, th);
+    enum isa_stop_reason r = sess_thread_reason(t->m, k, th);
     switch (r) {
-    case REGS_STOP_PAGE_FAULT:
+    case ISA_STOP_PAGE_FAULT:
         code = fault_code(t, k, &addr);
         break;
-    case REGS_STOP_BREAKPOINT:
-        code = sess_thread_is_stepping(t->m, k, th) ? TRAP_TRACE_CODE : TRAP_BRKPT_CODE;
+    case ISA_STOP_BREAKPOINT:
+        code = isa_stop_is_step_end(r, sess_thread_is_stepping(t->m, k, th)) ? TRAP_TRACE_CODE
+                                                                             : TRAP_BRKPT_CODE;
         break;
-    case REGS_STOP_ILLEGAL:
+    case ISA_STOP_ILLEGAL:
         code = ILL_ILLOPC_CODE;
         break;
-    case REGS_STOP_UNKNOWN:
+    case ISA_STOP_UNKNOWN:
         code = SI_KERNEL_CODE;
         break;
     default:
         break;
     }
     memset(si, 0, sizeof(si));
-    put32(si, 0, (uint32_t)regs_stop_signal(r));
+    put32(si, 0, (uint32_t)isa_stop_signal(r));
     put32(si, 8, (uint32_t)code);
     put64(si, SI_ADDR_OFFSET, addr);
     if (len > sizeof(si))

@@ -7,6 +7,7 @@ EXTRA_DIST += tests/README.md tests/tap.h tests/slurp.h
 include $(srcdir)/tests/kernels/local.mk
 include $(srcdir)/tests/conformance/local.mk
 include $(srcdir)/tests/gtsim/local.mk
+include $(srcdir)/tests/isa/local.mk
 include $(srcdir)/tests/regsets/local.mk
 include $(srcdir)/tests/symbols/local.mk
 include $(srcdir)/tests/zetdebug/local.mk

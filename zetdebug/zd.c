@@ -7,9 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* zet_debug_regset_type_intel_gpu_t values (level-zero-facts.md 7); the
- * header that defines them is not installed with Debian's loader. */
-enum { RS_GRF = 1, RS_CE = 4, RS_SR = 5, RS_CR = 6, RS_SBA = 11 };
+#include "isa/isa.h"
 
 #define MAX_DRIVERS 16
 #define MAX_REGSETS 64
@@ -120,8 +118,8 @@ static void check_attach(struct zd *zd, ze_device_handle_t h, struct zd_device *
     zet_device_debug_properties_t dp = {.stype = ZET_STRUCTURE_TYPE_DEVICE_DEBUG_PROPERTIES};
     struct zd_regset rs[MAX_REGSETS];
     size_t n = 0;
-    bool grf = false, ce = false, cr = false, sr = false, sba = false;
-    char missing[64] = "";
+    unsigned have = 0;
+    char missing[64];
     struct zd_error err;
     ze_result_t r;
 
@@ -153,26 +151,11 @@ static void check_attach(struct zd *zd, ze_device_handle_t h, struct zd_device *
         why_not(d, "cannot read its register sets: %.120s", err.msg);
         return;
     }
-    for (size_t i = 0; i < n; i++) {
-        if (!rs[i].readable || rs[i].count < 1)
-            continue;
-        grf |= rs[i].type == RS_GRF;
-        ce |= rs[i].type == RS_CE;
-        cr |= rs[i].type == RS_CR;
-        sr |= rs[i].type == RS_SR;
-        sba |= rs[i].type == RS_SBA && rs[i].version == 0 && rs[i].count >= 5;
-    }
-    if (!grf)
-        strcat(missing, " GRF");
-    if (!ce)
-        strcat(missing, " CE");
-    if (!cr)
-        strcat(missing, " CR");
-    if (!sr)
-        strcat(missing, " SR");
-    if (!sba)
-        strcat(missing, " SBA(version 0, isabase)");
-    if (missing[0])
+    /* Which sets are needed is the ISA's (isa/): the driver's type
+     * numbers are handed over as they are. */
+    for (size_t i = 0; i < n; i++)
+        have |= isa_regset_needed(rs[i].type, rs[i].version, rs[i].count, rs[i].readable);
+    if (isa_attach_missing(have, missing, sizeof(missing)))
         why_not(d, "unsupported register layout: missing%s", missing);
 }
 

@@ -11,7 +11,7 @@
 #include "tests/tap.h"
 
 /* Thread `index` of a device laid out 2 slices x 2 subslices x 4 EUs x 8. */
-static struct dump_thread at(unsigned session, uint32_t index, enum regs_stop_reason reason,
+static struct dump_thread at(unsigned session, uint32_t index, enum isa_stop_reason reason,
                              const char *kernel, unsigned line, uint64_t pc)
 {
     struct dump_thread t;
@@ -59,7 +59,7 @@ int main(void)
      * before the smaller interrupt class C (no line: by pc). D: A's place
      * on another device, after A (same reason, smaller). */
     for (uint32_t i = 0; i < 10; i++) {
-        t = at(0, i, REGS_STOP_PAGE_FAULT, "k", 5, 0x100);
+        t = at(0, i, ISA_STOP_PAGE_FAULT, "k", 5, 0x100);
         if (dump_classes_add(c, &t, 0, i)) {
             firsts++;
             dump_classes_set_record(c, strdup("  record of A\n"));
@@ -67,19 +67,19 @@ int main(void)
     }
     for (uint32_t i = 20; i < 50; i++) {
         /* Different pcs on the same line are one class. */
-        t = at(0, i, REGS_STOP_INTERRUPT, "k", 7, 0x200 + i);
+        t = at(0, i, ISA_STOP_INTERRUPT, "k", 7, 0x200 + i);
         if (dump_classes_add(c, &t, 0, i)) {
             firsts++;
             dump_classes_set_record(c, strdup("  record of B\n"));
         }
     }
-    t = at(0, 60, REGS_STOP_INTERRUPT, NULL, 0, 0x999);
+    t = at(0, 60, ISA_STOP_INTERRUPT, NULL, 0, 0x999);
     if (dump_classes_add(c, &t, 0, 60)) {
         firsts++;
         dump_classes_set_record(c, strdup("  record of C\n"));
     }
     /* The same place on another device (session 1) is another class. */
-    t = at(1, 0, REGS_STOP_PAGE_FAULT, "k", 5, 0x100);
+    t = at(1, 0, ISA_STOP_PAGE_FAULT, "k", 5, 0x100);
     if (dump_classes_add(c, &t, 1, 0)) {
         firsts++;
         dump_classes_set_record(c, strdup("  record of D\n"));
@@ -111,7 +111,7 @@ int main(void)
 
     /* 100 threads, every other one: 50 runs, of which 24 are listed. */
     for (uint32_t i = 0; i < 200; i += 2) {
-        t = at(0, i % 256, REGS_STOP_INTERRUPT, "k", 9, 0x300);
+        t = at(0, i % 256, ISA_STOP_INTERRUPT, "k", 9, 0x300);
         if (dump_classes_add(c, &t, 0, i))
             dump_classes_set_record(c, strdup("  rec\n"));
     }

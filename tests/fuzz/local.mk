@@ -43,7 +43,7 @@ TESTS += tests/fuzz/fuzz_rsp
 FUZZ_RSP_COV_IGNORE = -fsanitize-coverage-ignorelist=$(top_srcdir)/tests/fuzz/fuzz_rsp_cov_ignore.txt
 EXTRA_DIST += tests/fuzz/fuzz_rsp_cov_ignore.txt
 FUZZ_RSP_FIXTURE_FLAGS = -std=c11 -g -O2 -D_GNU_SOURCE -I$(top_srcdir) -I$(top_builddir)
-fuzz-rsp: libgdbstub.la libregsets.la
+fuzz-rsp: libgdbstub.la libregsets.la libisa.la
 	$(MKDIR_P) tests/fuzz
 	$(FUZZ_CC) $(FUZZ_RSP_FIXTURE_FLAGS) -c \
 		-o tests/fuzz/fuzz_rsp_mock_target.o $(top_srcdir)/tests/gdbstub/mock_target.c
@@ -51,7 +51,7 @@ fuzz-rsp: libgdbstub.la libregsets.la
 		-o tests/fuzz/fuzz_rsp_harness.o $(top_srcdir)/tests/fuzz/fuzz_rsp.c
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_RSP_COV_IGNORE) -o tests/fuzz/fuzz_rsp_libfuzzer \
 		tests/fuzz/fuzz_rsp_harness.o tests/fuzz/fuzz_rsp_mock_target.o \
-		$(addprefix $(top_srcdir)/,$(filter %.c,$(libgdbstub_la_SOURCES) $(libregsets_la_SOURCES))) \
+		$(addprefix $(top_srcdir)/,$(filter %.c,$(libgdbstub_la_SOURCES) $(libregsets_la_SOURCES) $(libisa_la_SOURCES))) \
 		$(FUZZ_RSP_WRAP) -lpthread
 	@echo "run: tests/fuzz/fuzz_rsp_libfuzzer -max_total_time=60 -max_len=4096 CORPUS_DIR"
 CLEANFILES += tests/fuzz/fuzz_rsp_libfuzzer tests/fuzz/fuzz_rsp_mock_target.o \

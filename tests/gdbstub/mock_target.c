@@ -116,7 +116,7 @@ static void fill_regs(struct mock_target *m, uint32_t pid, uint32_t tid)
         const struct regs_reg *cr0 = m->cr0[t->tdesc], *isa = m->isabase[t->tdesc];
         uint8_t *p = t->regs + m->reg_off[t->tdesc][cr0->regnum];
         memset(p, 0, cr0->byte_size);
-        regs_cr0_set_dword(p, 2, 0x100 * tid);
+        isa_cr0_set_dword(p, 2, 0x100 * tid);
         p = t->regs + m->reg_off[t->tdesc][isa->regnum];
         memset(p, 0, 8);
         p[2] = 0x80;
@@ -435,11 +435,11 @@ static int m_read_insn(void *ctx, uint32_t pid, uint64_t addr, uint8_t insn[16],
     struct rsp_mem_ref ref = {.pid = pid, .tid = 0, .space = 0, .addr = addr};
     size_t done = 0;
     if (m_read_memory(ctx, &ref, insn, 16, &done, err, errlen) < 0 || done < 8 ||
-        done < regs_insn_length(insn)) {
+        done < isa_insn_length(insn)) {
         snprintf(err, errlen, "no code at 0x%llx", (unsigned long long)addr);
         return -EFAULT;
     }
-    *len = regs_insn_length(insn);
+    *len = isa_insn_length(insn);
     return 0;
 }
 
@@ -457,12 +457,12 @@ static int m_insert_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, bool *
     size_t len, blen;
     if (m_read_insn(ctx, pid, addr, insn, &len, err, errlen) < 0)
         return -EFAULT;
-    *was_set = regs_insn_breakpoint(insn);
+    *was_set = isa_insn_breakpoint(insn);
     if (*was_set)
         return 0;
-    regs_insn_set_breakpoint(insn, true);
+    isa_insn_set_breakpoint(insn, true);
     if (m_write_insn(ctx, pid, addr, insn, len, err, errlen) < 0 ||
-        m_read_insn(ctx, pid, addr, back, &blen, err, errlen) < 0 || !regs_insn_breakpoint(back))
+        m_read_insn(ctx, pid, addr, back, &blen, err, errlen) < 0 || !isa_insn_breakpoint(back))
         return -EFAULT;
     return 0;
 }
@@ -473,9 +473,9 @@ static int m_remove_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, char *
     size_t len;
     if (m_read_insn(ctx, pid, addr, insn, &len, err, errlen) < 0)
         return -EFAULT;
-    if (!regs_insn_breakpoint(insn))
+    if (!isa_insn_breakpoint(insn))
         return 0;
-    regs_insn_set_breakpoint(insn, false);
+    isa_insn_set_breakpoint(insn, false);
     return m_write_insn(ctx, pid, addr, insn, len, err, errlen);
 }
 
@@ -503,7 +503,7 @@ static int m_thread_pc(void *ctx, uint32_t pid, uint32_t tid, uint64_t *pc, char
         return rc;
     for (unsigned i = 0; i < sizeof(base); i++)
         b |= (uint64_t)base[i] << (8 * i);
-    *pc = regs_pc(cr0v, b);
+    *pc = isa_pc(cr0v, b);
     return 0;
 }
 

@@ -11,7 +11,7 @@ TESTS += $(GTSIM_CORE_TESTS)
 
 tests_gtsim_test_isa_SOURCES = tests/gtsim/test_isa.c tests/tap.h
 tests_gtsim_test_isa_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
-tests_gtsim_test_isa_LDADD = libgtsim_core.la libregsets.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
+tests_gtsim_test_isa_LDADD = libgtsim_core.la libisa.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
 
 tests_gtsim_test_zebin_SOURCES = tests/gtsim/test_zebin.c tests/tap.h
 tests_gtsim_test_zebin_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)

@@ -10,7 +10,7 @@
 
 #include "gtsim/isa.h"
 #include "gtsim/zebin.h"
-#include "regsets/regs.h"
+#include "isa/isa.h"
 #include "tests/tap.h"
 
 static const char *const kernels[] = {"vadd", "loop_call", "oob", "slm"};
@@ -167,14 +167,14 @@ static int walk_kernel(enum gtsim_platform p, const struct gtsim_zebin_kernel *k
             if (++bad > 10)
                 return bad;
         }
-        /* zestub's own decoding (regsets/, which must not use gtsim's)
+        /* zestub's own decoding (isa/, which must not use gtsim's)
          * against iga64 too: length, breakpoint bit, end of thread. */
-        if (regs_insn_length(k->text + off) != e.len ||
-            regs_insn_breakpoint(k->text + off) != !!e.bp ||
-            (e.len == 16 && regs_insn_is_eot(k->text + off) != !!e.eot)) {
-            tap_diag("%s+0x%zx: regsets decodes len %u bp %d eot %d; iga64 says %s", where, off,
-                     regs_insn_length(k->text + off), regs_insn_breakpoint(k->text + off),
-                     e.len == 16 && regs_insn_is_eot(k->text + off), orig);
+        if (isa_insn_length(k->text + off) != e.len ||
+            isa_insn_breakpoint(k->text + off) != !!e.bp ||
+            (e.len == 16 && isa_insn_is_eot(k->text + off) != !!e.eot)) {
+            tap_diag("%s+0x%zx: isa/ decodes len %u bp %d eot %d; iga64 says %s", where, off,
+                     isa_insn_length(k->text + off), isa_insn_breakpoint(k->text + off),
+                     e.len == 16 && isa_insn_is_eot(k->text + off), orig);
             if (++bad > 10)
                 return bad;
         }

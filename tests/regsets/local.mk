@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# regsets/ on its own: the register catalogues, PC and stop-reason decoding.
+# regsets/ on its own: the register catalogues.
 check_PROGRAMS += tests/regsets/test_regsets
 TESTS += tests/regsets/test_regsets
 tests_regsets_test_regsets_SOURCES = tests/regsets/test_regsets.c tests/tap.h

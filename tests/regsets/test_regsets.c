@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* regsets: the register catalogue built from the Xe-HPC and Gen12LP
  * register sets of level-zero-facts.md section 8 (names, GDB numbers,
- * expedited registers, XML types), the sets that must be skipped, the PC
- * and the stop-reason decoding of intelgt-remote-protocol.md 3.4 and 6.1. */
+ * expedited registers, XML types) and the sets that must be skipped. The
+ * PC and stop-reason decoding (protocol 3.4, 6.1) are isa/'s, checked in
+ * tests/isa/test_isa.c. */
 #include <string.h>
 
 #include "regsets/regs.h"
@@ -203,75 +204,11 @@ static void test_skipped(void)
     regs_catalog_free(c);
 }
 
-static void cr0_with(uint8_t *cr, uint32_t d0, uint32_t d1, uint32_t ip)
-{
-    memset(cr, 0, 16);
-    regs_cr0_set_dword(cr, 0, d0);
-    regs_cr0_set_dword(cr, 1, d1);
-    regs_cr0_set_dword(cr, 2, ip);
-}
-
-static void test_cr0(void)
-{
-    uint8_t cr[16];
-    static const struct {
-        uint32_t d1;
-        enum regs_stop_reason want;
-        int signal;
-    } cases[] = {
-        {REGS_CR0_1_PAGE_FAULT, REGS_STOP_PAGE_FAULT, 11},
-        {REGS_CR0_1_PAGE_FAULT | REGS_CR0_1_BREAKPOINT, REGS_STOP_PAGE_FAULT, 11},
-        {REGS_CR0_1_BREAKPOINT, REGS_STOP_BREAKPOINT, 5},
-        {REGS_CR0_1_BREAKPOINT | REGS_CR0_1_ILLEGAL, REGS_STOP_BREAKPOINT, 5},
-        {REGS_CR0_1_ILLEGAL, REGS_STOP_ILLEGAL, 4},
-        {REGS_CR0_1_ILLEGAL | REGS_CR0_1_SW_EXCEPTION, REGS_STOP_ILLEGAL, 4},
-        {REGS_CR0_1_SW_EXCEPTION, REGS_STOP_SW_EXCEPTION, 149},
-        {REGS_CR0_1_SW_EXCEPTION | REGS_CR0_1_FORCE, REGS_STOP_SW_EXCEPTION, 149},
-        {REGS_CR0_1_FORCE, REGS_STOP_INTERRUPT, 5},
-        {REGS_CR0_1_EXT_HALT, REGS_STOP_INTERRUPT, 5},
-        {0, REGS_STOP_UNKNOWN, 143},
-        {1u << 3, REGS_STOP_UNKNOWN, 143},
-    };
-
-    /* Bytes as the driver delivers them: little-endian dwords. */
-    const uint8_t raw[16] = {0x00, 0x80, 0, 0, 0, 0, 0x01, 0x80, 0x30, 0x12, 0, 0};
-    tap_ok(regs_cr0_suppress(raw) && regs_cr0_breakpoint(raw) && regs_cr0_page_fault(raw) &&
-               !regs_cr0_ext_halt(raw) && !regs_cr0_illegal(raw) && !regs_cr0_sw_exception(raw) &&
-               !regs_cr0_force(raw),
-           "cr0 bits read from raw bytes (suppress 0.15, breakpoint 1.31, page fault 1.16)");
-    tap_ok(regs_pc(raw, 0x800000000000ull) == 0x800000001230ull, "pc = isabase + cr0 dword 2");
-    cr0_with(cr, 0, 0, 0xfffffff0u);
-    tap_ok(regs_pc(cr, 0xffff800000000000ull) == 0xffff8000fffffff0ull,
-           "pc with a canonical isabase and a large IP");
-
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        enum regs_stop_reason r;
-        cr0_with(cr, 0, cases[i].d1, 0x40);
-        r = regs_stop_reason(cr);
-        tap_ok(r == cases[i].want && regs_stop_signal(r) == cases[i].signal,
-               "cr0.1 0x%08x -> %s, signal %d (got %s, %d)", cases[i].d1,
-               regs_stop_reason_name(cases[i].want), cases[i].signal, regs_stop_reason_name(r),
-               regs_stop_signal(r));
-    }
-
-    cr0_with(cr, REGS_CR0_0_BP_SUPPRESS, REGS_CR0_1_EXCEPTIONS | 0x5, 0x40);
-    tap_ok(regs_clear_exceptions(cr) && regs_cr0_dword(cr, 1) == 0x5 &&
-               regs_cr0_dword(cr, 0) == REGS_CR0_0_BP_SUPPRESS && regs_cr0_dword(cr, 2) == 0x40,
-           "clearing exceptions leaves other bits, suppress and the IP");
-    tap_ok(!regs_clear_exceptions(cr), "nothing to clear the second time");
-    regs_cr0_set_suppress(cr, false);
-    tap_ok(!regs_cr0_suppress(cr), "suppress cleared");
-    regs_cr0_set_suppress(cr, true);
-    regs_cr0_set_step(cr);
-    tap_ok(regs_cr0_suppress(cr) && regs_cr0_breakpoint(cr), "suppress and step set");
-}
-
 int main(void)
 {
-    tap_plan(136);
+    tap_plan(117);
     test_xehpc();
     test_gen12lp();
     test_skipped();
-    test_cr0();
     return tap_done();
 }

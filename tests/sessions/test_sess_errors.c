@@ -94,11 +94,11 @@ static int to_breakpoint(struct world *w, struct sess_note *stop)
     for (int i = 0; i < 2; i++) {
         if (sess_read_memory(w->m, s, UINT32_MAX, ZD_SPACE_DEFAULT, bp, 16, insn, &err) != 0)
             return 0;
-        bp += regs_insn_length(insn);
+        bp += isa_insn_length(insn);
     }
     if (sess_read_memory(w->m, s, UINT32_MAX, ZD_SPACE_DEFAULT, bp, 16, insn, &err) != 0)
         return 0;
-    regs_insn_set_breakpoint(insn, true);
+    isa_insn_set_breakpoint(insn, true);
     if (sess_write_memory(w->m, s, UINT32_MAX, ZD_SPACE_DEFAULT, bp, 16, insn, &err) != 0 ||
         sess_module_release(w->m, s, w->load.module_begin, w->load.module_end, &err) != 0)
         return 0;
@@ -308,7 +308,7 @@ static void case_no_such(void)
     check(sess_thread_state_known(w.m, 99, 0, &unread) == SESS_T_UNAVAILABLE && !unread &&
               sess_thread_state_known(w.m, s, n, NULL) == SESS_T_UNAVAILABLE,
           "the state of no thread: unavailable");
-    check(sess_thread_reason(w.m, s, n) == REGS_STOP_UNKNOWN &&
+    check(sess_thread_reason(w.m, s, n) == ISA_STOP_UNKNOWN &&
               sess_thread_pc(w.m, s, n, &pc, &err) != 0 &&
               sess_read_regset(w.m, s, n, REGS_CR, &data, &size, &err) != 0,
           "no reason, PC or registers for thread %u of %u", n, n);

@@ -88,16 +88,16 @@ int main(int argc, char **argv)
     bp = load.module_load;
     for (int i = 0; i < 2; i++) {
         sess_read_memory(m, load.session, UINT32_MAX, ZD_SPACE_DEFAULT, bp, 16, insn, &err);
-        bp += regs_insn_length(insn);
+        bp += isa_insn_length(insn);
     }
     tap_ok(sess_read_memory(m, load.session, 0, ZD_SPACE_DEFAULT, bp, 16, insn, &err) == 0,
            "a running thread reads code through the all thread");
-    regs_insn_set_breakpoint(insn, true);
+    isa_insn_set_breakpoint(insn, true);
     tap_ok(sess_write_memory(m, load.session, UINT32_MAX, ZD_SPACE_DEFAULT, bp, 16, insn, &err) ==
                0,
            "breakpoint written");
     sess_read_memory(m, load.session, UINT32_MAX, ZD_SPACE_DEFAULT, bp, 16, back, &err);
-    tap_ok(regs_insn_breakpoint(back), "the breakpoint bit reads back");
+    tap_ok(isa_insn_breakpoint(back), "the breakpoint bit reads back");
     tap_ok(sess_read_memory(m, load.session, UINT32_MAX, ZD_SPACE_SLM, 1u << 28, 4, back, &err) ==
                ZD_E_UNAVAILABLE,
            "SLM without a stopped thread is refused");
@@ -112,7 +112,7 @@ int main(int argc, char **argv)
         goto out;
     t = note.thread;
     tap_ok(sess_thread_state(m, note.session, t) == SESS_T_STOPPED, "thread state is stopped");
-    tap_ok(sess_thread_reason(m, note.session, t) == REGS_STOP_BREAKPOINT, "reason: breakpoint");
+    tap_ok(sess_thread_reason(m, note.session, t) == ISA_STOP_BREAKPOINT, "reason: breakpoint");
     tap_ok(sess_thread_pc(m, note.session, t, &pc, &err) == 0 && pc == bp,
            "PC is the breakpoint address");
     sess_get_stats(m, &st0);
@@ -132,10 +132,10 @@ int main(int argc, char **argv)
     tap_ok(sess_thread_state(m, note.session, t) == SESS_T_RUNNING, "running after resume");
     if (tap_ok(stop_of(m, t, &note), "the step stops")) {
         sess_thread_pc(m, note.session, t, &pc2, &err);
-        tap_ok(pc2 == bp + regs_insn_length(insn), "the step advanced past the breakpoint");
+        tap_ok(pc2 == bp + isa_insn_length(insn), "the step advanced past the breakpoint");
     }
     tap_ok(sess_read_regset(m, note.session, t, REGS_CR, &cr, &crsz, &err) == 0 &&
-               regs_cr0_breakpoint(cr),
+               isa_cr0_breakpoint(cr),
            "fresh registers after the stop (cache dropped on resume)");
 
     /* Every other thread sits on the breakpoint (still stopped): resuming
@@ -165,7 +165,7 @@ int main(int argc, char **argv)
             if (n2.type == SESS_NOTE_DETACHED)
                 detached = true;
             if (n2.type != SESS_NOTE_STOPPED ||
-                sess_thread_reason(m, n2.session, n2.thread) != REGS_STOP_BREAKPOINT)
+                sess_thread_reason(m, n2.session, n2.thread) != ISA_STOP_BREAKPOINT)
                 continue;
             sess_thread_pc(m, n2.session, n2.thread, &p2, &err);
             again += p2 == bp;
