@@ -69,6 +69,10 @@ with these decisions:
 - gtsim is the simulated driver, reached only through the Level Zero
   loader: nothing of zestub may use gtsim, and gtsim uses nothing of zestub
   (it includes only its own headers; the XPTI table is not its business).
+- launch (starting a program held for the attach, and the library it
+  preloads) uses nothing of zestub, only libc: cli hands its programs to
+  the target. merge (zestub merge, its JSON reader) uses only report's
+  JSON string writer. Only cli uses them.
 
 Calls are checked edge by edge (a direct use only); includes through their
 closure as said.
@@ -112,13 +116,16 @@ import re
 import sys
 
 FOLDERS = ["cli", "gdbstub", "target", "sessions", "regsets", "symbols", "xpti",
-           "zetdebug", "isa", "gtsim"]
+           "zetdebug", "isa", "gtsim", "launch", "merge", "report"]
 
 ZESTUB_BELOW_SESSIONS = {"regsets", "symbols", "xpti", "zetdebug", "isa"}
 ALLOWED = {
-    "cli": {"gdbstub", "target", "sessions"} | ZESTUB_BELOW_SESSIONS,
-    "target": {"gdbstub", "sessions"} | ZESTUB_BELOW_SESSIONS,
+    "cli": {"gdbstub", "target", "report", "sessions", "launch", "merge"} | ZESTUB_BELOW_SESSIONS,
+    "launch": set(),
+    "merge": {"report"},
+    "target": {"gdbstub", "report", "sessions"} | ZESTUB_BELOW_SESSIONS,
     "gdbstub": {"regsets"},
+    "report": {"sessions"} | ZESTUB_BELOW_SESSIONS,
     "sessions": set(ZESTUB_BELOW_SESSIONS),
     "regsets": {"zetdebug", "isa"},
     "symbols": {"zetdebug", "isa"},

@@ -5,7 +5,7 @@
 #include <inttypes.h>
 
 #include "cli/dump_hang.h"
-#include "cli/json.h"
+#include "report/json.h"
 
 const char *dump_hang_rule_name(enum hang_rule r)
 {
@@ -21,7 +21,7 @@ static const char *after_name(enum after_hang a)
 static void json_opt(FILE *f, const char *s)
 {
     if (s && *s)
-        cli_json_str(f, s);
+        report_json_str(f, s);
     else
         fputs("null", f);
 }

@@ -16,8 +16,9 @@
 #include "cli/dump.h"
 #include "cli/dump_hang.h"
 #include "cli/dump_out.h"
-#include "cli/launch.h"
+#include "cli/forward_signals.h"
 #include "cli/outpattern.h"
+#include "launch/launch.h"
 #include "sessions/sess.h"
 
 /* How long the dump itself may take once the trigger came (the watchdog
@@ -196,7 +197,7 @@ int cli_dump_launch(const struct dump_opts *o)
         zd_close(r.zd);
         return DUMP_EXIT_START;
     }
-    launch_forward_signals(&r.l, -1);
+    cli_forward_signals(r.l.child, -1);
     if (open_output(&r) != 0) {
         /* Nowhere to write: the program must not run unobserved. */
         kill(r.l.child, SIGKILL);

@@ -12,7 +12,7 @@
 
 #include "cli/dump_classes.h"
 #include "cli/dump_xpti.h"
-#include "cli/json.h"
+#include "report/json.h"
 #include "cli/outpattern.h"
 #include "regsets/regs.h"
 
@@ -130,7 +130,7 @@ struct dump_out *dump_out_open_stream(FILE *f, bool json, uint32_t pid, const ch
     pthread_mutex_init(&o->lock, NULL);
     if (o->json) {
         fprintf(o->f, "{\"schema\":\"zestub-dump\",\"version\":1,\"pid\":%u,\"trigger\":", pid);
-        cli_json_str(o->f, trigger);
+        report_json_str(o->f, trigger);
     } else {
         fprintf(o->f, "zestub dump of process %u (trigger: %s)\n", pid, trigger);
     }
@@ -158,7 +158,7 @@ void dump_out_devices(struct dump_out *o, struct sess_manager *m)
         const struct zd_device *d = dev_of(m, k);
         if (o->json) {
             fprintf(o->f, "%s{\"session\":%u,\"device\":%u,\"name\":", k ? "," : "", k, d->index);
-            cli_json_str(o->f, d->name);
+            report_json_str(o->f, d->name);
             fprintf(o->f, ",\"pci_slot\":\"%s\",\"subdevice\":", d->pci_slot);
             if (d->parent >= 0)
                 fprintf(o->f, "%u", d->subdevice_id);
@@ -395,7 +395,7 @@ static void write_thread(struct dump_out *o, const struct zd_device *d, const st
             fputs("null", o->f);
         fputs(",\"kernel\":", o->f);
         if (t->has_location)
-            cli_json_str(o->f, l->kernel);
+            report_json_str(o->f, l->kernel);
         else
             fputs("null", o->f);
         fputs(",\"kernel_address\":", o->f);
@@ -411,12 +411,12 @@ static void write_thread(struct dump_out *o, const struct zd_device *d, const st
             fputs("null", o->f);
         fputs(",\"function\":", o->f);
         if (t->has_location && l->function)
-            cli_json_str(o->f, l->function);
+            report_json_str(o->f, l->function);
         else
             fputs("null", o->f);
         fputs(",\"file\":", o->f);
         if (t->has_location && l->has_line)
-            cli_json_str(o->f, l->file);
+            report_json_str(o->f, l->file);
         else
             fputs("null", o->f);
         if (t->has_location && l->has_line)
@@ -558,7 +558,7 @@ static void finish(struct dump_out *o, struct sess_manager *m, int status, bool 
                 ss.probes_failed);
         if (o->failure[0]) {
             fputs("\"error\":", o->f);
-            cli_json_str(o->f, o->failure);
+            report_json_str(o->f, o->failure);
             fputc(',', o->f);
         }
         fprintf(o->f, "\"status\":%d,\"complete\":%s}\n", status, complete ? "true" : "false");
@@ -684,7 +684,7 @@ void dump_out_launch(struct dump_out *o, long rank, const char *host)
             fprintf(o->f, ",\"rank\":%ld,\"host\":", rank);
         else
             fputs(",\"rank\":null,\"host\":", o->f);
-        cli_json_str(o->f, host);
+        report_json_str(o->f, host);
     } else if (rank >= 0) {
         fprintf(o->f, "rank %ld on %s\n", rank, host);
     }
@@ -699,7 +699,7 @@ void dump_out_program(struct dump_out *o, const char *path, int exit_code, int s
     f = fmemopen(o->program, sizeof(o->program), "w");
     if (f && o->json) {
         fputs("{\"path\":", f);
-        cli_json_str(f, path);
+        report_json_str(f, path);
         fprintf(f, ",\"exit_code\":%d,\"signal\":", exit_code);
         if (signal)
             fprintf(f, "%d", signal);

@@ -4,12 +4,12 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "cli/json.h"
+#include "report/json.h"
 
 /* Empty table strings (unknown, or lost to a full table) print as null. */
 static void json_text(FILE *f, const char *s)
 {
-    cli_json_str(f, s && s[0] ? s : NULL);
+    report_json_str(f, s && s[0] ? s : NULL);
 }
 
 void dump_xpti_section(FILE *f, bool json, struct sess_xpti *x, const char *note)
@@ -21,7 +21,7 @@ void dump_xpti_section(FILE *f, bool json, struct sess_xpti *x, const char *note
         fputs(",\"xpti\":{\"table\":", f);
         fputs(x ? "true" : "false", f);
         fputs(",\"note\":", f);
-        cli_json_str(f, x ? NULL : note);
+        report_json_str(f, x ? NULL : note);
         if (x)
             fprintf(f,
                     ",\"sites\":%" PRIu64 ",\"tasks\":%" PRIu64 ",\"allocations\":%" PRIu64

@@ -1,29 +1,19 @@
 # SPDX-License-Identifier: MIT
-# The zestub program: argument parsing and sub-commands on top of sessions/.
+# The zestub program: argument parsing and sub-commands on top of the layers.
 bin_PROGRAMS += zestub
 zestub_SOURCES = cli/cli.h cli/main.c cli/devices.c cli/dump.c cli/serve.c cli/dump_out.c cli/dump_out.h \
 	cli/dump_classes.c cli/dump_classes.h \
-	cli/dump_xpti.c cli/dump_xpti.h cli/dump_hang.c cli/dump_hang.h cli/dump_hang_out.c cli/dump_monitor.c cli/json.c cli/json.h \
-	cli/dump.h cli/dump_phases.c cli/dump_launch.c cli/launch.c cli/launch.h cli/launch_proto.h \
-	cli/launch_run.c cli/launch_run.h \
-	cli/outpattern.c cli/outpattern.h cli/json_parse.c cli/json_parse.h \
-	cli/merge.c cli/merge.h cli/merge_out.c cli/doctor.c cli/core_out.c cli/core_out.h \
+	cli/dump_xpti.c cli/dump_xpti.h cli/dump_hang.c cli/dump_hang.h cli/dump_hang_out.c cli/dump_monitor.c \
+	cli/dump.h cli/dump_phases.c cli/dump_launch.c cli/forward_signals.c cli/forward_signals.h \
+	cli/serve_launcher.c cli/serve_launcher.h \
+	cli/outpattern.c cli/outpattern.h \
+	cli/merge_cmd.c cli/doctor.c cli/core_out.c cli/core_out.h \
 	cli/core_io.c cli/core_io.h cli/core_mem.c cli/core_mem.h cli/core_monitor.c \
 	cli/core_threads.c cli/core_threads.h cli/core_opts.c
-zestub_CFLAGS = $(AM_CFLAGS) -DZESTUB_PKGLIBDIR='"$(pkglibdir)"'
-zestub_LDADD = libtarget.la libgdbstub.la libsessions.la libsymbols.la libregsets.la libzetdebug.la \
+zestub_LDADD = liblaunch.la libmerge.la libtarget.la libgdbstub.la libreport.la libsessions.la \
+	libsymbols.la libregsets.la libzetdebug.la \
 	$(ZE_LIBS) $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(PTHREAD_LIBS)
 EXTRA_DIST += cli/README.md doc/merge-format.md doc/core-format.md
-
-# libzestub_launch.so: preloaded by launch mode into the program zestub
-# starts; holds its first zeModuleCreate until zestub has attached
-# (cli/launch_proto.h). Built here, beside its only user, because the
-# handshake is private to cli/. Exports only zeModuleCreate.
-pkglib_LTLIBRARIES += libzestub_launch.la
-libzestub_launch_la_SOURCES = cli/launch_hold.c cli/launch_proto.h
-libzestub_launch_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
-libzestub_launch_la_LDFLAGS = -module -avoid-version -no-undefined
-libzestub_launch_la_LIBADD = $(DL_LIBS) $(PTHREAD_LIBS)
 
 # gdbserver-ze: the name Intel's GDB auto-attach runs
 # (INTELGT_AUTO_ATTACH_GDBSERVER_PATH=DIR: `DIR/gdbserver-ze --multi --once -`),

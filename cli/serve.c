@@ -15,8 +15,10 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/launch.h"
-#include "cli/launch_run.h"
+#include "cli/forward_signals.h"
+#include "cli/serve_launcher.h"
+#include "launch/launch.h"
+#include "launch/launch_run.h"
 #include "gdbstub/server.h"
 #include "target/intelgt.h"
 #include "gdbstub/transport.h"
@@ -310,7 +312,7 @@ static int launch_and_attach(struct rsp_server *srv, const struct serve_args *o,
         fprintf(stderr, "zestub: %s\n", err);
         return 1;
     }
-    launch_forward_signals(l, wake_pipe[1]);
+    cli_forward_signals(l->child, wake_pipe[1]);
     fprintf(stderr, "Process %s created; pid = %ld\n", o->program[0], (long)l->child);
     if (launch_wait_held(l) == 0) {
         launch_describe_exit(l, how, sizeof(how));
@@ -387,7 +389,7 @@ int cli_serve(int argc, char **argv)
     tgt_target_set_core(&tgt, cli_monitor_core, NULL);
     install_signal_wakeup(&o.cfg);
     if (o.cfg.multi) /* vRun: GDB's run starts programs as launch mode does */
-        runner = launch_runner_new(&tgt, !strcmp(o.comm, "-"));
+        runner = cli_serve_launcher(&tgt, !strcmp(o.comm, "-"));
     if (rsp_server_new(&tgt, &o.cfg, &srv, err, sizeof(err)) != 0) {
         fprintf(stderr, "zestub: %s\n", err);
         rc = 1;

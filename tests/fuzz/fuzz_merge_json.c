@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzz target for what `zestub merge` reads: the JSON reader
- * (cli/json_parse.h) and merge's reading of one rank's dump
- * (merge_read_text, cli/merge.h). The files come from crashed or killed
+ * (merge/json_parse.h) and merge's reading of one rank's dump
+ * (merge_read_text, merge/merge.h). The files come from crashed or killed
  * jobs, or are not dumps at all: every input must be refused with a reason
  * or read into a sound tree, never crash or read outside its buffer.
  *
@@ -25,8 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/json_parse.h"
-#include "cli/merge.h"
+#include "merge/json_parse.h"
+#include "merge/merge.h"
+#include "merge/merge_report.h"
 
 #define ERRLEN 256
 #define RANK_INDEX 7 /* the file's place on a command line: the rank of a dump without one */
@@ -266,13 +267,19 @@ static unsigned check_parse(const char *text, size_t len)
 static unsigned check_output(struct merge_rank *r)
 {
     struct merge m = {r, 1, NULL, 0};
+    struct merge_report rep;
     char *out = NULL, err[ERRLEN];
     size_t outlen = 0;
     unsigned bad = 0;
-    FILE *f = open_memstream(&out, &outlen);
-    if (!f)
+    FILE *f;
+    if (merge_report_build(&rep, &m) != 0)
         return 0;
-    merge_print_json(f, &m);
+    f = open_memstream(&out, &outlen);
+    if (!f) {
+        merge_report_free(&rep);
+        return 0;
+    }
+    merge_emit_json(f, &rep);
     fclose(f);
     struct jv *doc = jv_parse(out, err, sizeof(err));
     const struct jv *files = jv_get(doc, "files");
@@ -290,10 +297,13 @@ static unsigned check_output(struct merge_rank *r)
     free(out);
     out = NULL;
     f = open_memstream(&out, &outlen);
-    if (!f)
+    if (!f) {
+        merge_report_free(&rep);
         return bad;
-    merge_print_human(f, &m);
+    }
+    merge_emit_human(f, &rep);
     fclose(f);
+    merge_report_free(&rep);
     if (strncmp(out, "zestub merge: ", 14) != 0)
         bad |= 1u << P_OUTPUT;
     free(out);

@@ -108,13 +108,12 @@ fuzz-gtsim-wire:
 	@echo "run: tests/fuzz/fuzz_gtsim_wire_libfuzzer -max_total_time=60 CORPUS_DIR"
 CLEANFILES += tests/fuzz/fuzz_gtsim_wire_libfuzzer
 
-# What `zestub merge` reads: any bytes as a JSON document for cli/json_parse.c
+# What `zestub merge` reads: any bytes as a JSON document for merge/json_parse.c
 # or as one rank's dump for merge's reader (merge_read_text); the plain
 # program mutates the corpus's real dumps.
 check_PROGRAMS += tests/fuzz/fuzz_merge_json
-FUZZ_MERGE_JSON_CLI = cli/merge.c cli/merge_out.c cli/json_parse.c cli/json.c
-tests_fuzz_fuzz_merge_json_SOURCES = tests/fuzz/fuzz_merge_json.c tests/tap.h tests/slurp.h \
-	$(FUZZ_MERGE_JSON_CLI)
+tests_fuzz_fuzz_merge_json_SOURCES = tests/fuzz/fuzz_merge_json.c tests/tap.h tests/slurp.h
+tests_fuzz_fuzz_merge_json_LDADD = libmerge.la libreport.la
 TESTS += tests/fuzz/fuzz_merge_json
 .PHONY: fuzz-merge-json
 # -fno-sanitize-recover: UBSan otherwise only prints (a float conversion out
@@ -124,6 +123,6 @@ fuzz-merge-json:
 	$(MKDIR_P) tests/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fno-sanitize-recover=undefined \
 		-o tests/fuzz/fuzz_merge_json_libfuzzer $(top_srcdir)/tests/fuzz/fuzz_merge_json.c \
-		$(addprefix $(top_srcdir)/,$(FUZZ_MERGE_JSON_CLI))
+		$(addprefix $(top_srcdir)/,$(filter %.c,$(libmerge_la_SOURCES) $(libreport_la_SOURCES)))
 	@echo "run: tests/fuzz/fuzz_merge_json_libfuzzer -max_total_time=60 CORPUS_DIR"
 CLEANFILES += tests/fuzz/fuzz_merge_json_libfuzzer

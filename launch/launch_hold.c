@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/launch_proto.h"
+#include "launch/launch_proto.h"
 
 typedef int32_t (*module_create_fn)(void *, void *, const void *, void **, void **);
 

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* zestub merge: one report for a whole job from its per-rank dumps
- * (doc/merge-format.md). merge.c reads and groups, merge_out.c writes. */
-#ifndef ZESTUB_CLI_MERGE_H
-#define ZESTUB_CLI_MERGE_H
+ * (doc/merge-format.md). merge.c reads and groups, merge_report.c says what
+ * the report holds, merge_human.c and merge_json.c write it. */
+#ifndef ZESTUB_MERGE_MERGE_H
+#define ZESTUB_MERGE_MERGE_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli/json_parse.h"
+#include "merge/json_parse.h"
 
 /* One input file: one rank of the job. */
 struct merge_rank {
@@ -47,17 +48,21 @@ struct merge {
     size_t nclasses;
 };
 
+/* Reads the file at path as rank index of the job (its place on the
+ * command line) into r: r->doc and the fields read from it, or r->doc NULL
+ * and r->error saying why. */
+void merge_load(struct merge_rank *r, const char *path, size_t index);
 /* One rank's dump from its text (NUL-terminated, as merge reads a whole
- * file) into r, whose path is set: r->doc and the fields read from it, or
- * r->doc NULL and r->error saying why. index is the file's place on the
- * command line, the rank of a document that names none. merge calls it
- * only for each file it reads; it is not static so that
+ * file) into r, whose path is set: as merge_load after the file is read.
+ * index is the file's place on the command line, the rank of a document
+ * that names none. merge_load calls it; it is not static so that
  * tests/fuzz/fuzz_merge_json can feed it any bytes without a file. */
 void merge_read_text(struct merge_rank *r, const char *text, size_t index);
-/* "0-3,7" from sorted unique values. */
-void merge_ranges(FILE *f, const long *v, size_t n);
-void merge_print_human(FILE *f, const struct merge *m);
-void merge_print_json(FILE *f, const struct merge *m);
+/* Once every rank of m is loaded: sorts the ranks, groups their threads
+ * into classes, most threads first. */
+void merge_group(struct merge *m);
+/* Frees what merge_load and merge_group allocated (not m itself). */
+void merge_free(struct merge *m);
 /* The page fault record that lists thread t of its rank's document. */
 const struct jv *merge_fault_of(const struct jv *doc, const struct jv *t);
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Launch mode: start the program held (see launch_proto.h), report when it
- * waits for us, release it, reap it, pass it the signals meant for it. */
+ * waits for us, release it, reap it. (Passing it the signals meant for it
+ * is process-wide state: cli/forward_signals.c.) */
 #include "config.h"
 
-#include "cli/launch.h"
+#include "launch/launch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/launch_proto.h"
+#include "launch/launch_proto.h"
 
 extern char **environ;
 
@@ -322,37 +323,4 @@ void launch_describe_exit(const struct launch *l, char *buf, size_t len)
                  strsignal(WTERMSIG(l->status)));
     else
         snprintf(buf, len, "exited with status %d", WEXITSTATUS(l->status));
-}
-
-/* ---- signals -------------------------------------------------------------- */
-
-static volatile pid_t forward_to;
-static volatile int forward_wake = -1;
-
-static void on_forwarded(int sig, siginfo_t *si, void *uc)
-{
-    (void)uc;
-    /* SI_KERNEL: the terminal sent it to the whole foreground group, the
-     * program has it already. */
-    if (si->si_code != SI_KERNEL && forward_to > 0)
-        kill(forward_to, sig);
-    if ((sig == SIGINT || sig == SIGTERM) && forward_wake >= 0) {
-        char c = (char)sig;
-        if (write(forward_wake, &c, 1) < 0) {
-            /* nothing more can be done in a signal handler */
-        }
-    }
-}
-
-void launch_forward_signals(const struct launch *l, int wake_fd)
-{
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
-    struct sigaction sa;
-    forward_to = l->child;
-    forward_wake = wake_fd;
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_sigaction = on_forwarded;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
-    for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-        sigaction(sigs[i], &sa, NULL);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* A small JSON reader for zestub merge: the whole document becomes a tree
  * of values. Numbers keep their text too (64-bit ids do not fit a double). */
-#ifndef ZESTUB_CLI_JSON_PARSE_H
-#define ZESTUB_CLI_JSON_PARSE_H
+#ifndef ZESTUB_MERGE_JSON_PARSE_H
+#define ZESTUB_MERGE_JSON_PARSE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* vRun's launcher (launch_run.h): launch.c's machinery per program, a
+/* vRun's programs (launch_run.h): launch.c's machinery per program, a
  * reaper thread per released program (a zombie still looks alive to the
  * driver, which would then never report the exit), kill on vKill and at
  * the end. Called from the server's loop thread only; the reaper threads
  * touch nothing but their own program's status. */
 #include "config.h"
 
-#include "cli/launch_run.h"
+#include "launch/launch_run.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -18,8 +18,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "cli/launch.h"
-#include "target/intelgt.h"
+#include "launch/launch.h"
 
 struct run_prog {
     struct launch l;
@@ -111,11 +110,10 @@ static int wait_held(struct run_prog *p, const char *name, char *err, size_t err
     return -1;
 }
 
-static int run_start(void *arg, const struct rsp_run_request *req, uint32_t *host_pid, char *err,
-                     size_t errlen)
+int launch_runner_start(struct launch_runner *r, char *const *argv, char *const *env, size_t nenv,
+                        const char *cwd, uint32_t *host_pid, char *err, size_t errlen)
 {
-    struct launch_runner *r = arg;
-    struct launch_opts o = {r->stdio_away, req->env, req->nenv, req->cwd};
+    struct launch_opts o = {r->stdio_away, env, nenv, cwd};
     struct run_prog *p;
     forget_ended(r);
     if (r->n == r->cap) {
@@ -128,21 +126,20 @@ static int run_start(void *arg, const struct rsp_run_request *req, uint32_t *hos
     }
     if (!(p = calloc(1, sizeof(*p))))
         return snprintf(err, errlen, "out of memory"), -ENOMEM;
-    if (launch_start_opts(&p->l, (char **)req->argv, &o, err, errlen) != 0 ||
-        wait_held(p, req->argv[0], err, errlen) != 0) {
+    if (launch_start_opts(&p->l, (char **)argv, &o, err, errlen) != 0 ||
+        wait_held(p, argv[0], err, errlen) != 0) {
         launch_release(&p->l); /* closes the handshake of one that ended */
         free(p);
         return -ENOEXEC;
     }
-    fprintf(stderr, "Process %s created; pid = %ld\n", req->argv[0], (long)p->l.child);
+    fprintf(stderr, "Process %s created; pid = %ld\n", argv[0], (long)p->l.child);
     r->progs[r->n++] = p;
     *host_pid = (uint32_t)p->l.target;
     return 0;
 }
 
-static void run_release(void *arg, uint32_t host_pid, bool attached)
+void launch_runner_release(struct launch_runner *r, uint32_t host_pid, bool attached)
 {
-    struct launch_runner *r = arg;
     size_t i;
     struct run_prog *p = find(r, host_pid, &i);
     if (!p)
@@ -156,9 +153,8 @@ static void run_release(void *arg, uint32_t host_pid, bool attached)
     p->reaping = pthread_create(&p->reaper, NULL, reap, p) == 0;
 }
 
-static int run_kill(void *arg, uint32_t host_pid, char *err, size_t errlen)
+int launch_runner_kill(struct launch_runner *r, uint32_t host_pid, char *err, size_t errlen)
 {
-    struct launch_runner *r = arg;
     size_t i;
     struct run_prog *p = find(r, host_pid, &i);
     if (!p) {
@@ -174,22 +170,8 @@ static int run_kill(void *arg, uint32_t host_pid, char *err, size_t errlen)
  * behind it. */
 #define STATUS_WAIT_MS 1000
 
-/* GDB's number for a Linux signal that ends a process by default (the
- * protocol's X packet uses GDB's numbering; 1-6, 8, 9, 11, 13-15 agree). */
-static int gdb_signal(int sig)
+int launch_runner_status(struct launch_runner *r, uint32_t host_pid, int *wstatus)
 {
-    static const int map[][2] = {{SIGBUS, 10},  {SIGUSR1, 30},   {SIGUSR2, 31},
-                                 {SIGSYS, 12},  {SIGXCPU, 24},   {SIGXFSZ, 25},
-                                 {SIGPROF, 27}, {SIGVTALRM, 26}, {SIGIO, 23}};
-    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-        if (map[i][0] == sig)
-            return map[i][1];
-    return sig;
-}
-
-static int run_status(void *arg, uint32_t host_pid, int *code, int *signal)
-{
-    struct launch_runner *r = arg;
     size_t i;
     struct run_prog *p = find(r, host_pid, &i);
     struct timespec tick = {0, 10 * 1000 * 1000};
@@ -201,19 +183,16 @@ static int run_status(void *arg, uint32_t host_pid, int *code, int *signal)
         nanosleep(&tick, NULL);
     if (!atomic_load(&p->done))
         return -EAGAIN;
-    *signal = WIFSIGNALED(p->status) ? gdb_signal(WTERMSIG(p->status)) : 0;
-    *code = WIFEXITED(p->status) ? WEXITSTATUS(p->status) : 0;
+    *wstatus = p->status;
     return 0;
 }
 
-struct launch_runner *launch_runner_new(struct rsp_target *tgt, bool stdio_away)
+struct launch_runner *launch_runner_new(bool stdio_away)
 {
     struct launch_runner *r = calloc(1, sizeof(*r));
-    struct tgt_launcher l = {run_start, run_release, run_kill, run_status, r};
     if (!r)
         return NULL;
     r->stdio_away = stdio_away;
-    tgt_target_set_launcher(tgt, &l);
     return r;
 }
 

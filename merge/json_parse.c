@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Recursive descent over the JSON grammar (RFC 8259); nesting is bounded
  * so a hostile file cannot exhaust the stack. */
-#include "cli/json_parse.h"
+#include "merge/json_parse.h"
 
 #include <ctype.h>
 #include <limits.h>

@@ -4,8 +4,8 @@
  * socket pair in the program's environment; the first zeModuleCreate of
  * the program writes "ready PID\n" on it and blocks until zestub, attached
  * by then, writes "go\n" (or closes its end). */
-#ifndef ZESTUB_CLI_LAUNCH_PROTO_H
-#define ZESTUB_CLI_LAUNCH_PROTO_H
+#ifndef ZESTUB_LAUNCH_LAUNCH_PROTO_H
+#define ZESTUB_LAUNCH_LAUNCH_PROTO_H
 
 /* The descriptor number of the program's end of the socket pair. */
 #define LAUNCH_ENV_FD "ZESTUB_LAUNCH_FD"

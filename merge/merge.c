@@ -1,29 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* zestub merge FILES...: reads the per-rank dumps of a job (zestub dump
- * --json 'dump-%r.json' under mpirun or srun), says which ranks faulted and
- * which did not, and groups every dumped thread into equivalence classes
+/* zestub merge's reading: the per-rank dumps of a job (zestub dump --json
+ * 'dump-%r.json' under mpirun or srun), each rank's state (faulted, hung,
+ * complete), and every dumped thread grouped into equivalence classes
  * (kernel, source line, stop reason, fault address class). */
-#include "cli/merge.h"
+#include "merge/merge.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "cli/cli.h"
-
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: zestub merge [--json] FILE...\n"
-               "Merges the per-rank JSON dumps of one job (zestub dump --json 'dump-%%r.json')\n"
-               "into one report: which ranks faulted, hung (--on hang dumps) and which did not,\n"
-               "and the dumped\n"
-               "threads grouped by kernel, source line, stop reason and fault address class,\n"
-               "each class with its ranks (0-3,7), thread count and one representative\n"
-               "thread. --json: the document of doc/merge-format.md.\n"
-               "Exit: 0 no rank faulted or hung, 1 a file could not be read, 2 usage, 5 some\n"
-               "rank faulted, 6 some rank hung (and none faulted).\n");
-}
 
 /* The whole file as a C string, or NULL with err saying why: it cannot be
  * opened or read (a directory: "Is a directory"), memory ran out, it is
@@ -122,9 +107,11 @@ void merge_read_text(struct merge_rank *r, const char *text, size_t index)
     r->hung = jv_is(r->doc, "hang", JV_OBJECT);
 }
 
-static void load(struct merge_rank *r, size_t index)
+void merge_load(struct merge_rank *r, const char *path, size_t index)
 {
-    char *text = slurp(r->path, r->error, sizeof(r->error));
+    char *text;
+    r->path = path;
+    text = slurp(r->path, r->error, sizeof(r->error));
     r->rank = (long)index;
     if (!text)
         return;
@@ -277,7 +264,7 @@ static int class_cmp(const void *a, const void *b)
     return (x->ranks[0] > y->ranks[0]) - (x->ranks[0] < y->ranks[0]);
 }
 
-static void merge_free(struct merge *m)
+void merge_free(struct merge *m)
 {
     for (size_t i = 0; i < m->nclasses; i++) {
         for (size_t k = 0; k < m->classes[i].naddresses; k++)
@@ -291,55 +278,12 @@ static void merge_free(struct merge *m)
     free(m->ranks);
 }
 
-int cli_merge(int argc, char **argv)
+void merge_group(struct merge *m)
 {
-    struct merge m = {NULL, 0, NULL, 0};
-    bool json = false, bad = false, faulted = false, hung = false;
-    int first = 1;
-    for (; first < argc && argv[first][0] == '-'; first++) {
-        if (!strcmp(argv[first], "--json"))
-            json = true;
-        else if (!strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[first], "--")) {
-            first++;
-            break;
-        } else {
-            fprintf(stderr, "zestub merge: unknown option '%s'\n", argv[first]);
-            usage(stderr);
-            return 2;
-        }
-    }
-    if (first >= argc) {
-        usage(stderr);
-        return 2;
-    }
-    m.nranks = (size_t)(argc - first);
-    m.ranks = calloc(m.nranks, sizeof(*m.ranks));
-    if (!m.ranks)
-        return 1;
-    for (size_t i = 0; i < m.nranks; i++) {
-        m.ranks[i].path = argv[first + (int)i];
-        load(&m.ranks[i], i);
-        if (!m.ranks[i].doc) {
-            fprintf(stderr, "zestub merge: %s: %s\n", m.ranks[i].path, m.ranks[i].error);
-            bad = true;
-        }
-    }
-    qsort(m.ranks, m.nranks, sizeof(*m.ranks), rank_cmp);
-    for (size_t i = 0; i < m.nranks; i++) {
-        if (m.ranks[i].doc)
-            classify(&m, &m.ranks[i]);
-        faulted |= m.ranks[i].faulted;
-        hung |= m.ranks[i].hung;
-    }
-    if (m.nclasses)
-        qsort(m.classes, m.nclasses, sizeof(*m.classes), class_cmp);
-    if (json)
-        merge_print_json(stdout, &m);
-    else
-        merge_print_human(stdout, &m);
-    merge_free(&m);
-    return bad ? 1 : faulted ? 5 : hung ? 6 : 0;
+    qsort(m->ranks, m->nranks, sizeof(*m->ranks), rank_cmp);
+    for (size_t i = 0; i < m->nranks; i++)
+        if (m->ranks[i].doc)
+            classify(m, &m->ranks[i]);
+    if (m->nclasses)
+        qsort(m->classes, m->nclasses, sizeof(*m->classes), class_cmp);
 }

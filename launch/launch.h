@@ -2,8 +2,8 @@
 /* Launch mode: zestub starts the program itself, with program debugging on
  * and libzestub_launch.so preloaded, so it is held in its first
  * zeModuleCreate until zestub has attached (launch_proto.h). */
-#ifndef ZESTUB_CLI_LAUNCH_H
-#define ZESTUB_CLI_LAUNCH_H
+#ifndef ZESTUB_LAUNCH_LAUNCH_H
+#define ZESTUB_LAUNCH_LAUNCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -48,11 +48,5 @@ int launch_exit_code(const struct launch *l);
 /* Describes how the program ended ("exited with status 0", "was killed by
  * signal 9 (Killed)"). */
 void launch_describe_exit(const struct launch *l, char *buf, size_t len);
-/* SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2 sent to zestub are
- * passed to the program (a terminal's ^C already reaches both: it is not
- * sent twice); zestub itself goes on and detaches cleanly. For SIGINT and
- * SIGTERM a byte is also written to wake_fd (>= 0) so that a server loop
- * ends. */
-void launch_forward_signals(const struct launch *l, int wake_fd);
 
 #endif
