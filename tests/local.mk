@@ -2,8 +2,10 @@
 # One folder per layer of the product, plus the suites that are not one
 # layer's: kernels (fixtures), conformance (the zet API contract; its
 # conf_util and debuggee serve zetdebug and sessions too), integration and
-# fuzz. tests/README.md says which is which.
-EXTRA_DIST += tests/README.md tests/tap.h tests/slurp.h
+# fuzz; lib holds the helpers they share. tests/README.md says which is
+# which.
+EXTRA_DIST += tests/README.md
+include $(srcdir)/tests/lib/local.mk
 include $(srcdir)/tests/kernels/local.mk
 include $(srcdir)/tests/conformance/local.mk
 include $(srcdir)/tests/gtsim/local.mk

@@ -38,7 +38,7 @@ import time
 sys.dont_write_bytecode = True  # the source tree is read-only in distcheck
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "gdbstub"))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "gdbstub"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "lib"))
 
 from rig import App, RigError, Where  # noqa: E402
 from scale import FUNCS, CountedWhere, Counter, build_counter, wait_dispatched  # noqa: E402

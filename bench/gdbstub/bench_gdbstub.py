@@ -20,7 +20,7 @@ import time
 
 sys.dont_write_bytecode = True  # the source tree is read-only in distcheck
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "gdbstub"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "lib"))
 sys.path.insert(0, HERE)
 
 import breakcycle  # noqa: E402

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""tests/gdbstub/rspclient.Client with a packet reader fast enough to measure
+"""tests/lib/rspclient.Client with a packet reader fast enough to measure
 a server with.
 
 The test client walks replies byte by byte in Python (a clock read and a

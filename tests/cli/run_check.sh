@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: MIT
 # Sourced by the tests/cli scripts: runs a Python checker whose "ok - " /
-# "not ok - " lines join the script's TAP (the script's ok/notok, $n and
-# $fail). The caller says how many checks the checker owes, so a checker
-# that dies half-way, is given an empty or missing file, or prints fewer
-# lines leaves "not ok" results instead of a shorter count; one more check
-# says whether it ran to the end and exited with a status that agrees.
+# "not ok - " lines join the script's TAP (the ok/notok of tests/lib/tap.sh,
+# which the script sources first). The caller says how many checks the
+# checker owes, so a checker that dies half-way, is given an empty or
+# missing file, or prints fewer lines leaves "not ok" results instead of a
+# shorter count; one more check says whether it ran to the end and exited
+# with a status that agrees.
 #
 #   run_check COUNT FILE LABEL COMMAND [ARG...]
 #     FILE is the output under check (missing or empty: a failure);

@@ -24,7 +24,7 @@ import tempfile
 import time
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 
 t = h.Tap(5 + 3 + 2 + 2 + 2 + 2 + 3 + 5 + 2 + 5 + 2 + 5)  # the plan

@@ -8,10 +8,7 @@ ex="$top_builddir/examples"
 check="python3 $top_srcdir/tests/cli/check_dump.py"
 fixtures="$top_srcdir/tests/kernels/fixtures"
 tmp=$(mktemp -d)
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; [ -f "$2" ] && sed 's/^/# /' "$2" | tail -n 30; }
+. "$top_srcdir/tests/lib/tap.sh"
 cleanup() { kill -9 $(jobs -p) 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
 export ZE_ENABLE_ALT_DRIVERS="$GTSIM_LIB"
@@ -28,7 +25,7 @@ export ZE_ENABLE_ALT_DRIVERS="$GTSIM_LIB"
 #   5. timeout: 1 + (7 + 1) + 1                                         10
 #   6. killed dumps                                                      4
 #   7. errors                                                            3
-echo "1..95"
+tap_plan 95
 
 # Waits (up to 20 s) until file $1 contains $2.
 wait_for() {
@@ -60,8 +57,8 @@ for plat in gen12lp xehpg xehpc; do
     "$zestub" dump --attach $app --on page-fault --timeout 30 --json "$tmp/pf.json" 2>"$tmp/dump.err"
     rc=$?
     wait_exit $app 30
-    if [ $rc -eq 0 ]; then ok "$plat: dump --on page-fault exits 0"; else notok "$plat: dump exits 0 (got $rc)" "$tmp/dump.err"; fi
-    if [ $app_rc -eq 0 ]; then ok "$plat: the application finishes after the dump"; else notok "$plat: application finishes (rc $app_rc)" "$tmp/app.out"; fi
+    if [ $rc -eq 0 ]; then ok "$plat: dump --on page-fault exits 0"; else notok_file "$plat: dump exits 0 (got $rc)" "$tmp/dump.err"; fi
+    if [ $app_rc -eq 0 ]; then ok "$plat: the application finishes after the dump"; else notok_file "$plat: application finishes (rc $app_rc)" "$tmp/app.out"; fi
     run_check 13 "$tmp/pf.json" "$plat:" $check "$tmp/pf.json" --prefix "$plat:" --status 0 --app-output "$tmp/app.out" \
         --kernel oob --fixture "$fixtures/oob-$plat.elf" --reason page-fault
 done
@@ -76,7 +73,7 @@ wait_exit $app 30
 if [ $rc -eq 0 ] && grep -q "^page fault at 0x.* (mapping)" "$tmp/human.out" &&
     grep -q "thread .* page-fault at pc 0x.* in oob (.*oob.cl:[0-9]*:[0-9]*)" "$tmp/human.out"; then
     ok "human format names the fault, the kernel and the source line"
-else notok "human format" "$tmp/human.out"; fi
+else notok_file "human format" "$tmp/human.out"; fi
 
 # 3. --on now against a long-running kernel: stops, dumps, resumes.
 export GTSIM_CONFIG="platform=xehpc,pace=20"
@@ -86,8 +83,8 @@ wait_for "$tmp/app.out" "^device:" && sleep 0.5
 "$zestub" dump --attach $app --on now --timeout 30 --json "$tmp/now.json" 2>"$tmp/dump.err"
 rc=$?
 wait_exit $app 60
-if [ $rc -eq 0 ]; then ok "dump --on now exits 0"; else notok "dump --on now exits 0 (got $rc)" "$tmp/dump.err"; fi
-if [ $app_rc -eq 0 ]; then ok "the kernel finishes normally after --on now"; else notok "vadd after --on now (rc $app_rc)" "$tmp/app.out"; fi
+if [ $rc -eq 0 ]; then ok "dump --on now exits 0"; else notok_file "dump --on now exits 0 (got $rc)" "$tmp/dump.err"; fi
+if [ $app_rc -eq 0 ]; then ok "the kernel finishes normally after --on now"; else notok_file "vadd after --on now (rc $app_rc)" "$tmp/app.out"; fi
 run_check 12 "$tmp/now.json" "now:" $check "$tmp/now.json" --prefix "now:" --status 0 --kernel vadd --reason interrupt \
     --min-threads 1 --fixture "$fixtures/vadd-xehpc.elf"
 
@@ -100,7 +97,7 @@ wait_for "$tmp/app.out" "^device:" && sleep 0.5
 rc=$?
 wait_exit $app 60
 if [ $rc -eq 0 ] && [ $app_rc -eq 0 ]; then ok "16384 threads: full dump with all registers, app finishes"
-else notok "16384 threads: dump rc $rc, app rc $app_rc" "$tmp/dump.err"; fi
+else notok_file "16384 threads: dump rc $rc, app rc $app_rc" "$tmp/dump.err"; fi
 # xehpc reports 12 register sets (level-zero-facts.md section 8).
 run_check 12 "$tmp/big.json" "16k:" $check "$tmp/big.json" --prefix "16k:" --status 0 --min-threads 1 --max-reads-per-thread 12
 
@@ -113,7 +110,7 @@ wait_for "$tmp/app.out" "^device:"
 rc=$?
 wait_exit $app 60
 if [ $rc -eq 3 ] && [ $app_rc -eq 0 ]; then ok "timeout: status 3, application unharmed"
-else notok "timeout: status $rc (want 3), app rc $app_rc" "$tmp/dump.err"; fi
+else notok_file "timeout: status $rc (want 3), app rc $app_rc" "$tmp/dump.err"; fi
 run_check 8 "$tmp/to.json" "timeout:" $check "$tmp/to.json" --prefix "timeout:" --status 3
 
 # 6. a dumping process killed at any point never leaves the application stuck.
@@ -128,7 +125,7 @@ for when in 0.2 0.6 1.0 1.5; do
     wait $dumper 2>/dev/null
     wait_exit $app 60
     if [ $app_rc -eq 0 ]; then ok "dump killed after ${when}s: the application finishes"
-    else notok "dump killed after ${when}s: application rc $app_rc" "$tmp/app.out"; fi
+    else notok_file "dump killed after ${when}s: application rc $app_rc" "$tmp/app.out"; fi
 done
 unset GTSIM_CONFIG
 
@@ -136,7 +133,7 @@ unset GTSIM_CONFIG
 "$zestub" dump --attach 999999 --timeout 2 >"$tmp/e.out" 2>&1
 rc=$?
 if [ $rc -eq 1 ] && grep -qi "no such process" "$tmp/e.out"; then ok "no such process: status 1 with a reason"
-else notok "no such process (status $rc)" "$tmp/e.out"; fi
+else notok_file "no such process (status $rc)" "$tmp/e.out"; fi
 sleep 30 &
 sl=$!
 "$zestub" dump --attach $sl --timeout 1 >"$tmp/e.out" 2>&1
@@ -144,9 +141,9 @@ rc=$?
 kill $sl
 if [ $rc -eq 1 ] && grep -q "has not loaded Level Zero" "$tmp/e.out" &&
     ! grep -q "too early" "$tmp/e.out"; then ok "no Level Zero: status 1, said so (not 'too early')"
-else notok "no Level Zero (status $rc)" "$tmp/e.out"; fi
+else notok_file "no Level Zero (status $rc)" "$tmp/e.out"; fi
 "$zestub" dump --on sometimes >"$tmp/e.out" 2>&1
 rc=$?
-if [ $rc -eq 2 ]; then ok "usage error: status 2"; else notok "usage error (status $rc)" "$tmp/e.out"; fi
+if [ $rc -eq 2 ]; then ok "usage error: status 2"; else notok_file "usage error (status $rc)" "$tmp/e.out"; fi
 
-exit $fail
+tap_done

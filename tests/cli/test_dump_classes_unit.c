@@ -8,7 +8,7 @@
 
 #include "cli/dump_classes.h"
 #include "regsets/regs.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 /* Thread `index` of a device laid out 2 slices x 2 subslices x 4 EUs x 8. */
 static struct dump_thread at(unsigned session, uint32_t index, enum isa_stop_reason reason,

@@ -11,17 +11,13 @@ app="$top_builddir/examples/pagefault"
 rounds=${ZESTUB_DUMP_ROUNDS:-15}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/#   /' | tail -n 20; }
+. "$top_srcdir/tests/lib/tap.sh"
 
 if [ -z "$GTSIM_LIB" ]; then
     echo "1..0 # SKIP GTSIM_LIB is not set"
     exit 0
 fi
-plan=4
-echo "1..$plan"
+tap_plan 4
 export ZE_ENABLE_ALT_DRIVERS="$GTSIM_LIB" GTSIM_CONFIG="platform=xehpc,subslices=2,eus=2,threads=4"
 
 bad_status="" bad_record="" pids=""
@@ -71,5 +67,4 @@ for p in $pids; do
 done
 [ -z "$stale" ] && ok "gtsim left no socket of a dumped program" || notok "stale sockets:$stale"
 
-while [ "$n" -lt "$plan" ]; do notok "planned check $((n + 1)) of $plan never ran"; done
-exit $fail
+tap_done

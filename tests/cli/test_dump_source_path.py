@@ -13,7 +13,7 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 
 env = h.gtsim_env("platform=xehpc,subslices=2,eus=2,threads=4,pace=200")

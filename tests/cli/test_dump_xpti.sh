@@ -9,10 +9,7 @@ zestub="$top_builddir/zestub"
 ex="$top_builddir/examples"
 check="python3 $top_srcdir/tests/cli/check_xpti.py"
 tmp=$(mktemp -d)
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; [ -f "$2" ] && sed 's/^/# /' "$2" | tail -n 30; }
+. "$top_srcdir/tests/lib/tap.sh"
 cleanup() { kill -9 $(jobs -p) 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
 export ZE_ENABLE_ALT_DRIVERS="$GTSIM_LIB"
@@ -31,7 +28,7 @@ traced="env XPTI_TRACE_ENABLE=1 XPTI_SUBSCRIBERS=$top_builddir/.libs/libzestub_x
 #   2. human format                                                     1
 #   3. per mode: 3 dumps + 1 + 3 x (6 + 1) = 25, two modes             50
 #   4. no table: 1 + 3 + 1 + 1                                          6
-echo "1..73"
+tap_plan 73
 
 # Waits (up to 60 s) until file $1 has $3 lines matching $2.
 wait_lines() {
@@ -68,7 +65,7 @@ app=$!
 rc=$?
 wait_exit $app 30
 if [ $rc -eq 0 ] && [ $app_rc -eq 0 ]; then ok "demo: dump exits 0, the application finishes"
-else notok "demo: dump rc $rc, application rc $app_rc" "$tmp/app.out"; fi
+else notok_file "demo: dump rc $rc, application rc $app_rc" "$tmp/app.out"; fi
 run_check 14 "$tmp/demo.json" "demo:" $check demo "$tmp/demo.json" "$tmp/app.out" "demo:"
 
 # 2. the same in the human format: the lines a user reads.
@@ -89,7 +86,7 @@ if [ $rc -eq 0 ] && [ -n "$sub" ] && [ -n "$alloc_at" ] &&
     grep -q "page-fault at pc 0x.* in oob (.*oob.cl:[0-9]*:[0-9]*)" "$tmp/human.out" &&
     grep -qF "      submitted at $sub in demo: task instance 1 on queue 0x1" "$tmp/human.out"; then
     ok "human format: kernel and device line, submitting line, allocating and freeing lines"
-else notok "human format (submitted at '$sub', allocated at '$alloc_at', freed at '$freed_at')" "$tmp/human.out"; fi
+else notok_file "human format (submitted at '$sub', allocated at '$alloc_at', freed at '$freed_at')" "$tmp/human.out"; fi
 
 # 3. two devices, a queue and a host thread each, tasks back to back:
 #    dumped three times while they run. Different kernels on the two
@@ -111,16 +108,16 @@ for mode in unique ambiguous; do
                 --json "$tmp/conc$k.json" 2>"$tmp/dump.err"
             rc=$?
             if [ $rc -eq 0 ]; then ok "$mode $k: dump --on now exits 0"
-            else notok "$mode $k: dump exits 0 (got $rc)" "$tmp/dump.err"; fi
+            else notok_file "$mode $k: dump exits 0 (got $rc)" "$tmp/dump.err"; fi
         done
     else
         for k in 1 2 3; do
-            notok "$mode $k: no dump, the example did not submit on both devices" "$tmp/conc.out"
+            notok_file "$mode $k: no dump, the example did not submit on both devices" "$tmp/conc.out"
         done
     fi
     wait_exit $app 120
     if [ $app_rc -eq 0 ]; then ok "$mode: the application finishes every round"
-    else notok "$mode: application rc $app_rc" "$tmp/conc.out"; fi
+    else notok_file "$mode: application rc $app_rc" "$tmp/conc.out"; fi
     for k in 1 2 3; do
         run_check 6 "$tmp/conc$k.json" "$mode $k:" \
             $check concurrent "$tmp/conc$k.json" "$tmp/conc.out" "$mode $k:" $mode
@@ -136,7 +133,7 @@ app=$!
 rc=$?
 wait_exit $app 30
 if [ $rc -eq 0 ] && [ $app_rc -eq 0 ]; then ok "no table: dump exits 0, the application finishes"
-else notok "no table: dump rc $rc, application rc $app_rc" "$tmp/dump.err"; fi
+else notok_file "no table: dump rc $rc, application rc $app_rc" "$tmp/dump.err"; fi
 run_check 3 "$tmp/plain.json" "no table:" $check absent "$tmp/plain.json" $app "no table:"
 "$ex/pagefault" 2 >"$tmp/app.out" 2>&1 &
 app=$!
@@ -147,6 +144,6 @@ if [ $rc -eq 0 ] && [ "$(grep -c "XPTI" "$tmp/human.out")" -eq 1 ] &&
     grep -q "^note: no XPTI table for pid $app (application not instrumented): no submission sites or allocations$" "$tmp/human.out" &&
     grep -q "page-fault at pc 0x.* in oob" "$tmp/human.out" && ! grep -q "submitted\|allocated" "$tmp/human.out"; then
     ok "no table, human format: one note, the rest as before"
-else notok "no table, human format" "$tmp/human.out"; fi
+else notok_file "no table, human format" "$tmp/human.out"; fi
 
-exit $fail
+tap_done

@@ -6,14 +6,11 @@
 # unknown sequence, and the exit status passed through.
 zestub="$top_builddir/zestub"
 tmp=$(mktemp -d)
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; [ -f "$2" ] && sed 's/^/# /' "$2" | tail -n 20; }
+. "$top_srcdir/tests/lib/tap.sh"
 trap 'rm -rf "$tmp"' EXIT
 export ZE_ENABLE_ALT_DRIVERS="$GTSIM_LIB"
 unset OMPI_COMM_WORLD_RANK PMI_RANK PMIX_RANK SLURM_PROCID
-echo "1..10"
+tap_plan 10
 
 # $1: expected file name, then the environment assignments.
 rank_case() {
@@ -23,7 +20,7 @@ rank_case() {
     env "$@" "$zestub" dump --json "$tmp/r-%r.json" -- true 2>"$tmp/err"
     if [ -f "$tmp/$want" ] && grep -q '"program":{"path":"true","exit_code":0' "$tmp/$want"; then
         ok "$* -> $want"
-    else notok "$* -> $want (got: $(ls "$tmp" | tr '\n' ' '))" "$tmp/err"; fi
+    else notok_file "$* -> $want (got: $(ls "$tmp" | tr '\n' ' '))" "$tmp/err"; fi
 }
 rank_case r-3.json OMPI_COMM_WORLD_RANK=3
 rank_case r-5.json PMI_RANK=5
@@ -37,22 +34,22 @@ f=$(ls "$tmp" | grep '^p-')
 pid=$(echo "$f" | sed 's/^p-\([0-9]*\)-.*/\1/')
 if [ "$f" = "p-$pid-$(hostname)-%.json" ] && grep -q "\"pid\":$pid," "$tmp/$f"; then
     ok "%p is the program's pid, %h the host, %% a percent sign"
-else notok "%p %h %% (got $f)" "$tmp/err"; fi
+else notok_file "%p %h %% (got $f)" "$tmp/err"; fi
 
 "$zestub" dump --json "$tmp/bad-%x.json" -- true 2>"$tmp/err"
 rc=$?
 if [ $rc -eq 2 ] && grep -q "%x is not" "$tmp/err"; then ok "an unknown %-sequence is a usage error"
-else notok "unknown sequence: status $rc" "$tmp/err"; fi
+else notok_file "unknown sequence: status $rc" "$tmp/err"; fi
 
 OMPI_COMM_WORLD_RANK=2 "$zestub" dump --json "$tmp/s-%r.json" -- sh -c 'exit 9' 2>"$tmp/err"
 rc=$?
 if [ $rc -eq 9 ] && grep -q '"rank":2,' "$tmp/s-2.json" && grep -q '"status":9,' "$tmp/s-2.json"; then
     ok "a clean-exit record carries the rank; the program's status passes through"
-else notok "status $rc" "$tmp/err"; fi
+else notok_file "status $rc" "$tmp/err"; fi
 # zestub ignores SIGPIPE itself; the program must get the default back.
 "$zestub" dump --json "$tmp/pipe.json" -- sh -c 'kill -PIPE $$; echo survived' >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ $rc -eq 141 ] && ! grep -q survived "$tmp/out" && grep -q '"signal":13,' "$tmp/pipe.json"; then
     ok "the program starts with SIGPIPE at its default (killed: 128+13, signal 13 in the record)"
-else notok "SIGPIPE: status $rc" "$tmp/err"; fi
-exit $fail
+else notok_file "SIGPIPE: status $rc" "$tmp/err"; fi
+tap_done

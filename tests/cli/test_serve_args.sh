@@ -4,10 +4,7 @@
 # attach, usage errors exit 2 with a short message, --once needs something
 # to serve, and zestub --help lists every server option.
 zestub="$top_builddir/zestub"
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
+. "$top_srcdir/tests/lib/tap.sh"
 show() { printf '%s\n' "$1" | sed 's/^/# /'; }
 # The driver matters only to the old order (attach first); without it the
 # checks still run.
@@ -26,7 +23,7 @@ check() { # description wanted-rc pattern [pattern that must not appear]
     fi
 }
 
-echo "1..9"
+tap_plan 9
 tmp=$(mktemp -d)
 sleep 300 &
 sleeper=$!
@@ -69,4 +66,4 @@ run --bogus
 check "an unknown option: a short error and where to look, exit 2" 2 \
     "unknown option '--bogus'" "usage:"
 check "... which points at zestub --help" 2 "try 'zestub --help'"
-exit $fail
+tap_done

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 extern char **environ;
 

@@ -13,7 +13,7 @@
 #include <ze_api.h>
 #include <zet_api.h>
 
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 /* zet_intel_gpu_debug.h is not installed with the Debian headers; these are
  * its register-set type values (level-zero-facts.md section 7). */
@@ -139,7 +139,7 @@ ze_result_t conf_isabase(zet_debug_session_handle_t s, ze_device_thread_t t, uin
 ze_result_t conf_continue_past_bp(zet_debug_session_handle_t s, ze_device_thread_t t);
 
 /* Attaches to the debuggee's pid as one checked step; on failure the
- * debuggee is killed and 1 returned. Inline on purpose: tests/tap.h keeps
+ * debuggee is killed and 1 returned. Inline on purpose: tests/lib/tap.h keeps
  * its counters per translation unit, so the check must be counted in the
  * test's own unit (run.sh compares planned and run checks). */
 static inline int conf_attach(ze_device_handle_t dev, struct conf_app *app,

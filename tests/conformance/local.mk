@@ -11,7 +11,7 @@ check_PROGRAMS += tests/conformance/debuggee $(conf_programs)
 # own folder, so they build it again there.
 conf_cflags = $(AM_CFLAGS) $(ZE_CFLAGS) \
 	-DZESTUB_KERNEL_DIR='"$(abs_top_srcdir)/tests/kernels/fixtures"'
-conf_util_sources = tests/conformance/conf_util.c tests/conformance/conf_util.h tests/tap.h
+conf_util_sources = tests/conformance/conf_util.c tests/conformance/conf_util.h tests/lib/tap.h
 conf_debuggee_sources = tests/conformance/debuggee.c examples/l0_common.c examples/l0_common.h
 
 tests_conformance_debuggee_SOURCES = $(conf_debuggee_sources)

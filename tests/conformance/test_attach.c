@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "tests/conformance/conf_util.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 static const char *const vadd_args[] = {"vadd", NULL};
 

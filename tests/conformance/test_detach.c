@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tests/conformance/conf_util.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 static const char *const vadd_args[] = {"vadd", "--groups", "2", NULL};
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tests/conformance/conf_util.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 static ze_result_t attach(ze_device_handle_t dev, pid_t pid, zet_debug_session_handle_t *s)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tests/conformance/conf_util.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 static void page_fault(ze_device_handle_t dev)
 {

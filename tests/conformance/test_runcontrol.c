@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "tests/conformance/conf_util.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 static void nap_ms(long ms)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "tests/conformance/conf_util.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 #define MAXT 1024
 

@@ -16,8 +16,8 @@
 #include "tests/fuzz/fuzz_gtsim_wire.h"
 #include "tests/fuzz/plain.h"
 #include "tests/fuzz/gtsim_wire_world.h"
-#include "tests/slurp.h"
-#include "tests/tap.h"
+#include "tests/lib/slurp.h"
+#include "tests/lib/tap.h"
 
 /* Bounded so that `make check` under ASan stays well under a minute. */
 #define MUTATIONS 5000

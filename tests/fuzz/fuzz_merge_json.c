@@ -377,8 +377,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #include <dirent.h>
 
 #include "tests/fuzz/plain.h"
-#include "tests/slurp.h"
-#include "tests/tap.h"
+#include "tests/lib/slurp.h"
+#include "tests/lib/tap.h"
 
 #define MUTATIONS 20000
 #define MAX_SEEDS 16

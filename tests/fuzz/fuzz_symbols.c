@@ -201,8 +201,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #include "gtsim/debug_zebin.h"
 #include "gtsim/zebin.h"
 #include "tests/fuzz/plain.h"
-#include "tests/slurp.h"
-#include "tests/tap.h"
+#include "tests/lib/slurp.h"
+#include "tests/lib/tap.h"
 
 /* Bounded so that `make check` under ASan stays well under a minute. */
 #define MUTATIONS 10000

@@ -195,7 +195,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 #ifndef ZESTUB_LIBFUZZER
 #include "tests/fuzz/plain.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 #include "xpti/xtab_writer.h"
 
 #define MUTATIONS 20000

@@ -13,7 +13,7 @@
 #include "gtsim/dbg_proto.h"
 #include "gtsim/dbg_srv_int.h"
 #include "gtsim/gtsim.h"
-#include "tests/slurp.h"
+#include "tests/lib/slurp.h"
 
 /* The same as ze_ddi.h's getters, defined in gtsim/ddi.c (compiled in). */
 ze_result_t ZE_APICALL zeGetGlobalProcAddrTable(ze_api_version_t v, ze_global_dditable_t *t);

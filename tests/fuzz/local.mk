@@ -60,7 +60,7 @@ CLEANFILES += tests/fuzz/fuzz_rsp_libfuzzer tests/fuzz/fuzz_rsp_mock_target.o \
 # symbols/ on any bytes as a module ELF; the plain program mutates the debug
 # zebins of tests/kernels/fixtures (gtsim's core writes them).
 check_PROGRAMS += tests/fuzz/fuzz_symbols
-tests_fuzz_fuzz_symbols_SOURCES = tests/fuzz/fuzz_symbols.c tests/tap.h tests/slurp.h
+tests_fuzz_fuzz_symbols_SOURCES = tests/fuzz/fuzz_symbols.c tests/lib/tap.h tests/lib/slurp.h
 tests_fuzz_fuzz_symbols_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS)
 tests_fuzz_fuzz_symbols_LDADD = libsymbols.la libgtsim_core.la $(LIBDWARF_LIBS) $(LIBELF_LIBS) \
 	$(PTHREAD_LIBS)
@@ -88,8 +88,8 @@ FUZZ_WIRE_WRAP = -Wl,--wrap=recvmsg,--wrap=sendmsg,--wrap=close
 # The plain program's main (fuzz_gtsim_wire_main.c) is its own file; the
 # libFuzzer build below takes the rest: the session and its promises
 # (fuzz_gtsim_wire.c) and the debuggee they talk to (gtsim_wire_world.c).
-tests_fuzz_fuzz_gtsim_wire_SOURCES = tests/fuzz/fuzz_gtsim_wire_main.c tests/tap.h \
-	tests/slurp.h tests/fuzz/fuzz_gtsim_wire.c tests/fuzz/fuzz_gtsim_wire.h \
+tests_fuzz_fuzz_gtsim_wire_SOURCES = tests/fuzz/fuzz_gtsim_wire_main.c tests/lib/tap.h \
+	tests/lib/slurp.h tests/fuzz/fuzz_gtsim_wire.c tests/fuzz/fuzz_gtsim_wire.h \
 	tests/fuzz/gtsim_wire_world.c tests/fuzz/gtsim_wire_world.h \
 	tests/fuzz/gtsim_wire_direct.c tests/fuzz/gtsim_wire_direct.h \
 	$(libze_gtsim_la_SOURCES)
@@ -112,7 +112,7 @@ CLEANFILES += tests/fuzz/fuzz_gtsim_wire_libfuzzer
 # or as one rank's dump for merge's reader (merge_read_text); the plain
 # program mutates the corpus's real dumps.
 check_PROGRAMS += tests/fuzz/fuzz_merge_json
-tests_fuzz_fuzz_merge_json_SOURCES = tests/fuzz/fuzz_merge_json.c tests/tap.h tests/slurp.h
+tests_fuzz_fuzz_merge_json_SOURCES = tests/fuzz/fuzz_merge_json.c tests/lib/tap.h tests/lib/slurp.h
 tests_fuzz_fuzz_merge_json_LDADD = libmerge.la libreport.la
 TESTS += tests/fuzz/fuzz_merge_json
 .PHONY: fuzz-merge-json

@@ -2,7 +2,7 @@
 /* What the fuzz targets' plain programs (built without ZESTUB_LIBFUZZER,
  * run by `make check`) share: the random sequence of their mutations and
  * the replay of files (named on the command line, or a checked-in corpus). Header-only, as
- * tests/tap.h is, so a target stays one file for the libFuzzer build. */
+ * tests/lib/tap.h is, so a target stays one file for the libFuzzer build. */
 #ifndef ZESTUB_TESTS_FUZZ_PLAIN_H
 #define ZESTUB_TESTS_FUZZ_PLAIN_H
 
@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "tests/slurp.h"
-#include "tests/tap.h"
+#include "tests/lib/slurp.h"
+#include "tests/lib/tap.h"
 
 /* xorshift64 over *state: the same mutations on every run, so a failure
  * in `make check` comes back when the test is run again. */

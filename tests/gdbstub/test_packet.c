@@ -10,7 +10,7 @@
 
 #include "gdbstub/dispatch.h"
 #include "gdbstub/packet.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 #define CAP 64 /* a small limit so that "oversized" is cheap to build */
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "gdbstub/peercred.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 struct pair {
     int listen_fd, client_fd, server_fd;

@@ -14,8 +14,10 @@ import threading
 import time
 
 sys.dont_write_bytecode = True  # the source tree may be read-only (distcheck)
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rspclient import Server, Tap, checksum, frame  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from mock_server import Server  # noqa: E402
+from rspclient import checksum, frame  # noqa: E402
+from tap import Tap  # noqa: E402
 
 MB = 1 << 20
 GROWTH_LIMIT = 64 * MB

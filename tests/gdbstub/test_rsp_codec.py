@@ -7,8 +7,10 @@ import os
 import sys
 
 sys.dont_write_bytecode = True  # the source tree may be read-only (distcheck)
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rspclient import Server, Tap, frame, escape, checksum  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from mock_server import Server  # noqa: E402
+from rspclient import checksum, escape, frame  # noqa: E402
+from tap import Tap  # noqa: E402
 
 PACKET_SIZE = 0x10000
 

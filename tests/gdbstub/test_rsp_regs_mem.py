@@ -6,8 +6,10 @@ import os
 import sys
 
 sys.dont_write_bytecode = True  # the source tree may be read-only (distcheck)
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rspclient import RSPError, Server, Tap, escape  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from mock_server import Server  # noqa: E402
+from rspclient import escape, RSPError  # noqa: E402
+from tap import Tap  # noqa: E402
 
 t = Tap(112)  # the plan: every check this test makes
 srv = Server("--attach", "0x1234", comm=":0")

@@ -8,8 +8,9 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # the source tree may be read-only (distcheck)
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rspclient import Server, Tap  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from mock_server import Server  # noqa: E402
+from tap import Tap  # noqa: E402
 
 t = Tap(87)  # the plan: every check this test makes
 

@@ -10,7 +10,7 @@
 
 #include "gdbstub/server.h"
 #include "tests/gdbstub/mock_target.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 /* Functions for the tables the mock does not have; never called. */
 static int d_create(void *ctx, const struct rsp_run_request *req, uint32_t *host_pid, char *err,

@@ -9,7 +9,7 @@
 
 #include "gdbstub/tdesc_cache.h"
 #include "regsets/regs.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 static const struct zd_regset grf128[] = {
     {REGS_GRF, 0, 128, 256, 32, true, true},

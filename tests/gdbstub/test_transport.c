@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "gdbstub/transport.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 /* The spec is refused with a negative errno and a sentence. */
 static void refused(const char *spec, const char *why)

@@ -9,28 +9,28 @@ GTSIM_CORE_TESTS = tests/gtsim/test_isa tests/gtsim/test_zebin tests/gtsim/test_
 check_PROGRAMS += $(GTSIM_CORE_TESTS)
 TESTS += $(GTSIM_CORE_TESTS)
 
-tests_gtsim_test_isa_SOURCES = tests/gtsim/test_isa.c tests/tap.h
+tests_gtsim_test_isa_SOURCES = tests/gtsim/test_isa.c tests/lib/tap.h
 tests_gtsim_test_isa_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 tests_gtsim_test_isa_LDADD = libgtsim_core.la libisa.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
 
-tests_gtsim_test_zebin_SOURCES = tests/gtsim/test_zebin.c tests/tap.h
+tests_gtsim_test_zebin_SOURCES = tests/gtsim/test_zebin.c tests/lib/tap.h
 tests_gtsim_test_zebin_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 tests_gtsim_test_zebin_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
 
-tests_gtsim_test_debug_zebin_SOURCES = tests/gtsim/test_debug_zebin.c tests/tap.h tests/slurp.h
+tests_gtsim_test_debug_zebin_SOURCES = tests/gtsim/test_debug_zebin.c tests/lib/tap.h tests/lib/slurp.h
 tests_gtsim_test_debug_zebin_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS)
 tests_gtsim_test_debug_zebin_LDADD = libgtsim_core.la $(LIBDWARF_LIBS) $(LIBELF_LIBS) \
 	$(PTHREAD_LIBS)
 
-tests_gtsim_test_exec_SOURCES = tests/gtsim/test_exec.c tests/tap.h tests/slurp.h
+tests_gtsim_test_exec_SOURCES = tests/gtsim/test_exec.c tests/lib/tap.h tests/lib/slurp.h
 tests_gtsim_test_exec_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 tests_gtsim_test_exec_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
 
-tests_gtsim_test_barrier_SOURCES = tests/gtsim/test_barrier.c tests/tap.h tests/slurp.h
+tests_gtsim_test_barrier_SOURCES = tests/gtsim/test_barrier.c tests/lib/tap.h tests/lib/slurp.h
 tests_gtsim_test_barrier_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 tests_gtsim_test_barrier_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
 
-tests_gtsim_test_config_SOURCES = tests/gtsim/test_config.c tests/tap.h
+tests_gtsim_test_config_SOURCES = tests/gtsim/test_config.c tests/lib/tap.h
 tests_gtsim_test_config_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
 
 check_PROGRAMS += tests/gtsim/topology_probe
@@ -38,5 +38,5 @@ tests_gtsim_topology_probe_SOURCES = tests/gtsim/topology_probe.c
 tests_gtsim_topology_probe_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
 tests_gtsim_topology_probe_LDADD = $(ZE_LIBS)
 TESTS += tests/gtsim/test_topology.sh tests/gtsim/test_examples.sh tests/gtsim/test_stale_sockets.sh
-EXTRA_DIST += tests/gtsim/README.md tests/gtsim/tap.sh tests/gtsim/test_topology.sh tests/gtsim/test_examples.sh \
+EXTRA_DIST += tests/gtsim/README.md tests/gtsim/test_topology.sh tests/gtsim/test_examples.sh \
 	tests/gtsim/test_stale_sockets.sh

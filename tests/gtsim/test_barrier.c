@@ -17,8 +17,8 @@
 #include "gtsim/isa.h"
 #include "gtsim/regfile.h"
 #include "gtsim/zebin.h"
-#include "tests/slurp.h"
-#include "tests/tap.h"
+#include "tests/lib/slurp.h"
+#include "tests/lib/tap.h"
 
 #define GROUPS 2
 #define THREADS_PER_GROUP 4

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "gtsim/config.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 int main(void)
 {

@@ -19,8 +19,8 @@
 
 #include "gtsim/debug_zebin.h"
 #include "gtsim/zebin.h"
-#include "tests/slurp.h"
-#include "tests/tap.h"
+#include "tests/lib/slurp.h"
+#include "tests/lib/tap.h"
 
 /* ---- a libdwarf object interface over an ELF64 image in memory --------- */
 

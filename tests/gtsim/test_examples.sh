@@ -3,7 +3,7 @@
 # The example programs through the Debian loader, with and without gtsim,
 # on every platform and in both of the loader's handle modes.
 ex="$top_builddir/examples"
-. "$top_srcdir/tests/gtsim/tap.sh"
+. "$top_srcdir/tests/lib/tap.sh"
 tap_plan 8 # 3 platforms, intercept, 16K threads, 2 without a driver, pagefault
 
 for plat in gen12lp xehpg xehpc; do

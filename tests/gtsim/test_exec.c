@@ -13,8 +13,8 @@
 #include "gtsim/isa.h"
 #include "gtsim/regfile.h"
 #include "gtsim/zebin.h"
-#include "tests/slurp.h"
-#include "tests/tap.h"
+#include "tests/lib/slurp.h"
+#include "tests/lib/tap.h"
 
 /* Stops reported by the hardware, collected for the test thread. */
 struct stops {

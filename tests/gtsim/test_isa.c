@@ -11,7 +11,7 @@
 #include "gtsim/isa.h"
 #include "gtsim/zebin.h"
 #include "isa/isa.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 static const char *const kernels[] = {"vadd", "loop_call", "oob", "slm"};
 

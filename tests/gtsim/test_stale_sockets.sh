@@ -5,7 +5,7 @@
 # the sockets of pids that no longer exist and keeps those of live ones.
 # In a runtime directory of its own (GTSIM_RUNTIME_DIR), removed at the end.
 ex="$top_builddir/examples"
-. "$top_srcdir/tests/gtsim/tap.sh"
+. "$top_srcdir/tests/lib/tap.sh"
 tap_plan 8 # the killed process's socket, the two pids, six after a vadd run
 check() { if eval "$1"; then ok "$2"; else notok "$2" "$3"; fi; }
 

@@ -3,7 +3,7 @@
 # Device, sub-device and thread counts seen through the real loader match
 # GTSIM_CONFIG, for every platform and a 16,384-thread two-tile device.
 probe="$top_builddir/tests/gtsim/topology_probe"
-. "$top_srcdir/tests/gtsim/tap.sh"
+. "$top_srcdir/tests/lib/tap.sh"
 tap_plan 9 # eight configurations, one bad configuration
 
 check() { # config expected-line-pattern description

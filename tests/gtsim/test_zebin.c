@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "gtsim/zebin.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 #define IMPL GTSIM_ZEBIN_ARG_IMPLICIT
 #define BYV GTSIM_ZEBIN_ARG_BYVALUE

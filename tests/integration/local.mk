@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-# zestub's GDB server against real applications on gtsim. harness.py starts
-# the pieces; mi.py drives and checks a GDB/MI session.
+# zestub's GDB server against real applications on gtsim. tests/lib/harness.py
+# starts the pieces; tests/lib/mi.py drives and checks a GDB/MI session.
 INTEGRATION_TESTS = \
 	tests/integration/test_serve.py \
 	tests/integration/test_attach_errors.py \
@@ -34,5 +34,5 @@ INTEGRATION_TESTS = \
 	tests/integration/test_gdbserver_ze.py \
 	tests/integration/test_gdbserver_ze_intelgt.py
 TESTS += $(INTEGRATION_TESTS)
-EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/harness.py tests/integration/mi.py tests/integration/bp_util.py \
+EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/bp_util.py \
 	tests/integration/README.md

@@ -9,11 +9,13 @@ even when threads hit together, and continuing past them works; range stepping (
 line's first address, from the module's own DWARF line table (objdump);
 stepping an end-of-thread send reports U. Ground truth: the line table, the
 work-group count vadd prints, and each thread's cr0/isabase."""
+import os
 import re
 import sys
 import time
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 from bp_util import line_rows, load_module, pc_of, regnums  # noqa: E402
 

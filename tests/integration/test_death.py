@@ -14,12 +14,14 @@ stopped and no event left unacknowledged behind the dead party.
 Points: after attach (every thread stopped), during a single step, during
 a range step, while a module load waits for vAck, in the middle of a
 packet, during a large x read, non-stop with one thread stopped."""
+import os
 import re
 import signal
 import sys
 import time
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 
 POINTS = ("after attach", "single step", "range step", "load waits for vAck", "mid-packet",

@@ -10,10 +10,12 @@ breakpoint, every thread runs to its end and vadd exits 0. A second run
 keeps the breakpoint: the held threads are then each reported, which shows
 the first run dropped real stops. Ground truth: each thread's cr0 (the
 breakpoint exception bit, cr0.1 bit 31) and PC, and vadd's exit status."""
+import os
 import re
 import sys
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 from bp_util import line_rows, load_module, pc_of, regnums  # noqa: E402
 

@@ -5,10 +5,12 @@ against zestub and a real application on gtsim: connect, thread list,
 memory at the PC, continue, interrupt, detach. Every line GDB prints must
 be well-formed MI, and the stopped / running / thread-group records must
 carry what a front end needs (thread ids, stopped-threads, group ids)."""
+import os
 import sys
 import time
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 import mi  # noqa: E402
 

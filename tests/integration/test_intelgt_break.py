@@ -5,9 +5,11 @@ INTELGT_GDB names it: a breakpoint on vadd.cl:6 set before the module
 exists (pending), resolved when zestub announces the module as an in-memory
 library, hit, info threads, next (range stepping in the server), continue,
 detach. Driven through GDB/MI. Skipped when INTELGT_GDB is unset."""
+import os
 import sys
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 
 gdb = h.intel_gdb()

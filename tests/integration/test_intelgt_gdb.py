@@ -6,10 +6,12 @@ inferiors`, `info threads`, registers of a stopped thread, `x/4i $pc`,
 continue, interrupt, detach. Driven through GDB/MI so that the interrupt
 arrives while the target runs. Skipped when INTELGT_GDB is unset (CI does
 not have Intel's GDB)."""
+import os
 import re
 import sys
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 
 gdb = h.intel_gdb()

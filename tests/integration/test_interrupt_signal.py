@@ -10,12 +10,14 @@ client (threads range-stepping over the whole address space, so their
 steps never end, while the others continue), then with stock GDB at the
 command line (through -interpreter-exec) and GDB/MI (skipped without
 gdb); in non-stop, vCont;t and vCtrlC as each client."""
+import os
 import re
 import subprocess
 import sys
 import time
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 
 # What GDB 13 sends (no Intel GT extensions).

@@ -30,6 +30,7 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 
 app = os.path.join(h.top, "examples", "mpi_pagefault")

@@ -7,12 +7,14 @@ the application stays blocked in zeModuleCreate until vAck; an unload is
 announced and leaves the list. A client that never acknowledges is
 overruled by --library-ack-timeout; a client without vAck never blocks the
 application."""
+import os
 import re
 import select
 import sys
 import time
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 
 env = h.small_device(200)

@@ -9,12 +9,14 @@ stopped thread, an unavailable one and bad ids (the reason, then OK: GDB shows n
 `monitor modules` against qXfer:libraries:read; `monitor devices` against
 target.xml's <device>. Then 8,192 threads: `monitor threads` stays a
 screenful and still adds up."""
+import os
 import re
 import sys
 import time
 import xml.etree.ElementTree as ET
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 
 SMALL = "platform=xehpc,subslices=2,eus=4,threads=4,pace=20"  # 32 threads

@@ -9,9 +9,11 @@ of an application without an XPTI table; GDB stays usable after each.
 Then a device the client detached is no longer listed by `monitor
 devices`, `threads` or `modules` (issue 15 item 2), and is again after a
 new attach."""
+import os
 import sys
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 
 gdb = h.gdb_or_skip()

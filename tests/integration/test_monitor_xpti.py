@@ -16,6 +16,7 @@ import sys
 import time
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 
 SMALL = "platform=xehpc,subslices=2,eus=4,threads=4,pace=20"  # 32 threads

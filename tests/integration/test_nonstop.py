@@ -5,11 +5,13 @@ nothing, vCont;t stopping one thread while the others keep running (one
 stopped thread's IP stays put while another's advances), %Stop
 notifications drained with vStopped, vCtrlC stopping the rest, '?' listing
 every stopped thread, and the application's exit as a notification."""
+import os
 import re
 import sys
 import time
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 
 env = h.small_device(20)

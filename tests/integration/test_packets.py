@@ -23,6 +23,7 @@ import traceback
 import xml.etree.ElementTree as ET
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 from harness import Tap, decode_payload, escape, frame  # noqa: E402
 

@@ -12,12 +12,14 @@ been reported, vadd --wait-before-exit, or is killed with SIGKILL while
 blocked in zeModuleCreate or while its kernel is stopped) and for zestub to
 have seen it (`monitor devices`). Without --wait-before-exit the exit could
 overtake the unload stop, and then W1;process:1 is the right first answer."""
+import os
 import re
 import signal
 import sys
 import time
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 
 env = h.small_device(200)

@@ -7,11 +7,13 @@ device says, continue until the application exits, and a clean detach
 that leaves the application running to completion. Not yet covered (issue
 5): the full packet matrix, stock GDB and GDB/MI sessions, benchmarks."""
 import json
+import os
 import re
 import sys
 import xml.etree.ElementTree as ET
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 
 # 2 x 2 x 4 = 16 hardware threads, slow enough to catch running.

@@ -8,11 +8,13 @@ faulting thread's siginfo says SIGSEGV (11), SEGV_MAPERR (1) and the fault
 address in si_addr (byte 16); an annex, or no thread to ask (after the
 detach), gets an error. With stock GDB: `p $_siginfo` at the fault prints
 the signal and the address."""
+import os
 import re
 import struct
 import sys
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 
 t = h.Tap(9)  # the plan: every check this test makes

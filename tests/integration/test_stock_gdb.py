@@ -8,11 +8,13 @@ writes of every byte value (GDB leaves '%' raw in X), detach leaving the
 application to finish). Ground truth: the configured topology
 for the threads, and the kernel's ELF fixture for the bytes at the PC. What
 stock GDB can and cannot do is written down in doc/stock-gdb.md."""
+import os
 import re
 import signal
 import sys
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 
 gdb = h.gdb_or_skip()

@@ -7,10 +7,12 @@ waits until zestub has seen the end (`monitor devices`), and then
 `continue` ends with "[Inferior 1 (process N) exited with code 01]" (the
 driver gives no exit status) and `detach` detaches without an error.
 Skipped without gdb."""
+import os
 import re
 import sys
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 
 gdb = h.gdb_or_skip()

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "isa/isa.h"
-#include "tests/slurp.h"
-#include "tests/tap.h"
+#include "tests/lib/slurp.h"
+#include "tests/lib/tap.h"
 
 static void cr0_with(uint8_t *cr, uint32_t d0, uint32_t d1, uint32_t ip)
 {

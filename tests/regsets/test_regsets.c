@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "regsets/regs.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 #define RW(t, c, bits)                                                                             \
     {                                                                                              \

@@ -13,7 +13,7 @@
 #include "regsets/regs.h"
 #include "sessions/sess.h"
 #include "tests/conformance/conf_util.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 #define DEADLINE_MS 20000
 #define GROUPS 2048 /* one hardware thread each: half the device */

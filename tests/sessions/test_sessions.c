@@ -12,7 +12,7 @@
 #include "regsets/regs.h"
 #include "sessions/sess.h"
 #include "tests/conformance/conf_util.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 #define DEADLINE_MS 20000
 

@@ -4,7 +4,7 @@
 check_PROGRAMS += tests/symbols/test_symbols
 TESTS += tests/symbols/test_symbols
 
-tests_symbols_test_symbols_SOURCES = tests/symbols/test_symbols.c tests/tap.h tests/slurp.h
+tests_symbols_test_symbols_SOURCES = tests/symbols/test_symbols.c tests/lib/tap.h tests/lib/slurp.h
 tests_symbols_test_symbols_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS)
 tests_symbols_test_symbols_LDADD = libsymbols.la libgtsim_core.la $(LIBDWARF_LIBS) \
 	$(LIBELF_LIBS) $(PTHREAD_LIBS)
@@ -12,8 +12,8 @@ tests_symbols_test_symbols_LDADD = libsymbols.la libgtsim_core.la $(LIBDWARF_LIB
 # sym_module_open from several threads at once (two devices loading modules).
 check_PROGRAMS += tests/symbols/test_symbols_threads
 TESTS += tests/symbols/test_symbols_threads
-tests_symbols_test_symbols_threads_SOURCES = tests/symbols/test_symbols_threads.c tests/tap.h \
-	tests/slurp.h
+tests_symbols_test_symbols_threads_SOURCES = tests/symbols/test_symbols_threads.c tests/lib/tap.h \
+	tests/lib/slurp.h
 tests_symbols_test_symbols_threads_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS)
 tests_symbols_test_symbols_threads_LDADD = libsymbols.la libgtsim_core.la $(LIBDWARF_LIBS) \
 	$(LIBELF_LIBS) $(PTHREAD_LIBS)
@@ -23,7 +23,7 @@ EXTRA_DIST += tests/symbols/README.md
 # or opened with what it still says, never a crash.
 check_PROGRAMS += tests/symbols/test_malformed
 TESTS += tests/symbols/test_malformed
-tests_symbols_test_malformed_SOURCES = tests/symbols/test_malformed.c tests/tap.h
+tests_symbols_test_malformed_SOURCES = tests/symbols/test_malformed.c tests/lib/tap.h
 tests_symbols_test_malformed_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS)
 tests_symbols_test_malformed_LDADD = libsymbols.la $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(PTHREAD_LIBS)
 
@@ -31,7 +31,7 @@ tests_symbols_test_malformed_LDADD = libsymbols.la $(LIBDWARF_LIBS) $(LIBELF_LIB
 # readelf's decoding of the debug zebin.
 check_PROGRAMS += tests/symbols/test_inline
 TESTS += tests/symbols/test_inline
-tests_symbols_test_inline_SOURCES = tests/symbols/test_inline.c tests/tap.h tests/slurp.h
+tests_symbols_test_inline_SOURCES = tests/symbols/test_inline.c tests/lib/tap.h tests/lib/slurp.h
 tests_symbols_test_inline_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS)
 tests_symbols_test_inline_LDADD = libsymbols.la libgtsim_core.la $(LIBDWARF_LIBS) \
 	$(LIBELF_LIBS) $(PTHREAD_LIBS)

@@ -19,8 +19,8 @@
 #include "gtsim/debug_zebin.h"
 #include "gtsim/zebin.h"
 #include "symbols/symbols.h"
-#include "tests/slurp.h"
-#include "tests/tap.h"
+#include "tests/lib/slurp.h"
+#include "tests/lib/tap.h"
 
 #define BASE 0x800000000ULL
 #define MAX_DIES 512

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "symbols/symbols.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 #define KADDR 0x10000ull
 #define KSIZE 0x40u

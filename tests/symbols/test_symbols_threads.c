@@ -12,8 +12,8 @@
 #include "gtsim/debug_zebin.h"
 #include "gtsim/zebin.h"
 #include "symbols/symbols.h"
-#include "tests/slurp.h"
-#include "tests/tap.h"
+#include "tests/lib/slurp.h"
+#include "tests/lib/tap.h"
 
 #define THREADS 4
 #define ROUNDS 1500

@@ -15,7 +15,7 @@
 #include "gdbstub/packet.h"
 #include "target/intelgt.h"
 #include "tests/conformance/conf_util.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 static struct rsp_target t;
 

@@ -6,13 +6,9 @@
 # (with libzestub_xpti.so). Timings are not judged here (see bench/README.md).
 bench="$top_builddir/bench/xpti/bench_xpti"
 sub="$top_builddir/.libs/xpti_bench_subscriber.so"
-echo "1..8"
-n=0
-fails=0
-check() {
-    n=$((n + 1))
-    if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=1; fi
-}
+. "$top_srcdir/tests/lib/tap.sh"
+tap_plan 8
+check() { if [ "$1" = 0 ]; then ok "$2"; else notok "$2"; fi; } # status description
 out=$("$bench" --subscriber "$sub" --trace-points 50 --type semantic --test-id 1:3:1 --num-threads 0 2>&1)
 check $? "semantic run exits 0"
 echo "$out" | grep -q "semantic test 3 (notifications): pass"
@@ -30,4 +26,4 @@ out=$("$bench" --type memory --subscriber "$top_builddir/.libs/libzestub_xpti.so
 check $? "memory run exits 0"
 echo "$out" | grep -Eq "^ +3000 .* +10/[0-9]+ .* [0-9a-f]{16}\$"
 check $? "memory row printed with the table's fill and the checksum"
-exit $fails
+tap_done

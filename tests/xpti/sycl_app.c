@@ -5,7 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 #include "tests/xpti/sycl_flow.h"
 
 int main(int argc, char **argv)

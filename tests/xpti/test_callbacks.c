@@ -3,7 +3,7 @@
  * (xpti-facts.md sections 2 and 7). */
 #include <stdlib.h>
 
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 #include "xpti/xpti.h"
 
 struct call {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 #include "xpti/xpti.h"
 
 static xpti_object_id_t int_object(int64_t v)

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 #include "tests/xpti/recorder.h"
 #include "tests/xpti/sycl_flow.h"
 

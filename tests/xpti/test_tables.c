@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 #include "xpti/xpti.h"
 
 static void test_initialize(void)

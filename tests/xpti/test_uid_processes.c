@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 #include "xpti/xpti.h"
 
 struct observed {

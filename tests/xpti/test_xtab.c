@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 #include "xpti/xtab_reader.h"
 #include "xpti/xtab_writer.h"
 

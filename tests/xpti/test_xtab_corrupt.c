@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 #include "xpti/xtab_format.h"
 #include "xpti/xtab_reader.h"
 #include "xpti/xtab_writer.h"

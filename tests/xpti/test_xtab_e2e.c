@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 #include "tests/xpti/sycl_flow.h"
 #include "tests/xpti/xtab_app.h"
 #include "xpti/xtab_reader.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 #include "xpti/xpti.h"
 #include "xpti/xtab_format.h"
 #include "xpti/xtab_reader.h"

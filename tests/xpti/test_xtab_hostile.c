@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 #include "xpti/xtab_writer.h"
 
 #define GUARD 4096

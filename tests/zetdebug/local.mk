@@ -15,7 +15,7 @@ EXTRA_DIST += tests/zetdebug/README.md
 # sentences, /proc probes, zd_open when zeInit fails (forked children).
 check_PROGRAMS += tests/zetdebug/test_zd_results
 TESTS += tests/zetdebug/test_zd_results
-tests_zetdebug_test_zd_results_SOURCES = tests/zetdebug/test_zd_results.c tests/tap.h
+tests_zetdebug_test_zd_results_SOURCES = tests/zetdebug/test_zd_results.c tests/lib/tap.h
 tests_zetdebug_test_zd_results_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
 tests_zetdebug_test_zd_results_LDADD = libzetdebug.la $(ZE_LIBS) $(PTHREAD_LIBS)
 
@@ -23,6 +23,6 @@ tests_zetdebug_test_zd_results_LDADD = libzetdebug.la $(ZE_LIBS) $(PTHREAD_LIBS)
 # without the Level Zero loader): the results gtsim never gives.
 check_PROGRAMS += tests/zetdebug/test_zd_fake
 TESTS += tests/zetdebug/test_zd_fake
-tests_zetdebug_test_zd_fake_SOURCES = tests/zetdebug/test_zd_fake.c tests/tap.h
+tests_zetdebug_test_zd_fake_SOURCES = tests/zetdebug/test_zd_fake.c tests/lib/tap.h
 tests_zetdebug_test_zd_fake_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
 tests_zetdebug_test_zd_fake_LDADD = libzetdebug.la $(PTHREAD_LIBS)

@@ -17,7 +17,7 @@
 #include <ze_api.h>
 #include <zet_api.h>
 
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 #include "zetdebug/zd.h"
 
 /* ---- the scripted driver ---- */

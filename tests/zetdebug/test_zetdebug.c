@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "tests/conformance/conf_util.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 #include "zetdebug/zd.h"
 
 extern char **environ;

@@ -4,8 +4,9 @@ serving it (on a TCP port, or over stdio with an RSP client attached), a
 GDB found on PATH or named by an environment variable, the kernel fixtures,
 and a guard that turns an exception into one failed check. Every process
 started here is killed by cleanup(), so a failing test never leaves an
-application stopped behind it. A test imports it first (its folder is on
-sys.path as the script's own) and takes Client and Tap from here too."""
+application stopped behind it. A test puts tests/lib on sys.path, imports
+it first and takes Client and Tap from here too (rspclient.py, tap.py and
+mi.py are its neighbours in tests/lib)."""
 import contextlib
 import os
 import re
@@ -17,9 +18,9 @@ import time
 import traceback
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gdbstub"))
-from rspclient import Client, Tap, decode_payload, escape, frame  # noqa: E402,F401
 import mi  # noqa: E402
+from rspclient import Client, decode_payload, escape, frame  # noqa: E402,F401
+from tap import Tap  # noqa: E402,F401
 
 top = os.environ.get("top_builddir", ".")
 srcdir = os.environ.get("top_srcdir", ".")
@@ -202,7 +203,7 @@ def intel_gdb():
 
 @contextlib.contextmanager
 def mi_session(t, what, gdb):
-    """guarded() around a gdb -i=mi session (tests/integration/mi.py),
+    """guarded() around a gdb -i=mi session (tests/lib/mi.py),
     which it yields; a failure shows the session's last records."""
     s = None
     with guarded(t, what, lambda: s.records[-5:] if s else None):

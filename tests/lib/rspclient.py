@@ -2,14 +2,13 @@
 """A small GDB remote-serial-protocol client for tests (Python 3 stdlib).
 
 Framing, checksums, acks and retransmission, no-ack mode, run-length and
-binary-escape decoding, console (O) output, ^C; plus a TAP helper and a
-launcher for tests/gdbstub/rsp_mock_server."""
+binary-escape decoding, console (O) output, ^C. Used by the tests of
+tests/gdbstub (against rsp_mock_server), by harness.py (against zestub)
+and by bench/."""
 
 import os
 import select
 import socket
-import subprocess
-import sys
 import time
 
 
@@ -224,121 +223,3 @@ class Client:
             off += len(r) - 1
             if r[:1] == b"l":
                 return data, n
-
-
-class Tap:
-    """TAP output. With a plan (the number of checks the test makes) the
-    plan line comes first, and done() turns every planned check that never
-    ran (a guarded block cut short by an exception, a branch not taken)
-    into a failure, so a check cannot vanish. Without one the plan is
-    printed at the end (only for tests whose count depends on the data)."""
-
-    def __init__(self, plan=None):
-        self.n = 0
-        self.failed = 0
-        self.plan = plan
-        if plan is not None:
-            print("1..%d" % plan)
-            sys.stdout.flush()
-
-    def ok(self, cond, desc, detail=None):
-        self.n += 1
-        if not cond:
-            self.failed += 1
-        print("%s %d - %s" % ("ok" if cond else "not ok", self.n, desc))
-        if not cond and detail is not None:
-            for line in str(detail)[:2000].splitlines():
-                print("#   " + line)
-        sys.stdout.flush()
-        return cond
-
-    def eq(self, got, want, desc):
-        return self.ok(got == want, desc, "got %r\nwant %r" % (got, want))
-
-    def skip(self, desc, why):
-        """A check that cannot run here, and why (counted as a skip)."""
-        self.n += 1
-        print("ok %d - %s # SKIP %s" % (self.n, desc, why))
-        sys.stdout.flush()
-
-    def diag(self, text):
-        for line in str(text).splitlines():
-            print("# " + line)
-
-    def done(self):
-        if self.plan is None:
-            print("1..%d" % self.n)
-        elif self.n != self.plan:
-            ran = self.n
-            while self.n < self.plan:
-                self.ok(False, "planned check %d of %d never ran (only %d ran)"
-                        % (self.n + 1, self.plan, ran))
-            if ran > self.plan:
-                self.failed += 1
-                print("# %d checks ran, %d were planned" % (ran, self.plan))
-        sys.stdout.flush()
-        return 1 if self.failed else 0
-
-
-def server_path():
-    return os.path.join(os.environ.get("top_builddir", "."), "tests", "gdbstub", "rsp_mock_server")
-
-
-class Server:
-    """rsp_mock_server in a child process; stderr goes to a temp file."""
-
-    def __init__(self, *args, comm=None):
-        self.errpath = "/tmp/rsp_mock_%d_%d.err" % (os.getpid(), time.monotonic_ns())
-        self.errf = open(self.errpath, "w+b")
-        argv = [server_path()] + list(args)
-        if comm:
-            argv.append(comm)
-        stdio = comm == "-"
-        self.proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE if stdio else subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=self.errf, bufsize=0)
-        if stdio:
-            self.client = Client(self.proc.stdout.fileno(), self.proc.stdin.fileno())
-            self.where = "-"
-        else:
-            line = self.proc.stdout.readline().decode().strip()
-            if not line.startswith("listening on "):
-                raise RSPError("server did not start: %r %s" % (line, self.stderr()))
-            self.where = line[len("listening on "):]
-
-    def connect(self):
-        if self.where == "-":
-            return self.client
-        if self.where.isdigit():
-            return Client.tcp(int(self.where))
-        return Client.unix(self.where)
-
-    def stderr(self):
-        self.errf.flush()
-        with open(self.errpath, "rb") as f:
-            return f.read().decode(errors="replace")
-
-    def wait(self, timeout=5):
-        try:
-            return self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            return None
-
-    def sanitizer_clean(self):
-        """No AddressSanitizer/UBSan report in the server's stderr."""
-        err = self.stderr()
-        return not any(k in err for k in ("AddressSanitizer", "runtime error:",
-                                           "LeakSanitizer")), err
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        for f in (self.proc.stdin, self.proc.stdout):
-            if f:
-                f.close()
-        self.errf.close()
-        try:
-            os.unlink(self.errpath)
-        except OSError:
-            pass
