@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/json.h"
+#include "report/json.h"
 #include "zetdebug/zd.h"
 
 static void usage(FILE *f)
@@ -46,7 +46,7 @@ static void print_json(FILE *f, const struct zd *zd)
             fprintf(f, "\"parent\": %d, \"subdevice_id\": %u, ", d->parent,
                     (unsigned)d->subdevice_id);
         fputs("\"name\": ", f);
-        cli_json_str(f, d->name);
+        report_json_str(f, d->name);
         fprintf(f,
                 ", \"vendor_id\": \"0x%04x\", \"device_id\": \"0x%04x\", \"pci_slot\": \"%s\", "
                 "\"uuid\": \"%s\", \"slices\": %u, \"subslices_per_slice\": %u, "
@@ -58,7 +58,7 @@ static void print_json(FILE *f, const struct zd *zd)
         if (d->can_attach)
             fputs("null", f);
         else
-            cli_json_str(f, d->why_not);
+            report_json_str(f, d->why_not);
         fputc('}', f);
     }
     fputs(n ? "\n]\n" : "]\n", f);

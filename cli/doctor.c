@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/json.h"
+#include "report/json.h"
 #include "zetdebug/zd.h"
 
 #define MAX_CHECKS 16
@@ -328,10 +328,10 @@ static void print_json(const struct doctor *d, bool ok)
     for (int i = 0; i < d->n; i++) {
         printf("%s{\"check\":\"%s\",\"result\":\"%s\",\"detail\":", i ? "," : "", d->c[i].name,
                word[d->c[i].v]);
-        cli_json_str(stdout, d->c[i].detail);
+        report_json_str(stdout, d->c[i].detail);
         fputs(",\"fix\":", stdout);
         if (d->c[i].fix[0])
-            cli_json_str(stdout, d->c[i].fix);
+            report_json_str(stdout, d->c[i].fix);
         else
             fputs("null", stdout);
         putchar('}');

@@ -1,17 +1,14 @@
 # SPDX-License-Identifier: MIT
 # The zestub program: argument parsing and sub-commands on top of sessions/.
 bin_PROGRAMS += zestub
-zestub_SOURCES = cli/cli.h cli/main.c cli/devices.c cli/dump.c cli/serve.c cli/dump_out.c cli/dump_out.h \
-	cli/dump_classes.c cli/dump_classes.h \
-	cli/dump_xpti.c cli/dump_xpti.h cli/dump_hang.c cli/dump_hang.h cli/dump_hang_out.c cli/dump_monitor.c cli/json.c cli/json.h \
+zestub_SOURCES = cli/cli.h cli/main.c cli/devices.c cli/dump.c cli/serve.c \
+	cli/dump_hang.c cli/dump_hang.h \
 	cli/dump.h cli/dump_phases.c cli/dump_launch.c cli/launch.c cli/launch.h cli/launch_proto.h \
 	cli/launch_run.c cli/launch_run.h \
 	cli/outpattern.c cli/outpattern.h cli/json_parse.c cli/json_parse.h \
-	cli/merge.c cli/merge.h cli/merge_out.c cli/doctor.c cli/core_out.c cli/core_out.h \
-	cli/core_io.c cli/core_io.h cli/core_mem.c cli/core_mem.h cli/core_monitor.c \
-	cli/core_threads.c cli/core_threads.h cli/core_opts.c
+	cli/merge.c cli/merge.h cli/merge_out.c cli/doctor.c
 zestub_CFLAGS = $(AM_CFLAGS) -DZESTUB_PKGLIBDIR='"$(pkglibdir)"'
-zestub_LDADD = libtarget.la libgdbstub.la libsessions.la libsymbols.la libregsets.la libzetdebug.la \
+zestub_LDADD = libtarget.la libreport.la libgdbstub.la libsessions.la libsymbols.la libregsets.la libzetdebug.la \
 	$(ZE_LIBS) $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(PTHREAD_LIBS)
 EXTRA_DIST += cli/README.md doc/merge-format.md doc/core-format.md
 

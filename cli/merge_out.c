@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/json.h"
+#include "report/json.h"
 #include "cli/merge.h"
 
 void merge_ranges(FILE *f, const long *v, size_t n)
@@ -172,7 +172,7 @@ static void json_value(FILE *f, const struct jv *v)
         fputs(v->str ? v->str : "0", f);
         break;
     case JV_STRING:
-        cli_json_str(f, v->str);
+        report_json_str(f, v->str);
         break;
     case JV_ARRAY:
     case JV_OBJECT:
@@ -181,7 +181,7 @@ static void json_value(FILE *f, const struct jv *v)
             if (i)
                 fputc(',', f);
             if (v->type == JV_OBJECT) {
-                cli_json_str(f, v->key[i]);
+                report_json_str(f, v->key[i]);
                 fputc(':', f);
             }
             json_value(f, v->item[i]);
@@ -194,7 +194,7 @@ static void json_value(FILE *f, const struct jv *v)
 static void json_str_or_null(FILE *f, const char *s)
 {
     if (s)
-        cli_json_str(f, s);
+        report_json_str(f, s);
     else
         fputs("null", f);
 }
@@ -212,9 +212,9 @@ static void json_class(FILE *f, const struct merge_class *c)
     else
         fputs(",\"line\":null", f);
     fputs(",\"reason\":", f);
-    cli_json_str(f, c->reason);
+    report_json_str(f, c->reason);
     fputs(",\"fault_class\":", f);
-    cli_json_str(f, c->fault_class);
+    report_json_str(f, c->fault_class);
     fputs(",\"ranks\":", f);
     json_ranks(f, c->ranks, c->nranks);
     fprintf(f, ",\"threads\":%u,\"fault_addresses\":[", c->threads);
@@ -222,7 +222,7 @@ static void json_class(FILE *f, const struct merge_class *c)
         const char *colon = strchr(c->addresses[i], ':');
         fprintf(f, "%s{\"rank\":%.*s,\"address\":", i ? "," : "", (int)(colon - c->addresses[i]),
                 c->addresses[i]);
-        cli_json_str(f, colon + 1);
+        report_json_str(f, colon + 1);
         fputc('}', f);
     }
     fputs("],\"allocation\":", f);
@@ -230,7 +230,7 @@ static void json_class(FILE *f, const struct merge_class *c)
     fputs(",\"submitted_at\":", f);
     json_value(f, jv_get(c->rep_thread, "submitted_at"));
     fprintf(f, ",\"representative\":{\"rank\":%ld,\"file\":", c->rep_rank->rank);
-    cli_json_str(f, c->rep_rank->path);
+    report_json_str(f, c->rep_rank->path);
     fputs(",\"host\":", f);
     json_value(f, jv_get(c->rep_rank->doc, "host"));
     fputs(",\"pid\":", f);
@@ -250,10 +250,10 @@ void merge_print_json(FILE *f, const struct merge *m)
     for (size_t i = 0; i < m->nranks; i++) {
         const struct merge_rank *r = &m->ranks[i];
         fputs(i ? ",{\"path\":" : "{\"path\":", f);
-        cli_json_str(f, r->path);
+        report_json_str(f, r->path);
         if (!r->doc) {
             fputs(",\"error\":", f);
-            cli_json_str(f, r->error);
+            report_json_str(f, r->error);
             fputc('}', f);
             continue;
         }

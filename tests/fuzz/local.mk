@@ -112,7 +112,7 @@ CLEANFILES += tests/fuzz/fuzz_gtsim_wire_libfuzzer
 # or as one rank's dump for merge's reader (merge_read_text); the plain
 # program mutates the corpus's real dumps.
 check_PROGRAMS += tests/fuzz/fuzz_merge_json
-FUZZ_MERGE_JSON_CLI = cli/merge.c cli/merge_out.c cli/json_parse.c cli/json.c
+FUZZ_MERGE_JSON_CLI = cli/merge.c cli/merge_out.c cli/json_parse.c report/json.c
 tests_fuzz_fuzz_merge_json_SOURCES = tests/fuzz/fuzz_merge_json.c tests/tap.h tests/slurp.h \
 	$(FUZZ_MERGE_JSON_CLI)
 TESTS += tests/fuzz/fuzz_merge_json

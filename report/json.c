@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-#include "cli/json.h"
+#include "report/json.h"
 
-void cli_json_str(FILE *f, const char *s)
+void report_json_str(FILE *f, const char *s)
 {
     if (!s) {
         fputs("null", f);

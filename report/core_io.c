@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/core_io.h"
+#include "report/core_io.h"
 
 void core_io_flush(struct core_io *o)
 {
