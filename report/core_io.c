@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The core writer's buffered output (cli/core_io.h). */
+/* The core writer's buffered output (report/core_io.h). */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>

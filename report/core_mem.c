@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The memory of a GPU core (cli/core_mem.h). Candidates are taken in the
+/* The memory of a GPU core (report/core_mem.h). Candidates are taken in the
  * order a user at a fault needs them (the fault's neighbourhood, the
  * allocation it hit, then the rest) until the budget is spent, and only
  * then sorted and merged into load segments. */
