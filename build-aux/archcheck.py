@@ -124,8 +124,10 @@ ALLOWED = {
     "launch": set(),
     "merge": {"report"},
     "target": {"gdbstub", "report", "sessions"} | ZESTUB_BELOW_SESSIONS,
-    "gdbstub": {"regsets"},
+    # report: what zestub writes (dumps, cores); xpti for its types only
+    # (rule 4 keeps xtab_* calls in xpti/ and sessions/).
     "report": {"sessions"} | ZESTUB_BELOW_SESSIONS,
+    "gdbstub": {"regsets"},
     "sessions": set(ZESTUB_BELOW_SESSIONS),
     "regsets": {"zetdebug", "isa"},
     "symbols": {"zetdebug", "isa"},

@@ -22,14 +22,4 @@ int cli_serve(int argc, char **argv);
 /* The server's options, for its --help and zestub --help. */
 void cli_serve_usage(FILE *f);
 
-/* monitor dump for the server (dump_monitor.c): tgt_dump_fn. */
-struct sess_manager;
-struct zd;
-struct rsp_buf;
-int cli_monitor_dump(void *arg, struct sess_manager *m, struct zd *zd, uint32_t host_pid,
-                     const char *args, struct rsp_buf *out);
-/* monitor core FILE for the server (core_monitor.c): tgt_dump_fn. */
-int cli_monitor_core(void *arg, struct sess_manager *m, struct zd *zd, uint32_t host_pid,
-                     const char *args, struct rsp_buf *out);
-
 #endif

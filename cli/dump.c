@@ -23,7 +23,7 @@
 #include "cli/cli.h"
 #include "cli/dump.h"
 #include "cli/dump_hang.h"
-#include "cli/dump_out.h"
+#include "report/dump_out.h"
 #include "cli/outpattern.h"
 #include "regsets/regs.h"
 #include "sessions/sess.h"
@@ -275,7 +275,7 @@ static int attach_hang(const struct dump_opts *o, struct zd *zd, struct sess_man
     if (rc == 4)
         fprintf(stderr, "zestub dump: the application exited before a hang\n");
     rc = dump_hang_take(&h, rc, out, m, o, o->pid);
-    dump_out_close(out, m, rc, true);
+    rc = dump_close(out, m, rc);
     dump_hang_timing(&h, dump_now_s());
     dump_detach(m);
     sess_detach_all(m);
@@ -312,14 +312,12 @@ int cli_dump(int argc, char **argv)
         fprintf(stderr, "zestub dump: %s\n", err.msg);
         return 1;
     }
-    out = dump_out_open(o.json, o.pid, dump_trigger_name(o.on), zd);
+    out = dump_out_open(o.json, dump_format(&o), o.pid, dump_trigger_name(o.on), zd);
     if (!out) {
         fprintf(stderr, "zestub dump: cannot write %s: %s\n", o.json, strerror(errno));
         zd_close(zd);
         return 1;
     }
-    if (!o.all_threads)
-        dump_out_group(out);
     /* A hang watch has no timeout unless given; its dump starts its own. */
     if (o.on != ON_HANG || o.timeout_given)
         dump_watchdog_start(deadline, out);
@@ -347,7 +345,7 @@ int cli_dump(int argc, char **argv)
         fprintf(stderr, "zestub dump: the application exited before a %s\n",
                 dump_trigger_name(o.on));
     }
-    dump_out_close(out, m, rc, true);
+    rc = dump_close(out, m, rc);
     dump_detach(m);
     sess_detach_all(m);
     zd_close(zd);

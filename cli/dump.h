@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cli/core_out.h"
-#include "cli/dump_out.h"
+#include "report/core_out.h"
+#include "report/dump_out.h"
 
 enum trigger { ON_PAGE_FAULT, ON_STOP, ON_NOW, ON_HANG };
 
@@ -24,7 +24,8 @@ enum {
     DUMP_EXIT_GONE = 4,
     DUMP_EXIT_DUMPED = 5,                  /* launch mode: the program faulted, dump written */
     DUMP_EXIT_HANG = DUMP_OUT_STATUS_HANG, /* --on hang: the hang was dumped (both modes) */
-    DUMP_EXIT_CORE = DUMP_OUT_STATUS_CORE, /* the report was written, a --core file was not */
+    DUMP_EXIT_CORE =
+        DUMP_OUT_STATUS_CORE, /* a report file (a --core file, the dump) was not written */
 };
 
 struct dump_opts {
@@ -87,6 +88,11 @@ int dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_op
 void dump_remove_old_cores(const struct dump_opts *o, uint32_t pid);
 /* dump_now_s() when the last dump_take had every device stopped. */
 double dump_take_stopped_s(void);
+/* The document's format the options ask for. */
+enum report_format dump_format(const struct dump_opts *o);
+/* Closes the document (complete) with status rc; DUMP_EXIT_CORE when it
+ * could not be written, rc otherwise. */
+int dump_close(struct dump_out *out, struct sess_manager *m, int rc);
 /* Launch mode: zestub dump [OPTIONS] -- PROGRAM [ARGS...]. */
 int cli_dump_launch(const struct dump_opts *o);
 

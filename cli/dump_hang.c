@@ -146,6 +146,23 @@ int dump_wait_hang(struct dump_hang *h, struct sess_manager *m, double deadline,
     return dump_wait_loop(m, ON_HANG, deadline, wake_fd, &c);
 }
 
+/* The report's hang section (doc/dump-format.md, "Hang dumps"). */
+static struct report_hang facts(const struct dump_hang *h)
+{
+    return (struct report_hang){
+        .rule = h->rule == HANG_RULE_XPTI ? REPORT_HANG_XPTI : REPORT_HANG_DEADLINE,
+        .limit_s = h->limit_s,
+        .running_s = h->running_s,
+        .in_flight = h->in_flight,
+        .checks = h->checks,
+        .has_task = h->has_task,
+        .has_site = h->has_site,
+        .task = h->task,
+        .site = h->site,
+        .kill_after = h->after == AFTER_HANG_KILL,
+    };
+}
+
 int dump_hang_take(struct dump_hang *h, int rc, struct dump_out *out, struct sess_manager *m,
                    const struct dump_opts *o, uint32_t pid)
 {
@@ -171,7 +188,10 @@ int dump_hang_take(struct dump_hang *h, int rc, struct dump_out *out, struct ses
                 "s, %s); dumping\n",
                 h->running_s, h->limit_s,
                 h->xpti_damaged ? "the XPTI table's tasks unreadable" : "no XPTI table");
-    dump_out_section(out, dump_hang_write, h);
+    {
+        struct report_hang f = facts(h);
+        dump_out_hang(out, &f);
+    }
     rc = dump_take(out, m, o, pid, end);
     /* 3: a device ended during the dump; 7: the report is whole, a core
      * is missing. */

@@ -62,12 +62,8 @@ int dump_wait_hang(struct dump_hang *h, struct sess_manager *m, double deadline,
  * DUMP_EXIT_TIMEOUT (also when a device ended mid-dump) or rc. */
 int dump_hang_take(struct dump_hang *h, int rc, struct dump_out *out, struct sess_manager *m,
                    const struct dump_opts *o, uint32_t pid);
-const char *dump_hang_rule_name(enum hang_rule r);
 /* With ZESTUB_DUMP_TIMING set: one line on stderr, from the trigger to
  * every thread stopped and to the report closed at written_s (bench/hang). */
 void dump_hang_timing(const struct dump_hang *h, double written_s);
-/* The report's hang section (for dump_out_section; ctx is the dump_hang):
- * JSON `,"hang":{...}`, or its lines in the human format. */
-void dump_hang_write(FILE *f, bool json, const void *ctx);
 
 #endif

@@ -15,10 +15,10 @@
 
 #include "cli/dump.h"
 #include "cli/dump_hang.h"
-#include "cli/dump_out.h"
 #include "cli/forward_signals.h"
 #include "cli/outpattern.h"
 #include "launch/launch.h"
+#include "report/dump_out.h"
 #include "sessions/sess.h"
 
 /* How long the dump itself may take once the trigger came (the watchdog
@@ -42,15 +42,13 @@ static int open_output(struct run *r)
 {
     char path[4096], err[256];
     if (!r->o->json) {
-        r->out = dump_out_open_stream(stderr, false, (uint32_t)r->l.child,
+        r->out = dump_out_open_stream(stderr, dump_format(r->o), (uint32_t)r->l.child,
                                       dump_trigger_name(r->o->on), r->zd);
-        if (r->out && !r->o->all_threads)
-            dump_out_group(r->out);
         return r->out ? 0 : -1;
     }
     if (strcmp(r->o->json, "-") == 0) {
-        r->out =
-            dump_out_open(r->o->json, (uint32_t)r->l.child, dump_trigger_name(r->o->on), r->zd);
+        r->out = dump_out_open(r->o->json, REPORT_JSON, (uint32_t)r->l.child,
+                               dump_trigger_name(r->o->on), r->zd);
         return r->out ? 0 : -1;
     }
     if (out_expand(r->o->json, out_rank(NULL), (long)r->l.child, path, sizeof(path), err,
@@ -58,7 +56,8 @@ static int open_output(struct run *r)
         fprintf(stderr, "zestub dump: --json %s\n", err);
         return -1;
     }
-    r->out = dump_out_open(path, (uint32_t)r->l.child, dump_trigger_name(r->o->on), r->zd);
+    r->out =
+        dump_out_open(path, REPORT_JSON, (uint32_t)r->l.child, dump_trigger_name(r->o->on), r->zd);
     if (!r->out)
         fprintf(stderr, "zestub dump: cannot write %s: %s\n", path, strerror(errno));
     return r->out ? 0 : -1;
@@ -167,7 +166,8 @@ static int finish(struct run *r, int rc)
             : r->hang ? " without a hang: nothing dumped"
                       : " without a fault: nothing dumped");
     dump_out_program(r->out, r->o->program[0], code, sig, r->dumped);
-    dump_out_close(r->out, r->m, status, rc != 3);
+    if (dump_out_close(r->out, r->m, status, rc != 3) != 0)
+        status = DUMP_EXIT_CORE; /* the record could not be written */
     if (r->m)
         sess_detach_all(r->m);
     zd_close(r->zd);

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "cli/dump.h"
-#include "cli/core_out.h"
-#include "cli/dump_out.h"
+#include "report/dump_out.h"
+#include "report/outfile.h"
 #include "cli/outpattern.h"
 #include "regsets/regs.h"
 #include "sessions/sess.h"
@@ -282,27 +282,15 @@ void dump_remove_old_cores(const struct dump_opts *o, uint32_t pid)
     char path[4096], name[4200];
     if (!o->core || core_path(o->core, pid, path, sizeof(path)) != 0)
         return;
-    /* Never /dev/null or another non-file (out_is_special). */
-    if (!out_is_special(path))
+    /* Never /dev/null or another non-file (outfile_is_special). */
+    if (!outfile_is_special(path))
         (void)unlink(path);
     /* NAME.N of a run with several devices: N counts from 0 with no gap. */
     for (unsigned k = 0; k < 4096; k++) {
         snprintf(name, sizeof(name), "%s.%u", path, k);
-        if (out_is_special(name) || unlink(name) != 0)
+        if (outfile_is_special(name) || unlink(name) != 0)
             break;
     }
-}
-
-/* The cores of --core, with x's table for their allocations. 0, or -1. */
-static int write_core(struct sess_manager *m, const struct dump_opts *o, struct sess_xpti *x,
-                      uint32_t pid)
-{
-    char path[4096];
-    struct core_opts co = o->core_opts;
-    if (core_path(o->core, pid, path, sizeof(path)) != 0)
-        return -1;
-    co.xtab = x ? sess_xpti_table(x) : NULL;
-    return core_write_all(m, path, &co);
 }
 
 int dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_opts *o, uint32_t pid,
@@ -312,6 +300,8 @@ int dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_op
     char note[512];
     unsigned alive_before = 0, alive_after = 0;
     bool core_failed = false;
+    char core[4096];
+    struct core_opts co = o->core_opts;
     for (unsigned k = 0; k < sess_count(m); k++)
         alive_before += sess_alive(m, k);
     /* Every thread we dump is stopped once this returns, so a task that
@@ -325,11 +315,15 @@ int dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_op
     struct sess_xpti *x = sess_xpti_open(pid, note, sizeof(note));
     dump_out_xpti(out, x, note);
     dump_out_faults(out, m);
+    /* The cores in the same pass as the records, before the resume: their
+     * threads are those written, their registers read once for both. */
+    if (o->core && core_path(o->core, pid, core, sizeof(core)) != 0)
+        core_failed = true;
+    else if (o->core)
+        dump_out_add_core(out, core, &co);
     /* Progress on stderr, unless the human dump itself goes there (launch
      * mode without --json): its records are the progress. */
-    dump_out_collect(out, m, o->regs, x, stop_ns, o->json || !o->program ? stderr : NULL);
-    /* Before the resume: the core's threads are those just written. */
-    if (o->core && write_core(m, o, x, pid) != 0)
+    if (dump_out_collect(out, m, o->regs, x, stop_ns, o->json || !o->program ? stderr : NULL) != 0)
         core_failed = true;
     sess_xpti_close(x);
     /* Counted before the resume: once resumed, an application may end at
@@ -346,4 +340,20 @@ int dump_take(struct dump_out *out, struct sess_manager *m, const struct dump_op
             "exited): their threads are missing or incomplete\n",
             alive_before - alive_after, alive_before - alive_after == 1 ? "" : "s");
     return 3;
+}
+
+enum report_format dump_format(const struct dump_opts *o)
+{
+    if (o->json)
+        return REPORT_JSON;
+    return o->all_threads ? REPORT_HUMAN_EVERY_THREAD : REPORT_HUMAN;
+}
+
+int dump_close(struct dump_out *out, struct sess_manager *m, int rc)
+{
+    /* A report that could not be written is status 7 whatever else
+     * happened: a caller must not take a missing report for a clean run. */
+    if (dump_out_close(out, m, rc, true) != 0)
+        return DUMP_EXIT_CORE;
+    return rc;
 }

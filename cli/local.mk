@@ -1,16 +1,13 @@
 # SPDX-License-Identifier: MIT
 # The zestub program: argument parsing and sub-commands on top of the layers.
 bin_PROGRAMS += zestub
-zestub_SOURCES = cli/cli.h cli/main.c cli/devices.c cli/dump.c cli/serve.c cli/dump_out.c cli/dump_out.h \
-	cli/dump_classes.c cli/dump_classes.h \
-	cli/dump_xpti.c cli/dump_xpti.h cli/dump_hang.c cli/dump_hang.h cli/dump_hang_out.c cli/dump_monitor.c \
+zestub_SOURCES = cli/cli.h cli/main.c cli/devices.c cli/dump.c cli/serve.c \
+	cli/dump_hang.c cli/dump_hang.h \
 	cli/dump.h cli/dump_phases.c cli/dump_launch.c cli/forward_signals.c cli/forward_signals.h \
 	cli/serve_launcher.c cli/serve_launcher.h \
 	cli/outpattern.c cli/outpattern.h \
-	cli/merge_cmd.c cli/doctor.c cli/core_out.c cli/core_out.h \
-	cli/core_io.c cli/core_io.h cli/core_mem.c cli/core_mem.h cli/core_monitor.c \
-	cli/core_threads.c cli/core_threads.h cli/core_opts.c
-zestub_LDADD = liblaunch.la libmerge.la libtarget.la libgdbstub.la libreport.la libsessions.la \
+	cli/merge_cmd.c cli/doctor.c
+zestub_LDADD = liblaunch.la libmerge.la libtarget.la libreport.la libgdbstub.la libsessions.la \
 	libsymbols.la libregsets.la libzetdebug.la \
 	$(ZE_LIBS) $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(PTHREAD_LIBS)
 EXTRA_DIST += cli/README.md doc/merge-format.md doc/core-format.md

@@ -74,9 +74,3 @@ int out_expand(const char *pattern, long rank, long pid, char *buf, size_t len, 
         buf[0] = '\0';
     return 0;
 }
-
-bool out_is_special(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
-}

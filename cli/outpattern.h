@@ -19,10 +19,4 @@ void out_host(char *buf, size_t len);
 int out_expand(const char *pattern, long rank, long pid, char *buf, size_t len, char *err,
                size_t errlen);
 
-/* The name exists and is not a regular file (after symbolic links):
- * /dev/null, a FIFO, a terminal. Such an output is written in place,
- * never replaced by a rename or removed: as root, `--json /dev/null`
- * would otherwise delete /dev/null and leave a regular file there. */
-bool out_is_special(const char *path);
-
 #endif

@@ -385,8 +385,6 @@ int cli_serve(int argc, char **argv)
         return 1;
     }
     tgt_target_set_log(&tgt, &o.cfg.log);
-    tgt_target_set_dump(&tgt, cli_monitor_dump, NULL);
-    tgt_target_set_core(&tgt, cli_monitor_core, NULL);
     install_signal_wakeup(&o.cfg);
     if (o.cfg.multi) /* vRun: GDB's run starts programs as launch mode does */
         runner = cli_serve_launcher(&tgt, !strcmp(o.comm, "-"));

@@ -19,19 +19,6 @@ void tgt_target_free(struct rsp_target *t);
  * log is copied; default: nothing). */
 void tgt_target_set_log(struct rsp_target *t, const struct rsp_log *log);
 
-/* `monitor dump [ARGS]`: the caller writes the dump (its format belongs to
- * cli/, above this layer) of the threads stopped now into out. 0, or a
- * negative number when ARGS are wrong (the text says why). */
-struct sess_manager;
-struct zd;
-typedef int (*tgt_dump_fn)(void *arg, struct sess_manager *m, struct zd *zd, uint32_t host_pid,
-                           const char *args, struct rsp_buf *out);
-void tgt_target_set_dump(struct rsp_target *t, tgt_dump_fn fn, void *arg);
-/* `monitor core [ARGS]`: the caller writes GPU core files (cli/ again)
- * of the threads stopped now and says in out what it wrote. Offered only
- * when a dump function is set too. */
-void tgt_target_set_core(struct rsp_target *t, tgt_dump_fn fn, void *arg);
-
 /* vRun: starting a program belongs to the caller (cli/'s launch mode);
  * the target's programs table (gdbstub/target.h says what each function
  * does) forwards to these. The table is offered only once a launcher with

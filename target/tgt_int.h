@@ -38,10 +38,6 @@ struct tgt {
      * still end the resume, or GDB would wait forever. */
     unsigned interrupts_pending;
     struct tgt_xpti *xpti; /* the application's XPTI table, from attach to detach */
-    tgt_dump_fn dump;      /* monitor dump, provided by the caller */
-    void *dump_arg;
-    tgt_dump_fn core; /* monitor core, provided by the caller */
-    void *core_arg;
     bool held_report, report_stop_all;
     struct rsp_event report;
     /* Per device: its application's end was reported to the client (an
@@ -79,9 +75,7 @@ static inline void tgt_say(char *err, size_t errlen, const char *msg)
         snprintf(err, errlen, "%s", msg);
 }
 
-/* tgt_monitor_table.c: the monitor table's commands (the dump row
- * only when a dump function was set, the core row only with it and a core
- * function). */
+/* tgt_monitor_table.c: rsp_target_ops.monitor_commands. */
 const struct rsp_monitor_cmd *tgt_monitor_commands(void *ctx, size_t *n);
 
 /* tgt_run.c */

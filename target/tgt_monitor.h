@@ -14,6 +14,8 @@
 #ifndef ZESTUB_TARGET_TGT_MONITOR_H
 #define ZESTUB_TARGET_TGT_MONITOR_H
 
+#include <stdint.h>
+
 struct rsp_buf;
 struct tgt_xpti;
 struct sess_manager;
@@ -35,5 +37,14 @@ int tgt_monitor_xpti_uid(struct tgt_xpti *xp, struct sess_manager *m, const char
                          struct rsp_buf *out);
 int tgt_monitor_xpti_allocations(struct tgt_xpti *xp, struct sess_manager *m, const char *args,
                                  struct rsp_buf *out);
+
+/* tgt_monitor_report.c: `dump [--json] [--registers ...]` (the report
+ * layer's dump, into out) and `core [OPTIONS] FILE` (its GPU cores, files
+ * on the server's machine; out says what was written). */
+struct zd;
+int tgt_monitor_dump(struct sess_manager *m, struct zd *zd, uint32_t host_pid, const char *args,
+                     struct rsp_buf *out);
+int tgt_monitor_core(struct sess_manager *m, uint32_t host_pid, const char *args,
+                     struct rsp_buf *out);
 
 #endif

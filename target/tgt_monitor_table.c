@@ -52,19 +52,16 @@ static int mon_xpti_allocations(void *ctx, const char *args, struct rsp_buf *out
     return tgt_monitor_xpti_allocations(t->xpti, t->m, args, out);
 }
 
-/* The dump of `zestub dump`, whose format the caller (cli/) owns, of the
- * threads stopped now. */
 static int mon_dump(void *ctx, const char *args, struct rsp_buf *out)
 {
     struct tgt *t = ctx;
-    return t->dump(t->dump_arg, t->m, t->zd, t->host_pid, args, out);
+    return tgt_monitor_dump(t->m, t->zd, t->host_pid, args, out);
 }
 
-/* GPU core files (cli/ writes them) of the threads stopped now. */
 static int mon_core(void *ctx, const char *args, struct rsp_buf *out)
 {
     struct tgt *t = ctx;
-    return t->core(t->core_arg, t->m, t->zd, t->host_pid, args, out);
+    return tgt_monitor_core(t->m, t->host_pid, args, out);
 }
 
 static const struct rsp_monitor_cmd commands[] = {
@@ -90,8 +87,6 @@ static const struct rsp_monitor_cmd commands[] = {
      "the allocation containing ADDRESS (live or freed,\n"
      "where allocated and freed), or the live allocations",
      false, mon_xpti_allocations},
-    /* Last: there only when the caller provided the dump, and then the
-     * core (which is only set with the dump). */
     {"dump", "dump [--json] [--registers none|expedited|all]",
      "the threads stopped now, as zestub dump prints them", true, mon_dump},
     {"core", "core [--light] [--memory SIZE] [--threads all|faulting|N] [--size SIZE] FILE",
@@ -102,8 +97,7 @@ static const struct rsp_monitor_cmd commands[] = {
 
 const struct rsp_monitor_cmd *tgt_monitor_commands(void *ctx, size_t *n)
 {
-    struct tgt *t = ctx;
-    size_t all = sizeof(commands) / sizeof(commands[0]);
-    *n = !t->dump ? all - 2 : !t->core ? all - 1 : all;
+    (void)ctx;
+    *n = sizeof(commands) / sizeof(commands[0]);
     return commands;
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "target/tgt_xpti.h"
+#include "report/device_desc.h"
 #include "regsets/regs.h"
 #include "sessions/sess.h"
 
@@ -186,20 +187,22 @@ static int t_tdesc(void *ctx, uint32_t id, struct rsp_tdesc *out)
 static int t_device_info(void *ctx, uint32_t pid, struct rsp_device_info *out)
 {
     struct tgt *t = ctx;
-    const struct zd_device *d;
+    struct regs_tdesc_device td;
+    char name[128];
     if (pid < 1 || pid > t->n)
         return -ENOENT;
-    d = sess_device(t->m, pid - 1);
+    /* The same <device> element as the cores' (report/device_desc.c). */
+    report_device_desc(sess_device(t->m, pid - 1), &td, name, sizeof(name));
     memset(out, 0, sizeof(*out));
-    out->vendor_id = (uint16_t)d->vendor_id;
-    out->device_id = (uint16_t)d->device_id;
-    snprintf(out->name, sizeof(out->name), "%.127s", d->name);
-    snprintf(out->pci_slot, sizeof(out->pci_slot), "%s", d->pci_slot);
-    memcpy(out->uuid, d->uuid, sizeof(out->uuid));
+    out->vendor_id = td.vendor_id;
+    out->device_id = td.device_id;
+    snprintf(out->name, sizeof(out->name), "%s", td.name);
+    snprintf(out->pci_slot, sizeof(out->pci_slot), "%s", td.pci_slot);
+    memcpy(out->uuid, td.uuid, sizeof(out->uuid));
     out->has_uuid = true;
-    out->total_cores = d->slices * d->subslices * d->eus;
-    out->total_threads = d->nthreads;
-    out->subdevice_id = d->parent >= 0 ? (int32_t)d->subdevice_id : -1;
+    out->total_cores = td.total_cores;
+    out->total_threads = td.total_threads;
+    out->subdevice_id = td.subdevice_id;
     return 0;
 }
 
@@ -577,22 +580,4 @@ void tgt_target_set_log(struct rsp_target *tgt, const struct rsp_log *log)
     struct tgt *t = tgt->ctx;
     if (t && log)
         t->log = *log;
-}
-
-void tgt_target_set_core(struct rsp_target *tgt, tgt_dump_fn fn, void *arg)
-{
-    struct tgt *t = tgt->ctx;
-    if (t) {
-        t->core = fn;
-        t->core_arg = arg;
-    }
-}
-
-void tgt_target_set_dump(struct rsp_target *tgt, tgt_dump_fn fn, void *arg)
-{
-    struct tgt *t = tgt->ctx;
-    if (t) {
-        t->dump = fn;
-        t->dump_arg = arg;
-    }
 }

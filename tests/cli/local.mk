@@ -9,14 +9,14 @@ CLI_TESTS = tests/cli/test_devices.sh tests/cli/test_dump.sh tests/cli/test_dump
 	tests/cli/test_dump_source_path.py \
 	tests/cli/test_dump_progress.py tests/cli/test_dump_classes.py tests/cli/test_core.py \
 	tests/cli/test_core_gdb.py tests/cli/test_core_memory.py tests/cli/test_dump_hang.py \
-	tests/cli/test_dump_hang_damaged.py
+	tests/cli/test_dump_hang_damaged.py tests/cli/test_dump_register_reads.py
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/check_dump.py tests/cli/check_xpti.py \
 	tests/cli/run_check.sh tests/cli/README.md
-# cli/dump_classes.c alone (the human dump's thread classes).
+# report/dump_classes.c alone (the human dump's thread classes).
 check_PROGRAMS += tests/cli/test_dump_classes_unit
 TESTS += tests/cli/test_dump_classes_unit
-tests_cli_test_dump_classes_unit_SOURCES = tests/cli/test_dump_classes_unit.c cli/dump_classes.c
+tests_cli_test_dump_classes_unit_SOURCES = tests/cli/test_dump_classes_unit.c report/dump_classes.c
 tests_cli_test_dump_classes_unit_LDADD = libregsets.la
 # The reader of zestub dump --core's files (libelf), used by test_core.py.
 check_PROGRAMS += tests/cli/core_check

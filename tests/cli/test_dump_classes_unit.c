@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/dump_classes.h"
+#include "report/dump_classes.h"
 #include "regsets/regs.h"
 #include "tests/lib/tap.h"
 

@@ -6,7 +6,7 @@ check_PROGRAMS += tests/target/test_tgt_ops tests/target/debuggee
 TESTS += tests/target/test_tgt_ops
 tests_target_test_tgt_ops_SOURCES = tests/target/test_tgt_ops.c $(conf_util_sources)
 tests_target_test_tgt_ops_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
-tests_target_test_tgt_ops_LDADD = libtarget.la libgdbstub.la libsessions.la libsymbols.la \
+tests_target_test_tgt_ops_LDADD = libtarget.la libreport.la libgdbstub.la libsessions.la libsymbols.la \
 	libregsets.la libzetdebug.la $(ZE_LIBS) $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(PTHREAD_LIBS)
 tests_target_debuggee_SOURCES = $(conf_debuggee_sources)
 tests_target_debuggee_CFLAGS = $(conf_cflags)

@@ -3,15 +3,15 @@
  * (doc/core-format.md, "Memory"): the pages around each fault address,
  * then, when the application's XPTI table is there, its live allocations
  * (those holding a fault address first), within a byte budget. */
-#ifndef ZESTUB_CLI_CORE_MEM_H
-#define ZESTUB_CLI_CORE_MEM_H
+#ifndef ZESTUB_REPORT_CORE_MEM_H
+#define ZESTUB_REPORT_CORE_MEM_H
 
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli/core_io.h"
+#include "report/core_io.h"
 #include "sessions/sess.h"
-#include "xpti/xtab_reader.h"
+#include "sessions/sess_xpti.h"
 
 /* The page granularity of the fault windows. */
 #define CORE_MEM_PAGE 4096u
@@ -49,10 +49,10 @@ struct core_mem {
 };
 
 /* Plans session k's memory within `limit` bytes (0: none): the fault
- * pages, the live allocations of t (NULL: no XPTI table) that hold a fault
+ * pages, the live allocations of x (NULL: no XPTI table) that hold a fault
  * address, the SLM of slm_thread's work-group (UINT32_MAX: none), then the
  * other live allocations. 0, or -1 when out of memory. */
-int core_mem_plan(struct sess_manager *m, unsigned k, struct xtab *t, uint32_t slm_thread,
+int core_mem_plan(struct sess_manager *m, unsigned k, struct sess_xpti *x, uint32_t slm_thread,
                   uint64_t limit, struct core_mem *out);
 void core_mem_free(struct core_mem *mem);
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/core_threads.h"
+#include "report/core_threads.h"
 
 /* Threads that stopped for a reason of their own come first, page faults
  * before the rest; the others (stopped by our interrupt) after. */

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* Which stopped threads a GPU core holds and in which order
  * (doc/core-format.md, "Signals and thread order"). */
-#ifndef ZESTUB_CLI_CORE_THREADS_H
-#define ZESTUB_CLI_CORE_THREADS_H
+#ifndef ZESTUB_REPORT_CORE_THREADS_H
+#define ZESTUB_REPORT_CORE_THREADS_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli/core_out.h"
+#include "report/core_out.h"
 #include "regsets/regs.h"
 #include "sessions/sess.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/core_out.h"
+#include "report/core_out.h"
 
 int core_parse_size(const char *s, uint64_t *bytes)
 {

@@ -15,11 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/core_io.h"
-#include "cli/core_mem.h"
-#include "cli/core_out.h"
-#include "cli/core_threads.h"
-#include "cli/outpattern.h"
+#include "report/core_plan.h"
+#include "report/device_desc.h"
 #include "regsets/regs.h"
 #include "regsets/tdesc_xml.h"
 
@@ -38,45 +35,6 @@
 
 static const char core_name[] = "CORE";
 static const char zestub_name[] = "ZESTUB";
-static const char partial_suffix[] = ".partial";
-
-struct code_range {
-    uint64_t addr, size; /* on the device */
-    uint64_t elf_off;    /* the same bytes in the module's ELF */
-};
-
-struct module {
-    uint8_t *elf;
-    size_t size;
-    uint64_t begin, end; /* the ELF in the debuggee (its name) */
-    uint64_t vaddr;      /* where the ELF sits in the core */
-    uint64_t delta;      /* load address minus the ELF's first segment address */
-    char name[64];
-    struct code_range *code;
-    size_t ncode;
-};
-
-struct plan {
-    struct sess_manager *m;
-    unsigned k;
-    const struct core_opts *opts;
-    FILE *log;
-    struct core_mem mem;
-    uint64_t mem_limit; /* the memory budget: --core-memory, or less under --core-size */
-    struct regs_catalog *cat;
-    char *xml;
-    size_t xml_len;
-    size_t reg_bytes;
-    struct core_threads th;
-    int signal; /* the process's: that of the first thread */
-    bool has_fault;
-    uint64_t fault_addr;
-    enum zd_fault_reason fault_reason;
-    struct module *mods;
-    size_t nmods;
-    size_t file_desc; /* NT_FILE descriptor bytes */
-    char version[96];
-};
 
 /* ---- the plan: what goes in, and its sizes -------------------------------- */
 
@@ -184,7 +142,7 @@ static int load_modules(struct plan *p)
     return 0;
 }
 
-static void plan_free(struct plan *p)
+void core_plan_free(struct plan *p)
 {
     for (size_t i = 0; p->mods && i < p->nmods; i++) {
         free(p->mods[i].elf);
@@ -194,7 +152,6 @@ static void plan_free(struct plan *p)
     core_threads_free(&p->th);
     free(p->xml);
     core_mem_free(&p->mem);
-    regs_catalog_free(p->cat);
 }
 
 /* ---- sizes: what the bound lets in ------------------------------------------- */
@@ -256,7 +213,7 @@ static void keep_slm_apart(struct plan *p)
  * (Intel's GDB's current thread when it opens the core). */
 static int plan_memory(struct plan *p, uint64_t limit)
 {
-    if (core_mem_plan(p->m, p->k, p->opts->xtab, p->th.t[0].thread, limit, &p->mem) != 0)
+    if (core_mem_plan(p->m, p->k, p->x, p->th.t[0].thread, limit, &p->mem) != 0)
         return -1;
     p->mem_limit = limit;
     keep_slm_apart(p);
@@ -323,25 +280,14 @@ static int fit_size(struct plan *p, uint64_t bound)
     }
 }
 
-static int make_plan(struct plan *p)
+int core_plan_make(struct plan *p)
 {
-    const struct zd_device *d = sess_device(p->m, p->k);
-    size_t nsets = 0;
-    const struct zd_regset *sets = sess_regsets(p->m, p->k, &nsets);
     char name[128];
     struct regs_tdesc_device td;
-    if (!(p->cat = regs_catalog_new(sets, nsets)))
+    if (!p->cat)
         return -1;
     /* The same <device> element as the server's (target/tgt_ops.c). */
-    snprintf(name, sizeof(name), "%.127s", d->name);
-    td = (struct regs_tdesc_device){.vendor_id = (uint16_t)d->vendor_id,
-                                    .device_id = (uint16_t)d->device_id,
-                                    .name = name,
-                                    .pci_slot = d->pci_slot,
-                                    .uuid = d->uuid,
-                                    .total_cores = d->slices * d->subslices * d->eus,
-                                    .total_threads = d->nthreads,
-                                    .subdevice_id = d->parent >= 0 ? (int32_t)d->subdevice_id : -1};
+    report_device_desc(sess_device(p->m, p->k), &td, name, sizeof(name));
     if (!(p->xml = regs_tdesc_xml(p->cat, &td, &p->xml_len)))
         return -1;
     for (size_t i = 0; i < regs_catalog_count(p->cat); i++)
@@ -374,28 +320,17 @@ static int make_plan(struct plan *p)
 /* ---- writing ---------------------------------------------------------------- */
 
 /* One thread's registers in the description's order, bit_size / 8 bytes
- * each; a register whose set cannot be read is zeros (and counted). */
-static void write_registers(struct core_io *o, struct plan *p, uint32_t thread,
-                            unsigned *unreadable)
+ * each, from its sets (data[s] NULL: set s unreadable, its registers
+ * zeros). */
+static void write_registers(struct core_io *o, const struct plan *p,
+                            const uint8_t *const data[REPORT_MAX_SETS],
+                            const size_t size[REPORT_MAX_SETS])
 {
-    size_t nsets = regs_catalog_set_count(p->cat);
-    const uint8_t *data[32] = {0};
-    size_t size[32] = {0};
-    bool failed = false, had[32] = {0};
-    for (size_t s = 0; s < nsets && s < 32; s++) {
-        struct zd_error err;
-        had[s] = sess_regset_cached(p->m, p->k, thread, regs_catalog_set(p->cat, s)->props.type);
-        if (sess_read_regset(p->m, p->k, thread, regs_catalog_set(p->cat, s)->props.type, &data[s],
-                             &size[s], &err) != 0) {
-            data[s] = NULL;
-            failed = true;
-        }
-    }
     for (size_t i = 0; i < regs_catalog_count(p->cat); i++) {
         const struct regs_reg *r = regs_catalog_at(p->cat, i);
         size_t want = r->bit_size / 8, have = 0;
         size_t at = (size_t)r->index * r->byte_size;
-        if (r->regset < 32 && data[r->regset] && at < size[r->regset]) {
+        if (r->regset < REPORT_MAX_SETS && data[r->regset] && at < size[r->regset]) {
             have = r->byte_size < want ? r->byte_size : want;
             if (have > size[r->regset] - at)
                 have = size[r->regset] - at;
@@ -403,13 +338,6 @@ static void write_registers(struct core_io *o, struct plan *p, uint32_t thread,
         }
         core_io_zeros(o, want - have);
     }
-    /* Streamed: what this thread's registers filled in the session's cache
-     * goes, or the cache would hold every thread's registers at the end. */
-    for (size_t s = 0; s < nsets && s < 32; s++)
-        if (!had[s])
-            sess_forget_regset(p->m, p->k, thread, regs_catalog_set(p->cat, s)->props.type);
-    if (failed)
-        (*unreadable)++;
 }
 
 static void write_siginfo(struct core_io *o, const struct plan *p, const struct core_thread *t)
@@ -432,7 +360,8 @@ static void write_siginfo(struct core_io *o, const struct plan *p, const struct 
     core_note_end(o, sizeof(si));
 }
 
-static void write_notes(struct core_io *o, struct plan *p, unsigned *unreadable)
+/* The notes before the threads': the version and the description. */
+static void write_head_notes(struct core_io *o, const struct plan *p)
 {
     size_t vl = strlen(p->version) + 1, pl = 4 + p->xml_len + 1;
     core_note_begin(o, zestub_name, CORE_NT_ZESTUB, vl);
@@ -443,39 +372,47 @@ static void write_notes(struct core_io *o, struct plan *p, unsigned *unreadable)
     core_io_put(o, "GPU", 4);
     core_io_put(o, p->xml, p->xml_len + 1);
     core_note_end(o, pl);
-    for (size_t i = 0; i < p->th.n; i++) {
-        const struct core_thread *t = &p->th.t[i];
-        uint8_t h[16] = {0};
-        core_put_u64(h, (uint64_t)t->thread + 1); /* the server's thread ids */
-        /* The process's signal in every status note, as Linux cores do;
-         * the thread's own is in its siginfo note. */
-        core_put_u32(h + 8, (uint32_t)p->signal);
-        core_note_begin(o, core_name, CORE_NT_PRSTATUS, status_desc(p));
-        core_io_put(o, h, sizeof(h));
-        write_registers(o, p, t->thread, unreadable);
-        core_note_end(o, status_desc(p));
-        if (has_siginfo(t))
-            write_siginfo(o, p, t);
-    }
-    if (p->nmods) {
-        uint8_t w[8];
-        core_note_begin(o, core_name, CORE_NT_FILE, p->file_desc);
-        core_put_u64(w, p->nmods);
+}
+
+void core_write_thread(struct core_io *o, const struct plan *p, const struct core_thread *t,
+                       const uint8_t *const data[REPORT_MAX_SETS],
+                       const size_t size[REPORT_MAX_SETS])
+{
+    uint8_t h[16] = {0};
+    core_put_u64(h, (uint64_t)t->thread + 1); /* the server's thread ids */
+    /* The process's signal in every status note, as Linux cores do; the
+     * thread's own is in its siginfo note. */
+    core_put_u32(h + 8, (uint32_t)p->signal);
+    core_note_begin(o, core_name, CORE_NT_PRSTATUS, status_desc(p));
+    core_io_put(o, h, sizeof(h));
+    write_registers(o, p, data, size);
+    core_note_end(o, status_desc(p));
+    if (has_siginfo(t))
+        write_siginfo(o, p, t);
+}
+
+/* NT_FILE: where each module's ELF sits in the core. */
+static void write_file_note(struct core_io *o, const struct plan *p)
+{
+    uint8_t w[8];
+    if (!p->nmods)
+        return;
+    core_note_begin(o, core_name, CORE_NT_FILE, p->file_desc);
+    core_put_u64(w, p->nmods);
+    core_io_put(o, w, 8);
+    core_put_u64(w, 1); /* page size: offsets are in bytes */
+    core_io_put(o, w, 8);
+    for (size_t i = 0; i < p->nmods; i++) {
+        core_put_u64(w, p->mods[i].vaddr);
         core_io_put(o, w, 8);
-        core_put_u64(w, 1); /* page size: offsets are in bytes */
+        core_put_u64(w, p->mods[i].vaddr + p->mods[i].size);
         core_io_put(o, w, 8);
-        for (size_t i = 0; i < p->nmods; i++) {
-            core_put_u64(w, p->mods[i].vaddr);
-            core_io_put(o, w, 8);
-            core_put_u64(w, p->mods[i].vaddr + p->mods[i].size);
-            core_io_put(o, w, 8);
-            core_put_u64(w, p->mods[i].delta);
-            core_io_put(o, w, 8);
-        }
-        for (size_t i = 0; i < p->nmods; i++)
-            core_io_put(o, p->mods[i].name, strlen(p->mods[i].name) + 1);
-        core_note_end(o, p->file_desc);
+        core_put_u64(w, p->mods[i].delta);
+        core_io_put(o, w, 8);
     }
+    for (size_t i = 0; i < p->nmods; i++)
+        core_io_put(o, p->mods[i].name, strlen(p->mods[i].name) + 1);
+    core_note_end(o, p->file_desc);
 }
 
 /* Kernel code as the device has it now; where a read fails, the module's
@@ -595,14 +532,19 @@ failed:
     return -1;
 }
 
-/* The notes and the segments, streamed where the program headers say. */
-static void write_body(struct core_io *o, struct plan *p, const GElf_Phdr *ph, unsigned *unreadable,
-                       unsigned *from_elf, uint64_t *mem_unreadable)
+/* The notes and the segments, streamed where the program headers say,
+ * but the threads' notes: their place is left for core_write_thread. */
+static void write_body(struct core_io *o, struct plan *p, const GElf_Phdr *ph, unsigned *from_elf,
+                       uint64_t *mem_unreadable)
 {
     size_t k = 1;
-    write_notes(o, p, unreadable);
+    write_head_notes(o, p);
+    p->threads_off = core_io_pos(o);
+    for (size_t i = 0; i < p->th.n; i++)
+        core_io_skip(o, thread_size(p, &p->th.t[i]));
+    write_file_note(o, p);
     for (size_t i = 0; i < p->nmods; i++) {
-        const struct module *mod = &p->mods[i];
+        struct module *mod = &p->mods[i];
         core_io_zeros(o, (size_t)(ph[k].p_offset - core_io_pos(o)));
         core_io_put(o, mod->elf, mod->size);
         k++;
@@ -610,6 +552,9 @@ static void write_body(struct core_io *o, struct plan *p, const GElf_Phdr *ph, u
             core_io_zeros(o, (size_t)(ph[k].p_offset - core_io_pos(o)));
             write_code(o, p, mod, &mod->code[c], from_elf);
         }
+        core_io_flush(o);
+        free(p->mods[i].elf); /* written: the pass need not hold it */
+        p->mods[i].elf = NULL;
     }
     for (size_t i = 0; i < p->mem.n; i++, k++) {
         core_io_zeros(o, (size_t)(ph[k].p_offset - core_io_pos(o)));
@@ -623,8 +568,8 @@ static void write_body(struct core_io *o, struct plan *p, const GElf_Phdr *ph, u
 }
 
 /* What could not be read, once each, after the core is written. */
-static void report_gaps(struct plan *p, unsigned unreadable, unsigned from_elf,
-                        uint64_t mem_unreadable)
+void core_report_gaps(const struct plan *p, unsigned unreadable, unsigned from_elf,
+                      uint64_t mem_unreadable)
 {
     if (unreadable)
         fprintf(p->log,
@@ -654,119 +599,32 @@ static uint64_t core_size(const GElf_Phdr *ph, size_t phnum)
     return end;
 }
 
-static int write_core(struct plan *p, const char *path)
+int core_write_static(struct plan *p, struct core_io *o, const char *path, bool in_place,
+                      unsigned *from_elf, uint64_t *mem_unreadable)
 {
     size_t phnum;
-    uint64_t notes_off, mem_unreadable = 0;
-    struct core_io *o = NULL;
-    GElf_Phdr *ph;
-    unsigned unreadable = 0, from_elf = 0;
-    int fd = -1, rc = -1;
-
-    if (!(ph = layout(p, &phnum, &notes_off)) || !(o = calloc(1, sizeof(*o)))) {
-        free(ph);
+    uint64_t notes_off;
+    GElf_Phdr *ph = layout(p, &phnum, &notes_off);
+    if (!ph) {
         fprintf(p->log, "zestub dump: core: out of memory\n");
         return -1;
     }
-    if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
-        fprintf(p->log, "zestub dump: cannot write %s: %s\n", path, strerror(errno));
-        goto done;
-    }
-    if (write_headers(p, fd, ph, phnum, path) != 0)
-        goto done;
-    o->fd = fd;
-    o->off = notes_off;
-    write_body(o, p, ph, &unreadable, &from_elf, &mem_unreadable);
-    /* Memory left as a hole at the very end still counts in the size
-     * (of a regular file: /dev/null has none). */
-    if (!o->err && !out_is_special(path) && ftruncate(fd, (off_t)core_size(ph, phnum)) != 0)
-        o->err = errno;
-    if (o->err) {
-        fprintf(p->log, "zestub dump: writing %s failed: %s\n", path, strerror(o->err));
-        goto done;
-    }
-    rc = 0;
-    report_gaps(p, unreadable, from_elf, mem_unreadable);
-done:
-    if (fd >= 0 && close(fd) != 0 && rc == 0) {
-        fprintf(p->log, "zestub dump: writing %s failed: %s\n", path, strerror(errno));
-        rc = -1;
-    }
-    free(ph);
-    free(o);
-    return rc;
-}
-
-/* Writes NAME.partial and renames it to NAME; an older NAME goes first. */
-static int write_one(struct sess_manager *m, unsigned k, const char *name,
-                     const struct core_opts *opts, FILE *log)
-{
-    struct plan p;
-    size_t n = strlen(name);
-    char *partial = malloc(n + sizeof(partial_suffix));
-    int rc = -1;
-    memset(&p, 0, sizeof(p));
-    p.m = m;
-    p.k = k;
-    p.opts = opts;
-    p.log = log;
-    if (!out_is_special(name) && unlink(name) != 0 && errno != ENOENT)
-        fprintf(log, "zestub dump: cannot remove the older %s: %s\n", name, strerror(errno));
-    if (!partial || make_plan(&p) != 0) {
-        fprintf(log, "zestub dump: core: out of memory\n");
-        goto out;
-    }
-    if (p.th.n == 0) {
-        fprintf(log, "zestub dump: core: device %u has no stopped thread: no core written\n", k);
-        rc = 0;
-        goto out;
-    }
-    if (out_is_special(name)) { /* /dev/null, a FIFO: in place (out_is_special) */
-        rc = write_core(&p, name);
-        goto out;
-    }
-    memcpy(partial, name, n);
-    memcpy(partial + n, partial_suffix, sizeof(partial_suffix));
-    if (write_core(&p, partial) != 0) {
-        unlink(partial);
-        goto out;
-    }
-    if (rename(partial, name) != 0) {
-        fprintf(log, "zestub dump: the core stays in %s: cannot rename it to %s: %s\n", partial,
-                name, strerror(errno));
-        goto out;
-    }
-    fprintf(log, "zestub dump: core written: %s (%zu thread%s, %zu module%s, %llu bytes of memory",
-            name, p.th.n, p.th.n == 1 ? "" : "s", p.nmods, p.nmods == 1 ? "" : "s",
-            (unsigned long long)p.mem.bytes);
-    if (p.mem.slm.size) /* thread ids as the server and Intel's GDB number them */
-        fprintf(log, ", %llu bytes of SLM of thread %u", (unsigned long long)p.mem.slm.size,
-                p.mem.slm_thread + 1);
-    fprintf(log, ")\n");
-    rc = 0;
-out:
-    free(partial);
-    plan_free(&p);
-    return rc;
-}
-
-int core_write_all(struct sess_manager *m, const char *path, const struct core_opts *opts)
-{
-    unsigned n = sess_count(m);
-    FILE *log = opts->log ? opts->log : stderr;
-    int rc = 0;
-    if (elf_version(EV_CURRENT) == EV_NONE) {
-        fprintf(log, "zestub dump: core: libelf: %s\n", elf_errmsg(-1));
+    if (write_headers(p, o->fd, ph, phnum, path) != 0) {
+        free(ph);
         return -1;
     }
-    for (unsigned k = 0; k < n; k++) {
-        char name[4200];
-        if (n == 1)
-            snprintf(name, sizeof(name), "%s", path);
-        else
-            snprintf(name, sizeof(name), "%s.%u", path, k);
-        if (write_one(m, k, name, opts, log) != 0)
-            rc = -1;
-    }
-    return rc;
+    o->off = notes_off;
+    write_body(o, p, ph, from_elf, mem_unreadable);
+    p->size = core_size(ph, phnum);
+    /* Memory left as a hole at the very end still counts in the size (of
+     * a regular file: /dev/null has none). */
+    if (!o->err && !in_place && ftruncate(o->fd, (off_t)p->size) != 0)
+        o->err = errno;
+    free(ph);
+    return 0;
+}
+
+uint64_t core_thread_note_size(const struct plan *p, const struct core_thread *t)
+{
+    return thread_size(p, t);
 }

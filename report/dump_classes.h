@@ -5,13 +5,13 @@
  * thread ranges and one representative thread in full, so that a dump of
  * 65,536 threads stays a page long. The JSON document keeps every thread;
  * `zestub dump --all-threads` gives one human line per thread. */
-#ifndef ZESTUB_CLI_DUMP_CLASSES_H
-#define ZESTUB_CLI_DUMP_CLASSES_H
+#ifndef ZESTUB_REPORT_DUMP_CLASSES_H
+#define ZESTUB_REPORT_DUMP_CLASSES_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli/dump_out.h"
+#include "report/record.h"
 
 struct dump_classes;
 

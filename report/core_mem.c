@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* The memory of a GPU core (cli/core_mem.h). Candidates are taken in the
+/* The memory of a GPU core (report/core_mem.h). Candidates are taken in the
  * order a user at a fault needs them (the fault's neighbourhood, the
  * allocation it hit, then the rest) until the budget is spent, and only
  * then sorted and merged into load segments. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/core_mem.h"
+#include "report/core_mem.h"
 
 struct plan_state {
     struct core_mem *mem;
@@ -142,13 +142,13 @@ static int take_alloc(struct plan_state *s, const struct xtab_alloc *a)
 
 /* Live allocations in the table's order: those holding a fault address
  * (faulted true) or the others. */
-static int plan_allocs(struct plan_state *s, struct sess_manager *m, unsigned k, struct xtab *t,
-                       bool faulted)
+static int plan_allocs(struct plan_state *s, struct sess_manager *m, unsigned k,
+                       struct sess_xpti *x, bool faulted)
 {
-    size_t n = t ? xtab_count(t, XTAB_ALLOCS) : 0;
+    size_t n = x ? sess_xpti_count(x, XTAB_ALLOCS) : 0;
     for (size_t i = 0; i < n; i++) {
         struct xtab_alloc a;
-        if (xtab_alloc_at(t, i, &a) != 0 || !a.live || a.size == 0 || a.base + a.size < a.base ||
+        if (sess_xpti_alloc_at(x, i, &a) != 0 || !sess_xpti_alloc_live(&a) ||
             holds_a_fault(m, k, &a) != faulted)
             continue;
         if (take_alloc(s, &a) != 0)
@@ -186,7 +186,7 @@ static void merge_ranges(struct core_mem *mem)
         mem->bytes += mem->r[i].size;
 }
 
-int core_mem_plan(struct sess_manager *m, unsigned k, struct xtab *t, uint32_t slm_thread,
+int core_mem_plan(struct sess_manager *m, unsigned k, struct sess_xpti *x, uint32_t slm_thread,
                   uint64_t limit, struct core_mem *out)
 {
     struct plan_state s = {.mem = out, .left = limit};
@@ -195,10 +195,10 @@ int core_mem_plan(struct sess_manager *m, unsigned k, struct xtab *t, uint32_t s
         return 0;
     /* What a user at a fault needs first: the fault's neighbourhood and
      * the allocation it hit, then the work-group's SLM, then the rest. */
-    if (plan_fault_pages(&s, m, k) != 0 || plan_allocs(&s, m, k, t, true) != 0)
+    if (plan_fault_pages(&s, m, k) != 0 || plan_allocs(&s, m, k, x, true) != 0)
         goto failed;
     plan_slm(&s, m, k, slm_thread);
-    if (plan_allocs(&s, m, k, t, false) != 0)
+    if (plan_allocs(&s, m, k, x, false) != 0)
         goto failed;
     merge_ranges(out);
     return 0;

@@ -2,8 +2,8 @@
 /* The core writer's output: a buffered writer at explicit file offsets,
  * with holes for bytes it skips (a core's unreadable memory costs no disk
  * space), and the little-endian/ELF-note helpers the core's parts share. */
-#ifndef ZESTUB_CLI_CORE_IO_H
-#define ZESTUB_CLI_CORE_IO_H
+#ifndef ZESTUB_REPORT_CORE_IO_H
+#define ZESTUB_REPORT_CORE_IO_H
 
 #include <stddef.h>
 #include <stdint.h>

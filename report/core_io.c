@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The core writer's buffered output (cli/core_io.h). */
+/* The core writer's buffered output (report/core_io.h). */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/core_io.h"
+#include "report/core_io.h"
 
 void core_io_flush(struct core_io *o)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "cli/dump_classes.h"
+#include "report/dump_classes.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

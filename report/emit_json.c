@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+/* The JSON emitter: the versioned document of doc/dump-format.md, streamed
+ * record by record; whatever section is open when it ends early is closed,
+ * so that an interrupted run still leaves a well-formed document. */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "report/emitter.h"
+#include "report/json.h"
+#include "report/regs_text.h"
+#include "report/xpti_text.h"
+
+enum phase { PH_HEADER, PH_DEVICES, PH_XPTI, PH_THREADS, PH_DONE };
+
+struct json_em {
+    FILE *f;
+    enum phase phase;
+    unsigned nthreads;
+    enum dump_regs regs;
+};
+
+static void j_header(void *ctx, uint32_t pid, const char *trigger)
+{
+    struct json_em *j = ctx;
+    fprintf(j->f, "{\"schema\":\"zestub-dump\",\"version\":1,\"pid\":%u,\"trigger\":", pid);
+    report_json_str(j->f, trigger);
+}
+
+static void j_launch(void *ctx, long rank, const char *host)
+{
+    struct json_em *j = ctx;
+    if (rank >= 0)
+        fprintf(j->f, ",\"rank\":%ld,\"host\":", rank);
+    else
+        fputs(",\"rank\":null,\"host\":", j->f);
+    report_json_str(j->f, host);
+}
+
+static void j_devices(void *ctx, struct sess_manager *m)
+{
+    struct json_em *j = ctx;
+    fputs(",\"devices\":[", j->f);
+    for (unsigned k = 0; k < sess_count(m); k++) {
+        const struct zd_device *d = sess_device(m, k);
+        fprintf(j->f, "%s{\"session\":%u,\"device\":%u,\"name\":", k ? "," : "", k, d->index);
+        report_json_str(j->f, d->name);
+        fprintf(j->f, ",\"pci_slot\":\"%s\",\"subdevice\":", d->pci_slot);
+        if (d->parent >= 0)
+            fprintf(j->f, "%u", d->subdevice_id);
+        else
+            fputs("null", j->f);
+        fprintf(j->f, ",\"threads\":%u}", d->nthreads);
+    }
+    fputc(']', j->f);
+    j->phase = PH_DEVICES;
+}
+
+/* A string that may be empty (the table lost it): null then. */
+static void json_opt(FILE *f, const char *s)
+{
+    report_json_str(f, s && *s ? s : NULL);
+}
+
+static void json_oldest(FILE *f, const struct report_hang *h)
+{
+    const struct xtab_task *t = &h->task;
+    if (!h->has_task) {
+        fputs("null", f);
+        return;
+    }
+    fputs("{\"kernel\":", f);
+    json_opt(f, h->has_site ? h->site.kernel : NULL);
+    fputs(",\"file\":", f);
+    json_opt(f, h->has_site ? h->site.file : NULL);
+    if (h->has_site && h->site.line)
+        fprintf(f, ",\"line\":%u", h->site.line);
+    else
+        fputs(",\"line\":null", f);
+    if (h->has_site && h->site.column)
+        fprintf(f, ",\"column\":%u", h->site.column);
+    else
+        fputs(",\"column\":null", f);
+    fputs(",\"function\":", f);
+    json_opt(f, h->has_site ? h->site.function : NULL);
+    if (h->has_site)
+        fprintf(f, ",\"site_uid\":\"0x%016" PRIx64 "\"", h->site.uid);
+    else
+        fputs(",\"site_uid\":null", f);
+    fprintf(f,
+            ",\"task_uid\":\"0x%016" PRIx64 "\",\"instance\":%" PRIu64 ",\"queue\":\"0x%" PRIx64
+            "\",\"begin_ns\":%" PRIu64 ",\"host_tid\":%u}",
+            t->uid, t->instance, t->queue, t->begin_ns, t->tid);
+}
+
+static void j_hang(void *ctx, const struct report_hang *h)
+{
+    FILE *f = ((struct json_em *)ctx)->f;
+    fprintf(f, ",\"hang\":{\"rule\":\"%s\",\"limit_s\":%.3f,\"running_s\":%.3f,",
+            h->rule == REPORT_HANG_XPTI ? "xpti" : "deadline", h->limit_s, h->running_s);
+    if (h->rule == REPORT_HANG_XPTI)
+        fprintf(f, "\"in_flight\":%u,\"idle_checks\":null,", h->in_flight);
+    else
+        fprintf(f, "\"in_flight\":null,\"idle_checks\":%u,", h->checks);
+    fputs("\"oldest\":", f);
+    json_oldest(f, h);
+    fprintf(f, ",\"after\":\"%s\"}", h->kill_after ? "kill" : "resume");
+}
+
+static void j_xpti(void *ctx, const struct xtab_stats *st, const char *note)
+{
+    struct json_em *j = ctx;
+    json_xpti_section(j->f, st, note);
+    j->phase = PH_XPTI;
+}
+
+static const char *fault_reason(enum zd_fault_reason r)
+{
+    return r == ZD_FAULT_MAPPING ? "mapping" : r == ZD_FAULT_PERMISSION ? "permission" : "unknown";
+}
+
+static void j_faults(void *ctx, const struct report_fault *fa, size_t n)
+{
+    struct json_em *j = ctx;
+    fputs(",\"page_faults\":[", j->f);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(j->f,
+                "%s{\"session\":%u,\"address\":\"0x%" PRIx64 "\",\"reason\":\"%s\","
+                "\"threads\":[",
+                i ? "," : "", fa[i].session, fa[i].addr, fault_reason(fa[i].why));
+        for (unsigned t = 0; t < fa[i].nthreads; t++) {
+            const struct zd_thread *id = &fa[i].threads[t];
+            fprintf(j->f, "%s\"%u.%u.%u.%u\"", t ? "," : "", id->slice, id->subslice, id->eu,
+                    id->thread);
+        }
+        fputc(']', j->f);
+        json_xpti_allocation(j->f, &fa[i]);
+        fputc('}', j->f);
+    }
+    fputs("],\"threads\":[", j->f);
+    j->phase = PH_THREADS;
+}
+
+static int j_threads_begin(void *ctx, struct sess_manager *m, struct regs_catalog *const *cats,
+                           unsigned ncats, enum dump_regs regs)
+{
+    (void)m;
+    (void)cats;
+    (void)ncats;
+    ((struct json_em *)ctx)->regs = regs;
+    return 0;
+}
+
+static uint32_t j_wants(void *ctx, const struct dump_thread *t)
+{
+    struct json_em *j = ctx;
+    return j->regs == DUMP_REGS_NONE ? 0 : report_sets_for(t->cat, j->regs);
+}
+
+static void registers(FILE *f, const struct dump_thread *t, enum dump_regs which)
+{
+    bool first = true;
+    fputs(",\"registers\":{", f);
+    for (size_t i = 0; i < regs_catalog_count(t->cat); i++) {
+        const struct regs_reg *r = regs_catalog_at(t->cat, i);
+        const uint8_t *v = report_reg_printed(r, which) ? report_reg_bytes(t, r) : NULL;
+        if (!v)
+            continue;
+        fprintf(f, "%s\"%s\":\"", first ? "" : ",", r->name);
+        report_hex_value(f, v, r->byte_size);
+        fputc('"', f);
+        first = false;
+    }
+    fputc('}', f);
+}
+
+/* A string field, or null when the record has none. */
+static void opt_str(FILE *f, const char *name, bool has, const char *s)
+{
+    fprintf(f, ",\"%s\":", name);
+    report_json_str(f, has ? s : NULL);
+}
+
+static void j_thread(void *ctx, const struct dump_thread *t)
+{
+    struct json_em *j = ctx;
+    const struct sym_location *l = &t->loc;
+    FILE *f = j->f;
+    fprintf(f, "%s{\"session\":%u,\"device\":%u,\"thread\":\"%u.%u.%u.%u\",",
+            j->nthreads ? "," : "", t->session, t->device, t->id.slice, t->id.subslice, t->id.eu,
+            t->id.thread);
+    fprintf(f, "\"state\":\"stopped\",\"reason\":\"%s\",\"pc\":", isa_stop_reason_name(t->reason));
+    if (t->has_pc)
+        fprintf(f, "\"0x%" PRIx64 "\"", t->pc);
+    else
+        fputs("null", f);
+    opt_str(f, "kernel", t->has_location, l->kernel);
+    fputs(",\"kernel_address\":", f);
+    if (t->has_location)
+        fprintf(f, "\"0x%" PRIx64 "\"", l->kernel_addr);
+    else
+        fputs("null", f);
+    fputs(",\"module\":", f);
+    if (t->has_module)
+        fprintf(f, "{\"begin\":\"0x%" PRIx64 "\",\"end\":\"0x%" PRIx64 "\"}", t->module_begin,
+                t->module_end);
+    else
+        fputs("null", f);
+    opt_str(f, "function", t->has_location && l->function, l->function);
+    opt_str(f, "file", t->has_location && l->has_line, l->file);
+    if (t->has_location && l->has_line)
+        fprintf(f, ",\"line\":%u,\"column\":%u", l->line, l->column);
+    else
+        fputs(",\"line\":null,\"column\":null", f);
+    json_xpti_submission(f, t->submitted);
+    if (j->regs != DUMP_REGS_NONE && t->cat)
+        registers(f, t, j->regs);
+    fputc('}', f);
+    j->nthreads++;
+}
+
+/* Closes whatever sections are open. */
+static void j_end(void *ctx, const struct report_end *e)
+{
+    struct json_em *j = ctx;
+    FILE *f = j->f;
+    if (j->phase == PH_DONE)
+        return;
+    if (j->phase < PH_DEVICES)
+        fputs(",\"devices\":[]", f);
+    if (j->phase < PH_XPTI)
+        fputs(",\"xpti\":null", f);
+    if (j->phase < PH_THREADS)
+        fputs(",\"page_faults\":[],\"threads\":[", f);
+    fputc(']', f);
+    if (e->has_program) {
+        fputs(",\"program\":{\"path\":", f);
+        report_json_str(f, e->program_path);
+        fprintf(f, ",\"exit_code\":%d,\"signal\":", e->exit_code);
+        if (e->signal)
+            fprintf(f, "%d", e->signal);
+        else
+            fputs("null", f);
+        fprintf(f, ",\"dumped\":%s}", e->dumped ? "true" : "false");
+    }
+    fprintf(f,
+            ",\"stats\":{\"stopped_threads\":%u,\"zet_calls\":{\"read_event\":%" PRIu64
+            ",\"acknowledge\":%" PRIu64 ",\"interrupt\":%" PRIu64 ",\"resume\":%" PRIu64
+            ",\"read_memory\":%" PRIu64 ",\"write_memory\":%" PRIu64 ",\"read_registers\":%" PRIu64
+            ",\"write_registers\":%" PRIu64 "},\"register_reads\":%" PRIu64
+            ",\"probes_failed\":%" PRIu64 "},",
+            e->nthreads, e->zd.read_event, e->zd.ack, e->zd.interrupt, e->zd.resume,
+            e->zd.read_memory, e->zd.write_memory, e->zd.read_registers, e->zd.write_registers,
+            e->sess.register_reads, e->sess.probes_failed);
+    if (e->failure && e->failure[0]) {
+        fputs("\"error\":", f);
+        report_json_str(f, e->failure);
+        fputc(',', f);
+    }
+    fprintf(f, "\"status\":%d,\"complete\":%s}\n", e->status, e->complete ? "true" : "false");
+    j->phase = PH_DONE;
+}
+
+static const struct report_emitter_ops json_ops = {
+    .header = j_header,
+    .launch = j_launch,
+    .devices = j_devices,
+    .hang = j_hang,
+    .xpti = j_xpti,
+    .faults = j_faults,
+    .threads_begin = j_threads_begin,
+    .wants = j_wants,
+    .thread = j_thread,
+    .end = j_end,
+    .abort = j_end,
+    .free = free,
+};
+
+struct report_emitter report_json_new(FILE *f)
+{
+    struct json_em *j = calloc(1, sizeof(*j));
+    if (j)
+        j->f = f;
+    return (struct report_emitter){&json_ops, j};
+}
