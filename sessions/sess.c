@@ -354,27 +354,6 @@ const struct sym_module *sess_module_symbols(struct sess_manager *m, unsigned se
     return sym;
 }
 
-const struct sym_module *sess_module_for_pc(struct sess_manager *m, unsigned session, uint64_t pc,
-                                            uint64_t *begin, uint64_t *end)
-{
-    const struct sym_module *found = NULL;
-    struct session *s;
-    if (session >= m->nsessions)
-        return NULL;
-    s = &m->sessions[session];
-    pthread_mutex_lock(&m->lock);
-    for (size_t i = 0; i < s->nmodules && !found; i++) {
-        struct sym_location loc;
-        if (s->modules[i].sym && sym_lookup(s->modules[i].sym, pc, &loc) == 0) {
-            found = s->modules[i].sym;
-            *begin = s->modules[i].ev.module_begin;
-            *end = s->modules[i].ev.module_end;
-        }
-    }
-    pthread_mutex_unlock(&m->lock);
-    return found;
-}
-
 void sess_get_stats(struct sess_manager *m, struct sess_stats *out)
 {
     pthread_mutex_lock(&m->lock);

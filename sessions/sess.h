@@ -155,9 +155,6 @@ int sess_module_at(struct sess_manager *m, unsigned session, size_t i,
                    struct sess_module_info *out);
 /* Symbols of module i (as sess_module_at), NULL when it has none. */
 const struct sym_module *sess_module_symbols(struct sess_manager *m, unsigned session, size_t i);
-/* Symbols of the module whose code contains pc (NULL if none). */
-const struct sym_module *sess_module_for_pc(struct sess_manager *m, unsigned session, uint64_t pc,
-                                            uint64_t *begin, uint64_t *end);
 
 /* Stops every thread of every session: one interrupt per device, then
  * threads that did not report are probed once (cr0, kept in the register

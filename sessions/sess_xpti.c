@@ -69,11 +69,6 @@ void sess_xpti_new_stop(struct sess_xpti *x)
     (void)xtab_refresh(x->t, NULL, 0);
 }
 
-struct xtab *sess_xpti_table(struct sess_xpti *x)
-{
-    return x->t;
-}
-
 size_t sess_xpti_count(struct sess_xpti *x, enum xtab_kind kind)
 {
     return x ? xtab_count(x->t, kind) : 0;

@@ -39,10 +39,6 @@ void sess_xpti_stats(struct sess_xpti *x, struct xtab_stats *out);
  * checked again. */
 void sess_xpti_new_stop(struct sess_xpti *x);
 
-/* The table itself: only the core writer's memory plan still takes it
- * (until it asks the questions below); nothing else may. */
-struct xtab *sess_xpti_table(struct sess_xpti *x);
-
 /* The table's records, for listings: slots 0 .. count-1 of a kind; an
  * empty, half-written or corrupt slot is -ENOENT (skip it), i >= count
  * -ERANGE. The table is read as it is now. */

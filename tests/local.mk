@@ -10,6 +10,7 @@ include $(srcdir)/tests/kernels/local.mk
 include $(srcdir)/tests/conformance/local.mk
 include $(srcdir)/tests/gtsim/local.mk
 include $(srcdir)/tests/isa/local.mk
+include $(srcdir)/tests/report/local.mk
 include $(srcdir)/tests/regsets/local.mk
 include $(srcdir)/tests/symbols/local.mk
 include $(srcdir)/tests/zetdebug/local.mk

@@ -13,11 +13,6 @@ CLI_TESTS = tests/cli/test_devices.sh tests/cli/test_dump.sh tests/cli/test_dump
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/check_dump.py tests/cli/check_xpti.py \
 	tests/cli/run_check.sh tests/cli/README.md
-# report/dump_classes.c alone (the human dump's thread classes).
-check_PROGRAMS += tests/cli/test_dump_classes_unit
-TESTS += tests/cli/test_dump_classes_unit
-tests_cli_test_dump_classes_unit_SOURCES = tests/cli/test_dump_classes_unit.c report/dump_classes.c
-tests_cli_test_dump_classes_unit_LDADD = libregsets.la
 # The reader of zestub dump --core's files (libelf), used by test_core.py.
 check_PROGRAMS += tests/cli/core_check
 tests_cli_core_check_SOURCES = tests/cli/core_check.c

@@ -6,6 +6,7 @@
  * in a child process of its own, which sends its results up a pipe as
  * "1 text" / "0 text" lines; the parent turns them into TAP, so a child
  * that dies leaves its planned checks unrun, reported as failures). */
+#include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 
 #include "regsets/regs.h"
 #include "sessions/sess.h"
+#include "sessions/sess_where.h"
 #include "tests/conformance/conf_util.h"
 #include "tests/lib/tap.h"
 
@@ -292,7 +294,8 @@ static void case_no_such(void)
     struct zd_error err;
     const uint8_t *data;
     size_t size;
-    uint64_t pc, a = 0, b = 0;
+    uint64_t pc;
+    struct sess_where where;
     enum zd_fault_reason why;
     bool unread = true;
     unsigned s;
@@ -321,8 +324,8 @@ static void case_no_such(void)
           "marks of no thread: none set, none kept");
     check(!sess_thread_hold(w.m, s, 0), "a thread that is not stopped cannot be held");
     check(sess_module_release(w.m, 99, 1, 2, &err) == ZD_E_INVALID &&
-              sess_module_for_pc(w.m, 99, 0, &a, &b) == NULL &&
-              sess_module_for_pc(w.m, s, 8, &a, &b) == NULL,
+              sess_where_pc(w.m, 99, 0, &where) == -ENOENT &&
+              sess_where_pc(w.m, s, 8, &where) == -ENOENT,
           "no module of session 99, none at address 8");
     check(sess_fault_count(w.m, 99) == 0 && sess_fault_at(w.m, 99, 0, &pc, &why) != 0 &&
               sess_fault_at(w.m, s, 0, &pc, &why) != 0,

@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: MIT
+# report/ on its own: the human dump's thread classes (report/dump_classes.c),
+# linked from libreport.la. The rest of report/ is tested through the
+# command (tests/cli/: test_dump*, test_core*).
+check_PROGRAMS += tests/report/test_dump_classes
+TESTS += tests/report/test_dump_classes
+tests_report_test_dump_classes_SOURCES = tests/report/test_dump_classes.c tests/lib/tap.h
+tests_report_test_dump_classes_LDADD = libreport.la libsessions.la libsymbols.la libregsets.la \
+	libzetdebug.la libisa.la $(ZE_LIBS) $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(PTHREAD_LIBS)
+EXTRA_DIST += tests/report/README.md
