@@ -51,7 +51,7 @@ static int parse(int argc, char **argv, int *first, merge_emit_fn **emit)
 
 int cli_merge(int argc, char **argv)
 {
-    struct merge m = {NULL, 0, NULL, 0};
+    struct merge m = {NULL, 0, NULL, 0, 0};
     struct merge_report r;
     merge_emit_fn *emit = merge_emit_human;
     int first, rc = parse(argc, argv, &first, &emit);
@@ -65,8 +65,11 @@ int cli_merge(int argc, char **argv)
         merge_load(&m.ranks[i], argv[first + (int)i], i);
         if (!m.ranks[i].doc)
             fprintf(stderr, "zestub merge: %s: %s\n", m.ranks[i].path, m.ranks[i].error);
+        /* Grouped now, its document dropped but for a summary: one dump in
+         * memory at a time. */
+        merge_add(&m, i);
     }
-    merge_group(&m);
+    merge_finish(&m);
     if (merge_report_build(&r, &m) != 0) {
         fprintf(stderr, "zestub merge: out of memory\n");
         merge_free(&m);

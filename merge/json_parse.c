@@ -315,6 +315,61 @@ void jv_free(struct jv *v)
     free(v);
 }
 
+static char *dup_or_null(const char *s, bool *failed)
+{
+    char *d = s ? strdup(s) : NULL;
+    *failed |= s && !d;
+    return d;
+}
+
+struct jv *jv_clone(const struct jv *v)
+{
+    struct jv *c;
+    bool failed = false;
+    if (!v || !(c = new_value(v->type)))
+        return NULL;
+    c->b = v->b;
+    c->num = v->num;
+    c->str = dup_or_null(v->str, &failed);
+    if (v->n) {
+        c->item = calloc(v->n, sizeof(*c->item));
+        c->key = v->key ? calloc(v->n, sizeof(*c->key)) : NULL;
+        failed |= !c->item || (v->key && !c->key);
+    }
+    for (size_t i = 0; !failed && i < v->n; i++) {
+        c->n = i + 1;
+        c->item[i] = jv_clone(v->item[i]);
+        if (v->key)
+            c->key[i] = dup_or_null(v->key[i], &failed);
+        failed |= !c->item[i];
+    }
+    if (failed) {
+        jv_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void jv_keep_only(struct jv *v, const char *const *keep)
+{
+    size_t n = 0;
+    if (!v || v->type != JV_OBJECT)
+        return;
+    for (size_t i = 0; i < v->n; i++) {
+        const char *const *k = keep;
+        while (*k && strcmp(*k, v->key[i]) != 0)
+            k++;
+        if (*k) {
+            v->key[n] = v->key[i];
+            v->item[n++] = v->item[i];
+        } else {
+            jv_free(v->item[i]);
+            free(v->key[i]);
+        }
+    }
+    v->n = n;
+}
+
 const struct jv *jv_get(const struct jv *v, const char *key)
 {
     if (!v || v->type != JV_OBJECT)

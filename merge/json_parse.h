@@ -28,6 +28,13 @@ struct jv {
  * them, nesting at most JV_MAX_DEPTH. */
 struct jv *jv_parse(const char *text, char *err, size_t errlen);
 void jv_free(struct jv *v);
+/* A deep copy of v (NULL for NULL, or when memory ran out): merge keeps a
+ * class's representative after the rank's document is freed. */
+struct jv *jv_clone(const struct jv *v);
+/* Frees every member of object v whose key keep does not list (a
+ * NULL-terminated list), in place: the members kept stay where they were
+ * in memory, so pointers to them stay valid. */
+void jv_keep_only(struct jv *v, const char *const *keep);
 /* Member of an object, NULL when v is not an object or has none. */
 const struct jv *jv_get(const struct jv *v, const char *key);
 /* Typed reads with a fallback when the member is missing or of another
