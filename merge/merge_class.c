@@ -202,7 +202,16 @@ void merge_add(struct merge *m, size_t i)
             add_address(c, r, k, f);
         consider_rep(c, r, k, t, f);
     }
-    jv_keep_only(r->doc, keep);
+    if (r->doc) {
+        /* The summary is copied out and the whole document, one pool, freed:
+         * the summary alone must not hold the pool. */
+        struct jv *summary = jv_clone_only(r->doc, keep);
+        if (summary) {
+            jv_free(r->doc);
+            r->doc = summary;
+            r->hang = jv_get(summary, "hang");
+        }
+    }
 }
 
 static int order(long a, long b)
