@@ -52,7 +52,7 @@ static int parse(int argc, char **argv, int *first, merge_emit_fn **emit)
 
 int cli_merge(int argc, char **argv)
 {
-    struct merge m = {NULL, 0, NULL, 0, 0};
+    struct merge m = {NULL, 0, NULL, 0};
     struct merge_report r;
     merge_emit_fn *emit = merge_emit_human;
     int first, rc = parse(argc, argv, &first, &emit);

@@ -69,8 +69,7 @@ struct merge {
     struct merge_rank *ranks;
     size_t nranks;
     struct merge_class *classes;
-    size_t nclasses;
-    size_t classes_cap;
+    size_t nclasses; /* room for the next power of two, at least 4 */
 };
 
 /* Reads the file at path as rank index of the job (its place on the

@@ -89,10 +89,12 @@ static struct merge_class *class_for(struct merge *m, const struct jv *t, const 
             !strcmp(c->reason, reason) && !strcmp(c->fault_class, fclass))
             return c;
     }
-    c = room_for_one(m->classes, &m->classes_cap, m->nclasses, sizeof(*c));
-    if (!c)
-        return NULL;
-    m->classes = c;
+    if (m->nclasses == 0 || (m->nclasses >= 4 && !(m->nclasses & (m->nclasses - 1)))) {
+        c = realloc(m->classes, (m->nclasses < 4 ? 4 : m->nclasses * 2) * sizeof(*c));
+        if (!c)
+            return NULL;
+        m->classes = c;
+    }
     c = &m->classes[m->nclasses];
     memset(c, 0, sizeof(*c));
     c->kernel = copy(kernel, &failed);
