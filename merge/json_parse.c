@@ -10,13 +10,58 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A block of the pool: its header, then the values bump-allocated. */
+struct jv_pool {
+    struct jv_pool *next;
+    size_t used, size;
+};
+#define POOL_HEAD ((sizeof(struct jv_pool) + 15) & ~(size_t)15)
+#define POOL_BLOCK 65536
+
 struct parser {
     const char *p;
     const char *start;
     char *err;
     size_t errlen;
     bool failed;
+    struct jv_pool *pool;
 };
+
+static void pool_free(struct jv_pool *b)
+{
+    while (b) {
+        struct jv_pool *next = b->next;
+        free(b);
+        b = next;
+    }
+}
+
+/* n bytes from the parser's pool, 16-aligned; NULL when memory ran out. A
+ * large request gets a block of its own behind the current one, which
+ * keeps its room for what comes next. */
+static void *pool_alloc(struct parser *ps, size_t n)
+{
+    struct jv_pool *b = ps->pool;
+    n = (n + 15) & ~(size_t)15;
+    if (!b || b->size - b->used < n) {
+        size_t size = n > POOL_BLOCK / 4 ? n : POOL_BLOCK;
+        struct jv_pool *c = malloc(POOL_HEAD + size);
+        if (!c)
+            return NULL;
+        c->used = 0;
+        c->size = size;
+        if (b && size != POOL_BLOCK) {
+            c->next = b->next;
+            b->next = c;
+        } else {
+            c->next = b;
+            ps->pool = c;
+        }
+        b = c;
+    }
+    b->used += n;
+    return (char *)b + POOL_HEAD + b->used - n;
+}
 
 static void fail(struct parser *ps, const char *what)
 {
@@ -63,7 +108,9 @@ static char *string(struct parser *ps)
         fail(ps, "unterminated string");
         return NULL;
     }
-    out = malloc((size_t)(q - ps->p) * 3 + 1);
+    /* No escape writes more bytes than it takes (\uXXXX: 6 for at most
+     * 3). */
+    out = pool_alloc(ps, (size_t)(q - ps->p) + 1);
     while (out && ps->p < q) {
         char c = *ps->p++;
         unsigned u;
@@ -96,7 +143,6 @@ static char *string(struct parser *ps)
                 char h = *ps->p;
                 if (!isxdigit((unsigned char)h)) {
                     fail(ps, "bad \\u escape");
-                    free(out);
                     out = NULL;
                     break;
                 }
@@ -125,17 +171,37 @@ static struct jv *new_value(enum jv_type t)
     return v;
 }
 
-static bool push(struct jv *v, char *key, struct jv *item)
+static struct jv *pooled_value(struct parser *ps, enum jv_type t)
 {
-    struct jv **items = realloc(v->item, (v->n + 1) * sizeof(*items));
-    char **keys = v->type == JV_OBJECT ? realloc(v->key, (v->n + 1) * sizeof(*keys)) : NULL;
-    if (items)
+    struct jv *v = pool_alloc(ps, sizeof(*v));
+    if (v) {
+        memset(v, 0, sizeof(*v));
+        v->type = t;
+        v->pooled = true;
+    }
+    return v;
+}
+
+/* The arrays grow to 4, 8, 16... items, full when n is one of those: a
+ * realloc for every item made merge's time mostly malloc's. */
+static bool push(struct parser *ps, struct jv *v, char *key, struct jv *item)
+{
+    size_t cap = v->n < 4 ? 4 : v->n * 2;
+    bool full = v->n == 0 || (v->n >= 4 && (v->n & (v->n - 1)) == 0);
+    if (full) {
+        struct jv **items = pool_alloc(ps, cap * sizeof(*items));
+        char **keys = v->type == JV_OBJECT ? pool_alloc(ps, cap * sizeof(*keys)) : NULL;
+        if (!items || (v->type == JV_OBJECT && !keys))
+            return false;
+        if (v->n) {
+            memcpy(items, v->item, v->n * sizeof(*items));
+            if (keys)
+                memcpy(keys, v->key, v->n * sizeof(*keys));
+        }
         v->item = items;
-    if (keys)
         v->key = keys;
-    if (!items || (v->type == JV_OBJECT && !keys))
-        return false;
-    if (keys)
+    }
+    if (v->type == JV_OBJECT)
         v->key[v->n] = key;
     v->item[v->n++] = item;
     return true;
@@ -144,7 +210,7 @@ static bool push(struct jv *v, char *key, struct jv *item)
 /* An array (obj false) or object body after its opening bracket. */
 static struct jv *container(struct parser *ps, bool obj, int depth)
 {
-    struct jv *v = new_value(obj ? JV_OBJECT : JV_ARRAY);
+    struct jv *v = pooled_value(ps, obj ? JV_OBJECT : JV_ARRAY);
     char close = obj ? '}' : ']';
     ps->p++;
     skip_ws(ps);
@@ -161,18 +227,13 @@ static struct jv *container(struct parser *ps, bool obj, int depth)
                 break;
             skip_ws(ps);
             /* Never past the text's NUL: a file cut short ends here. */
-            if (*ps->p != ':') {
-                free(key);
+            if (*ps->p != ':')
                 break;
-            }
             ps->p++;
         }
         item = value(ps, depth + 1);
-        if (!item || !push(v, key, item)) {
-            free(key);
-            jv_free(item);
+        if (!item || !push(ps, v, key, item))
             break;
-        }
         skip_ws(ps);
         if (*ps->p == ',') {
             ps->p++;
@@ -185,7 +246,6 @@ static struct jv *container(struct parser *ps, bool obj, int depth)
         break;
     }
     fail(ps, obj ? "bad object" : "bad array");
-    jv_free(v);
     return NULL;
 }
 
@@ -232,13 +292,13 @@ static struct jv *number(struct parser *ps)
                                                                    : "unexpected character");
         return NULL;
     }
-    v = new_value(JV_NUMBER);
-    if (v && !(v->str = strndup(ps->p, (size_t)(end - ps->p)))) {
-        free(v);
-        v = NULL;
-    }
-    if (v)
+    v = pooled_value(ps, JV_NUMBER);
+    if (v && (v->str = pool_alloc(ps, (size_t)(end - ps->p) + 1)) != NULL) {
+        memcpy(v->str, ps->p, (size_t)(end - ps->p));
+        v->str[end - ps->p] = '\0';
         v->num = strtod(v->str, NULL);
+    } else
+        v = NULL;
     ps->p = end;
     return v;
 }
@@ -261,15 +321,13 @@ static struct jv *value(struct parser *ps, int depth)
     case '[':
         return container(ps, false, depth);
     case '"':
-        v = new_value(JV_STRING);
-        if (v && !(v->str = string(ps))) {
-            free(v);
+        v = pooled_value(ps, JV_STRING);
+        if (v && !(v->str = string(ps)))
             return NULL;
-        }
         return v;
     }
     if (!strncmp(ps->p, "true", 4) || !strncmp(ps->p, "false", 5)) {
-        v = new_value(JV_BOOL);
+        v = pooled_value(ps, JV_BOOL);
         if (v)
             v->b = *ps->p == 't';
         ps->p += *ps->p == 't' ? 4 : 5;
@@ -277,14 +335,14 @@ static struct jv *value(struct parser *ps, int depth)
     }
     if (!strncmp(ps->p, "null", 4)) {
         ps->p += 4;
-        return new_value(JV_NULL);
+        return pooled_value(ps, JV_NULL);
     }
     return number(ps);
 }
 
 struct jv *jv_parse(const char *text, char *err, size_t errlen)
 {
-    struct parser ps = {text, text, err, errlen, false};
+    struct parser ps = {text, text, err, errlen, false, NULL};
     struct jv *v = value(&ps, 0);
     /* Only after a whole document: a failed one may have left p on the
      * text's NUL, and nothing may be read past it. */
@@ -292,11 +350,14 @@ struct jv *jv_parse(const char *text, char *err, size_t errlen)
         skip_ws(&ps);
     if (v && *ps.p) {
         fail(&ps, "text after the document");
-        jv_free(v);
+        v = NULL;
+    }
+    if (!v) {
+        fail(&ps, "not a JSON document");
+        pool_free(ps.pool);
         return NULL;
     }
-    if (!v)
-        fail(&ps, "not a JSON document");
+    v->pool = ps.pool;
     return v;
 }
 
@@ -304,6 +365,10 @@ void jv_free(struct jv *v)
 {
     if (!v)
         return;
+    if (v->pooled) {
+        pool_free(v->pool);
+        return;
+    }
     for (size_t i = 0; i < v->n; i++) {
         jv_free(v->item[i]);
         if (v->key)
@@ -313,6 +378,69 @@ void jv_free(struct jv *v)
     free(v->key);
     free(v->str);
     free(v);
+}
+
+static char *dup_or_null(const char *s, bool *failed)
+{
+    char *d = s ? strdup(s) : NULL;
+    *failed |= s && !d;
+    return d;
+}
+
+struct jv *jv_clone(const struct jv *v)
+{
+    struct jv *c;
+    bool failed = false;
+    if (!v || !(c = new_value(v->type)))
+        return NULL;
+    c->b = v->b;
+    c->num = v->num;
+    c->str = dup_or_null(v->str, &failed);
+    if (v->n) {
+        c->item = calloc(v->n, sizeof(*c->item));
+        c->key = v->key ? calloc(v->n, sizeof(*c->key)) : NULL;
+        failed |= !c->item || (v->key && !c->key);
+    }
+    for (size_t i = 0; !failed && i < v->n; i++) {
+        c->n = i + 1;
+        c->item[i] = jv_clone(v->item[i]);
+        if (v->key)
+            c->key[i] = dup_or_null(v->key[i], &failed);
+        failed |= !c->item[i];
+    }
+    if (failed) {
+        jv_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+struct jv *jv_clone_only(const struct jv *v, const char *const *keep)
+{
+    struct jv *c;
+    size_t n = 0;
+    if (!v || v->type != JV_OBJECT || !(c = new_value(JV_OBJECT)))
+        return NULL;
+    c->item = calloc(v->n + 1, sizeof(*c->item));
+    c->key = calloc(v->n + 1, sizeof(*c->key));
+    for (size_t i = 0; c->item && c->key && i < v->n; i++) {
+        const char *const *k = keep;
+        while (*k && strcmp(*k, v->key[i]) != 0)
+            k++;
+        if (!*k)
+            continue;
+        c->n = n + 1;
+        c->key[n] = strdup(v->key[i]);
+        c->item[n] = jv_clone(v->item[i]);
+        if (!c->key[n] || !c->item[n])
+            break;
+        n++;
+    }
+    if (!c->item || !c->key || c->n != n) {
+        jv_free(c);
+        return NULL;
+    }
+    return c;
 }
 
 const struct jv *jv_get(const struct jv *v, const char *key)

@@ -1,10 +1,22 @@
 /* SPDX-License-Identifier: MIT */
-/* zestub merge's report as text for a person (merge_report.h). */
+/* zestub merge's report as text for a person (merge_report.h). Every
+ * string that came from a dump file goes through merge_put_safe
+ * (safe_text.h): a dump is untrusted input and this text goes to a
+ * terminal. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "merge/merge_report.h"
+#include "merge/safe_text.h"
+
+/* A dump's string s between before and after. */
+static void put(FILE *f, const char *before, const char *s, const char *after)
+{
+    fputs(before, f);
+    merge_put_safe(f, s);
+    fputs(after, f);
+}
 
 static void site_text(FILE *f, const struct jv *site)
 {
@@ -12,9 +24,16 @@ static void site_text(FILE *f, const struct jv *site)
         fputs("unknown", f);
         return;
     }
-    fprintf(f, "%s:%lld", jv_str(site, "file", ""), jv_int(site, "line", 0));
+    put(f, "", jv_str(site, "file", ""), "");
+    fprintf(f, ":%lld", jv_int(site, "line", 0));
     if (jv_str(site, "function", NULL))
-        fprintf(f, " in %s", jv_str(site, "function", ""));
+        put(f, " in ", jv_str(site, "function", ""), "");
+}
+
+/* A number's text as the dump wrote it, or "?". */
+static const char *number(const struct jv *obj, const char *key)
+{
+    return jv_is(obj, key, JV_NUMBER) ? jv_get(obj, key)->str : "?";
 }
 
 /* One line per hung rank: the rule, and the oldest submission in flight. */
@@ -24,52 +43,80 @@ static void human_hangs(FILE *f, const struct merge *m)
         const struct jv *h = m->ranks[i].hang, *old = jv_get(h, "oldest");
         if (!m->ranks[i].doc || !m->ranks[i].hung)
             continue;
-        fprintf(f, "rank %ld: hang (rule %s)", m->ranks[i].rank, jv_str(h, "rule", "?"));
+        fprintf(f, "rank %ld: hang (rule ", m->ranks[i].rank);
+        put(f, "", jv_str(h, "rule", "?"), ")");
         if (old && old->type == JV_OBJECT) {
-            fprintf(f, ": oldest submission %s at ", jv_str(old, "kernel", "(unknown kernel)"));
+            put(f, ": oldest submission ", jv_str(old, "kernel", "(unknown kernel)"), " at ");
             site_text(f, old);
         }
-        fprintf(f, ", running %s s (limit %s s)\n",
-                jv_is(h, "running_s", JV_NUMBER) ? jv_get(h, "running_s")->str : "?",
-                jv_is(h, "limit_s", JV_NUMBER) ? jv_get(h, "limit_s")->str : "?");
+        put(f, ", running ", number(h, "running_s"), " s");
+        put(f, " (limit ", number(h, "limit_s"), " s)\n");
+    }
+}
+
+/* What kind of memory the class faulted on. Without an XPTI table the
+ * address is known (listed next) but not the allocation holding it. */
+static void human_fault_class(FILE *f, const struct merge_class *c)
+{
+    if (!strcmp(c->fault_class, "none"))
+        return;
+    if (!strcmp(c->fault_class, MERGE_NO_TABLE))
+        fputs("  fault address: in an unknown allocation (no XPTI table)\n", f);
+    else
+        put(f, "  fault address: ", c->fault_class, "\n");
+}
+
+static void human_allocation(FILE *f, const struct jv *alloc)
+{
+    if (!alloc || alloc->type != JV_OBJECT)
+        return;
+    fprintf(f, "  allocation: %lld bytes at ", jv_int(alloc, "size", 0));
+    put(f, "", jv_str(alloc, "base", "?"), ", allocated at ");
+    site_text(f, jv_get(alloc, "allocated_at"));
+    fputs(", freed at ", f);
+    site_text(f, jv_get(alloc, "freed_at"));
+    fputc('\n', f);
+}
+
+static void human_representative(FILE *f, const struct merge_class *c)
+{
+    const struct jv *t = c->rep_thread, *regs = jv_get(t, "registers");
+    fprintf(f, "  representative: rank %ld (", c->rep_rank->rank);
+    merge_put_safe(f, c->rep_rank->path);
+    fprintf(f, "), device %lld, thread ", jv_int(t, "device", -1));
+    put(f, "", jv_str(t, "thread", "?"), ", pc ");
+    put(f, "", jv_str(t, "pc", "?"), "\n");
+    for (size_t i = 0; regs && regs->type == JV_OBJECT && i < regs->n; i++) {
+        /* As "%-10s": the name padded to 10 columns. */
+        size_t len = strlen(regs->key[i]);
+        put(f, "      ", regs->key[i], "");
+        fprintf(f, "%*s ", len < 10 ? (int)(10 - len) : 0, "");
+        put(f, "", regs->item[i]->type == JV_STRING ? regs->item[i]->str : "?", "\n");
     }
 }
 
 static void human_class(FILE *f, size_t k, const struct merge_class *c)
 {
-    const struct jv *t = c->rep_thread, *regs = jv_get(t, "registers");
-    const struct jv *sub = jv_get(t, "submitted_at");
-    const struct jv *alloc = jv_get(c->rep_fault, "allocation");
+    const struct jv *sub = jv_get(c->rep_thread, "submitted_at");
     fprintf(f, "\nclass %zu: %u thread%s on rank%s ", k + 1, c->threads, c->threads == 1 ? "" : "s",
             c->nranks == 1 ? "" : "s");
     merge_ranges(f, c->ranks, c->nranks);
-    fprintf(f, "\n  %s in %s at %s:%ld\n", c->reason, c->kernel ? c->kernel : "(unknown kernel)",
-            c->file ? c->file : "(unknown file)", c->line);
-    if (strcmp(c->fault_class, "none") != 0)
-        fprintf(f, "  fault address: %s\n", c->fault_class);
-    if (alloc && alloc->type == JV_OBJECT) {
-        fprintf(f, "  allocation: %lld bytes at %s, allocated at ", jv_int(alloc, "size", 0),
-                jv_str(alloc, "base", "?"));
-        site_text(f, jv_get(alloc, "allocated_at"));
-        fputs(", freed at ", f);
-        site_text(f, jv_get(alloc, "freed_at"));
-        fputc('\n', f);
-    }
+    put(f, "\n  ", c->reason, " in ");
+    put(f, "", c->kernel ? c->kernel : "(unknown kernel)", " at ");
+    merge_put_safe(f, c->file ? c->file : "(unknown file)");
+    fprintf(f, ":%ld\n", c->line);
+    human_fault_class(f, c);
+    human_allocation(f, c->rep_allocation);
     if (sub && sub->type == JV_OBJECT) {
         fputs("  submitted at ", f);
         site_text(f, sub);
         fputc('\n', f);
     }
     for (size_t i = 0; i < c->naddresses; i++)
-        fprintf(f, "%s%s", i ? ", " : "  fault addresses (rank:address): ", c->addresses[i]);
+        put(f, i ? ", " : "  fault addresses (rank:address): ", c->addresses[i].text, "");
     if (c->naddresses)
         fputc('\n', f);
-    fprintf(f, "  representative: rank %ld (%s), device %lld, thread %s, pc %s\n",
-            c->rep_rank->rank, c->rep_rank->path, jv_int(t, "device", -1), jv_str(t, "thread", "?"),
-            jv_str(t, "pc", "?"));
-    for (size_t i = 0; regs && regs->type == JV_OBJECT && i < regs->n; i++)
-        fprintf(f, "      %-10s %s\n", regs->key[i],
-                regs->item[i]->type == JV_STRING ? regs->item[i]->str : "?");
+    human_representative(f, c);
 }
 
 static void human_ranks(FILE *f, const char *label, const struct merge_rank_list *l)
@@ -93,8 +140,10 @@ void merge_emit_human(FILE *f, const struct merge_report *r)
     fputc('\n', f);
     human_hangs(f, m);
     for (size_t i = 0; i < m->nranks; i++)
-        if (m->ranks[i].doc && !m->ranks[i].complete)
-            fprintf(f, "rank %ld: incomplete dump (%s)\n", m->ranks[i].rank, m->ranks[i].path);
+        if (m->ranks[i].doc && !m->ranks[i].complete) {
+            fprintf(f, "rank %ld: incomplete dump (", m->ranks[i].rank);
+            put(f, "", m->ranks[i].path, ")\n");
+        }
     for (size_t k = 0; k < m->nclasses; k++)
         human_class(f, k, &m->classes[k]);
 }

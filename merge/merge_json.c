@@ -83,14 +83,13 @@ static void json_class(FILE *f, const struct merge_class *c)
     json_ranks(f, c->ranks, c->nranks);
     fprintf(f, ",\"threads\":%u,\"fault_addresses\":[", c->threads);
     for (size_t i = 0; i < c->naddresses; i++) {
-        const char *colon = strchr(c->addresses[i], ':');
-        fprintf(f, "%s{\"rank\":%.*s,\"address\":", i ? "," : "", (int)(colon - c->addresses[i]),
-                c->addresses[i]);
+        const char *text = c->addresses[i].text, *colon = strchr(text, ':');
+        fprintf(f, "%s{\"rank\":%.*s,\"address\":", i ? "," : "", (int)(colon - text), text);
         report_json_str(f, colon + 1);
         fputc('}', f);
     }
     fputs("],\"allocation\":", f);
-    json_value(f, jv_get(c->rep_fault, "allocation"));
+    json_value(f, c->rep_allocation);
     fputs(",\"submitted_at\":", f);
     json_value(f, jv_get(c->rep_thread, "submitted_at"));
     fprintf(f, ",\"representative\":{\"rank\":%ld,\"file\":", c->rep_rank->rank);
