@@ -162,11 +162,9 @@ static bool find_held(struct tgt *t, const struct rsp_resume *actions, size_t n,
  * (protocol 5). Otherwise, after a `delete`, the client would get one
  * stop per held thread at a breakpoint it no longer has. A step's end
  * also shows as a breakpoint stop: a thread with a step under way keeps
- * its report. Only the client's writes clear a bit, so only a thread whose
- * instruction was written since is read (tgt_code_writes.c), once per
- * instruction however many threads stopped there: a resume after no write
- * reads nothing (issue 36: every held thread read at every resume made
- * the breakpoint cycle quadratic). */
+ * its report. Only a thread whose instruction the client wrote since is
+ * read (tgt_code_writes.c), once per instruction: a resume after no write
+ * reads nothing (issue 36: reading every held thread was quadratic). */
 static void drop_gone_breakpoints(struct tgt *t, const struct rsp_resume *actions, size_t n)
 {
     if (!tgt_code_any_written(t))
