@@ -57,6 +57,16 @@ struct tgt {
         bool range;
     } unfinished[16];
     unsigned nunfinished;
+    /* Code the client wrote since attach where a breakpoint bit may be gone
+     * (tgt_code_writes.c): sorted by (device, start), disjoint. A held
+     * breakpoint stop is checked against its instruction only when its PC
+     * is in one; code_unknown: a range could not be kept, check them all. */
+    struct code_write {
+        unsigned k;
+        uint64_t start, end;
+    } * code;
+    size_t ncode, cap_code;
+    bool code_unknown;
     struct tgt_launcher launcher; /* vRun (tgt_launch.c); start NULL: none */
     /* What the server sees (tgt_ops.c's table): this target's own copy, so
      * that the programs table is there only once a launcher is set. */
@@ -100,6 +110,20 @@ int tgt_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err,
 int tgt_interrupt(void *ctx, char *err, size_t errlen);
 /* The next event to report: 1 (ev filled), or 0 when none is pending. */
 int tgt_next_event(struct tgt *t, struct rsp_event *ev);
+
+/* tgt_code_writes.c: the client wrote len bytes of device k's memory at
+ * addr (any write: breakpoints are bits of instructions). */
+void tgt_code_written(struct tgt *t, unsigned k, uint64_t addr, size_t len);
+/* Anything written since attach that is not known intact. */
+bool tgt_code_any_written(const struct tgt *t);
+/* A write since attach touched the breakpoint bit of the instruction at pc
+ * (its dword 0), and no read has found that instruction's bit since. */
+bool tgt_code_written_at(const struct tgt *t, unsigned k, uint64_t pc);
+/* The instruction at pc (len bytes) was read and has its breakpoint bit:
+ * no write needs checking there any more. */
+void tgt_code_intact_at(struct tgt *t, unsigned k, uint64_t pc, size_t len);
+/* Attach, or the end of every session: nothing written. */
+void tgt_code_forget(struct tgt *t);
 
 /* tgt_isa.c: the sw_breakpoints table (gdbstub/target.h). */
 int tgt_insert_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, bool *was_set, char *err,

@@ -38,6 +38,7 @@ static int write_insn(struct tgt *t, uint32_t pid, uint64_t addr, const uint8_t 
                       char *err, size_t errlen)
 {
     struct zd_error e;
+    tgt_code_written(t, pid - 1, addr, len); /* even a failed write may have begun */
     if (sess_write_memory(t->m, pid - 1, UINT32_MAX, ZD_SPACE_DEFAULT, addr, len, insn, &e) != 0) {
         tgt_say(err, errlen, e.msg);
         return -EIO;

@@ -305,6 +305,8 @@ static int t_write_memory(void *ctx, const struct rsp_mem_ref *ref, const uint8_
     int rc;
     if ((rc = mem_ref_usable(t, ref, err, errlen)) != 0)
         return rc;
+    if (!ref->space) /* code, perhaps: a breakpoint bit may go (tgt_code_writes.c) */
+        tgt_code_written(t, ref->pid - 1, ref->addr, len);
     if (sess_write_memory(t->m, ref->pid - 1, ref->tid ? ref->tid - 1 : UINT32_MAX,
                           ref->space ? ZD_SPACE_SLM : ZD_SPACE_DEFAULT, ref->addr, len, buf,
                           &e) != 0) {
@@ -456,6 +458,7 @@ static void release_manager(struct tgt *t)
     }
     t->held_report = false;
     t->nranges = 0;
+    tgt_code_forget(t);
     t->n = 0;
 }
 
@@ -571,6 +574,7 @@ void tgt_target_free(struct rsp_target *tgt)
     close(t->ep_fd);
     close(t->held_fd);
     free(t->ranges);
+    tgt_code_forget(t);
     free(t);
     tgt->ctx = NULL;
 }

@@ -162,21 +162,39 @@ static bool find_held(struct tgt *t, const struct rsp_resume *actions, size_t n,
  * (protocol 5). Otherwise, after a `delete`, the client would get one
  * stop per held thread at a breakpoint it no longer has. A step's end
  * also shows as a breakpoint stop: a thread with a step under way keeps
- * its report. */
+ * its report. Only a thread whose instruction the client wrote since is
+ * read (tgt_code_writes.c), once per instruction: a resume after no write
+ * reads nothing (issue 36: reading every held thread was quadratic). */
 static void drop_gone_breakpoints(struct tgt *t, const struct rsp_resume *actions, size_t n)
 {
+    if (!tgt_code_any_written(t))
+        return;
     for (unsigned k = 0; k < t->n; k++) {
+        bool known = false, bit = true; /* the last instruction read, at last_pc */
+        uint64_t last_pc = 0;
         for (uint32_t th = 0; sess_alive(t->m, k) && th < sess_thread_count(t->m, k); th++) {
             const struct rsp_resume *a;
             uint64_t pc;
             uint8_t insn[ISA_INSN_MAX];
+            struct zd_error e;
             if (sess_thread_state_known(t->m, k, th, NULL) != SESS_T_HELD)
                 continue;
             a = action_for(actions, n, k, th);
             if (!a || a->kind == RSP_RESUME_STOP || unfinished_of(t, k, th) || range_of(t, k, th) ||
                 sess_thread_is_stepping(t->m, k, th) ||
                 sess_thread_reason(t->m, k, th) != ISA_STOP_BREAKPOINT ||
-                !insn_at_pc(t, k, th, &pc, insn) || isa_insn_breakpoint(insn))
+                sess_thread_pc(t->m, k, th, &pc, &e) != 0 || !tgt_code_written_at(t, k, pc))
+                continue;
+            if (!known || pc != last_pc) {
+                if (!insn_at_pc(t, k, th, &pc, insn))
+                    continue;
+                known = true;
+                last_pc = pc;
+                bit = isa_insn_breakpoint(insn);
+                if (bit)
+                    tgt_code_intact_at(t, k, pc, isa_insn_length(insn));
+            }
+            if (bit)
                 continue;
             rsp_logf(&t->log, RSP_LOG_DEBUG,
                      "p%u.%u: held breakpoint stop at 0x%llx dropped: the breakpoint is gone",
