@@ -485,6 +485,38 @@ DUMPS = [
 DUMP_CHECKS = 4
 
 
+def hang_cell():
+    """zestub dump --on hang (the deadline rule: no XPTI table) of a hung
+    sycl_hang whose interrupt the driver refuses: not "no hang", but its
+    own status, the driver's words on stderr and in the document."""
+    name = "dump --on hang / interrupt refused"
+    hung = h.gtsim_env("platform=xehpc,subslices=2,eus=2,threads=4,barrier_skip=1")
+    hung["ZET_ENABLE_PROGRAM_DEBUGGING"] = "1"
+    a, _ = h.start_app(hung, "sycl_hang", ["--give-up", "60"], running="submit kernel slm")
+    t0 = time.time()
+    p = subprocess.run([os.path.join(h.top, "zestub"), "dump", "--attach", str(a.pid), "--on",
+                        "hang=1s", "--timeout", "20", "--json", "-"],
+                       env=dict(hung, GTSIM_FAULTS="interrupt:result=ERROR_UNKNOWN"),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    took = time.time() - t0
+    err = p.stderr.decode(errors="replace")
+    try:
+        doc = json.loads(p.stdout.decode(errors="replace"))
+    except ValueError as e:
+        doc = {"error": repr(e)}
+    t.ok(p.returncode == 8 and doc.get("status") == 8 and took < 15,
+         "%s: status 8 at the first check, not 'no hang' at the timeout" % name,
+         "rc %d, doc %s, %.1f s\n%s" % (p.returncode, doc.get("status"), took, err))
+    t.ok("no hang" not in err and "refused to interrupt" in err and "ERROR_UNKNOWN" in err,
+         "%s: stderr says the interrupt was refused, with the driver's words" % name, err)
+    t.ok("refused to interrupt" in doc.get("error", "") and "ERROR_UNKNOWN" in doc.get("error", ""),
+         "%s: the document's error names the refused interrupt" % name, json.dumps(doc)[:400])
+    t.ok(a.poll() is None, "%s: the application runs on (still hung, not killed)" % name)
+
+
+HANG_CHECKS = 4
+
+
 def launch_cell():
     """The device lost at the application's first kernel launch (the
     fault is in the application's environment): the client is told the
@@ -535,8 +567,8 @@ def bad_settings():
 # working on one; the suite runs them all).
 if os.environ.get("FAULT_CELLS"):
     CELLS = [c for c in CELLS if os.environ["FAULT_CELLS"] in c[0]]
-t = h.Tap(sum(c[4] + COMMON for c in CELLS) + DUMP_CHECKS * len(DUMPS) + LAUNCH_CHECKS +
-          len(BAD_SETTINGS))
+t = h.Tap(sum(c[4] + COMMON for c in CELLS) + DUMP_CHECKS * len(DUMPS) + HANG_CHECKS +
+          LAUNCH_CHECKS + len(BAD_SETTINGS))
 bad_settings()
 for name, faults, fn, wait_load, checks in CELLS:
     run_cell(name, faults, fn, wait_load, checks)
@@ -548,5 +580,12 @@ for body in DUMPS:
             t.ok(False, "dump cell: %r" % e)
     finally:
         h.cleanup()
+try:
+    hang_cell()
+except Exception as e:  # the cell's checks fail, the plan holds
+    for i in range(HANG_CHECKS):
+        t.ok(False, "dump --on hang cell: %r" % e)
+finally:
+    h.cleanup()
 launch_cell()
 sys.exit(t.done())
