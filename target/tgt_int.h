@@ -109,8 +109,8 @@ void tgt_stop_all_and_hold_err(struct tgt *t, struct zd_error *err);
 /* rsp_target_ops.resume, and .interrupt (tgt_drvfail.c). */
 int tgt_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err, size_t errlen);
 int tgt_interrupt(void *ctx, char *err, size_t errlen);
-/* The next event to report: 1 (ev filled), 0 when none is pending, or
- * negative with ev->error when an event stream failed. */
+/* The next event to report: 1 (ev filled), or 0 when none is pending
+ * (tgt_ops.c asks tgt_stream_failure first: negative, with ev->error). */
 int tgt_next_event(struct tgt *t, struct rsp_event *ev);
 /* tgt_drvfail.c: a device whose event stream failed is detached (its
  * threads go on) and no longer listed; true, with ev->error saying so,

@@ -357,7 +357,11 @@ static int t_event_fd(void *ctx)
 static int t_next_event(void *ctx, struct rsp_event *ev)
 {
     struct tgt *t = ctx;
-    int rc = tgt_next_event(t, ev);
+    int rc;
+    /* Before any exit is reported: a failed stream is not the end. */
+    if (t->m && tgt_stream_failure(t, ev))
+        return -EIO;
+    rc = tgt_next_event(t, ev);
     if (rc == 1)
         t->resume_waits = false; /* answered */
     /* A reported stop: XPTI answers (running tasks, thread names) are of

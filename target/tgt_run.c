@@ -733,8 +733,6 @@ int tgt_next_event(struct tgt *t, struct rsp_event *ev)
     struct sess_note note;
     if (!t->m)
         return 0;
-    if (tgt_stream_failure(t, ev))
-        return -EIO; /* before report_exit: the application did not end */
     if (report_exit(t, ev))
         return 1;
     if (t->held_report) {
