@@ -26,6 +26,9 @@ enum {
     DUMP_EXIT_HANG = DUMP_OUT_STATUS_HANG, /* --on hang: the hang was dumped (both modes) */
     DUMP_EXIT_CORE =
         DUMP_OUT_STATUS_CORE, /* a report file (a --core file, the dump) was not written */
+    /* --on hang, deadline rule: the driver refused the interrupt, the
+     * hang could not be judged (what could be read was dumped) */
+    DUMP_EXIT_NO_INTERRUPT = 8,
 };
 
 struct dump_opts {

@@ -114,6 +114,16 @@ static int check_deadline(struct dump_hang *h, struct sess_manager *m)
         h->running_s = now - h->attached_s;
         return 0;
     }
+    /* Refused (sess_stop_all has retried once): nothing stopped says
+     * nothing about the device, and taking it for idle would watch to the
+     * timeout and report "no hang". NOT_AVAILABLE means nothing to stop;
+     * a lost device ends the watch as the application's end. */
+    if (err.code != 0 && err.code != ZD_E_UNAVAILABLE && err.code != ZD_E_LOST) {
+        snprintf(h->interrupt_error, sizeof(h->interrupt_error), "%s", err.msg);
+        h->rule = HANG_RULE_DEADLINE;
+        h->running_s = now - h->attached_s;
+        return 0;
+    }
     /* Idle: the program is between kernels or not using the device. */
     (void)sess_resume_all(m, &err);
     h->checks++;
@@ -163,6 +173,25 @@ static struct report_hang facts(const struct dump_hang *h)
     };
 }
 
+/* The deadline rule could not look: say so with the driver's words (on
+ * stderr and as the document's error) and dump what can be read, under a
+ * status of its own, so that a script never takes it for "no hang". */
+static int interrupt_refused(struct dump_hang *h, struct dump_out *out, struct sess_manager *m,
+                             const struct dump_opts *o, uint32_t pid, double end)
+{
+    char why[384];
+    int rc;
+    snprintf(why, sizeof(why), "the driver refused to interrupt the device: %s",
+             h->interrupt_error);
+    fprintf(stderr,
+            "zestub dump: cannot tell whether process %u hangs after %.1f s: %s; dumping what "
+            "can be read\n",
+            (unsigned)h->pid, h->running_s, why);
+    dump_out_fail(out, why);
+    rc = dump_take(out, m, o, pid, end);
+    return rc == DUMP_EXIT_TIMEOUT || rc == DUMP_EXIT_CORE ? rc : DUMP_EXIT_NO_INTERRUPT;
+}
+
 int dump_hang_take(struct dump_hang *h, int rc, struct dump_out *out, struct sess_manager *m,
                    const struct dump_opts *o, uint32_t pid)
 {
@@ -171,6 +200,8 @@ int dump_hang_take(struct dump_hang *h, int rc, struct dump_out *out, struct ses
     if (rc != 0 && rc != 3)
         return rc;
     dump_watchdog_start(end, out);
+    if (h->interrupt_error[0])
+        return interrupt_refused(h, out, m, o, pid, end);
     if (rc == 3) {
         fprintf(stderr, "zestub dump: no hang within %g s; dumping the current state\n",
                 o->timeout);

@@ -36,6 +36,9 @@ struct dump_hang {
      * many the table is not trusted again (the deadline rule watches). */
     unsigned unreadable_polls;
     bool xpti_damaged;
+    /* Deadline rule: the driver refused the interrupt that is its only
+     * look at the device (its words): the watch ends, the hang unjudged. */
+    char interrupt_error[256];
     /* Set when the trigger fired: */
     enum hang_rule rule;
     double running_s;   /* age of the oldest submission, or time since attach */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gdbstub/output.h"
 #include "gdbstub/progress.h"
 #include "gdbstub/server_state.h"
 #include "gdbstub/stopreply.h"
@@ -104,15 +105,26 @@ int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply
     return 0;
 }
 
-void rsp_interrupt(struct rsp_server *s)
+int rsp_interrupt(struct rsp_server *s)
 {
     char e[RSP_ERR_LEN] = "";
     /* In all-stop a ^C while stopped has nothing to stop (gdbserver ignores
      * it too); the stop it causes arrives as an ordinary event. */
     if (!s->running)
-        return;
+        return 0;
     rsp_logf(&s->cfg.log, RSP_LOG_INFO, "interrupt: stopping every device");
-    if (s->target.ops->interrupt(s->target.ctx, e, sizeof(e)) < 0)
-        rsp_logf(&s->cfg.log, RSP_LOG_WARNING, "interrupt failed: %s",
-                 e[0] ? e : "no reason given");
+    if (s->target.ops->interrupt(s->target.ctx, e, sizeof(e)) == 0)
+        return 0;
+    rsp_logf(&s->cfg.log, RSP_LOG_WARNING, "interrupt failed: %s", e[0] ? e : "no reason given");
+    if (s->non_stop)
+        return 0; /* vCtrlC answers it; a ^C there has no resume waiting */
+    /* No stop will come, and GDB waits for one (a second ^C only asks the
+     * user whether to give up). The resume is answered with the driver's
+     * words, for every client (GDB prints any E reply to a resume as
+     * "Remote failure reply: ..." whether it announced error-message+ or
+     * not), and takes the program for stopped; the threads run on, a
+     * later resume or D finds them as they are. */
+    s->running = false;
+    rsp_reply_etext(&s->reply, e[0] ? e : "the interrupt failed");
+    return rsp_send_packet(s, s->reply.data, s->reply.len) < 0 ? -EPIPE : 0;
 }

@@ -15,7 +15,10 @@ int rsp_do_attach(struct rsp_server *s, uint32_t host_pid, struct rsp_buf *reply
 /* The one attach error reply: E02<text> for Intel's GDB, E.<text> for
  * every other client (vAttach, vRun). */
 void rsp_reply_attach_error(const struct rsp_server *s, struct rsp_buf *reply, const char *text);
-/* Interrupt (^C or vCtrlC) while running; nothing while stopped. */
-void rsp_interrupt(struct rsp_server *s);
+/* Interrupt (^C or vCtrlC) while running; nothing while stopped. When the
+ * target cannot interrupt (the driver refused), all-stop's pending resume
+ * is answered with the error at once, since no stop will come; -EPIPE
+ * when that answer cannot be sent. */
+int rsp_interrupt(struct rsp_server *s);
 
 #endif

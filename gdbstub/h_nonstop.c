@@ -15,6 +15,7 @@
 #include "gdbstub/hooks.h"
 #include "gdbstub/nsqueue.h"
 #include "gdbstub/offers.h"
+#include "gdbstub/output.h"
 #include "gdbstub/server_state.h"
 #include "gdbstub/stopreply.h"
 
@@ -101,10 +102,12 @@ enum rsp_hresult rsp_h_vstopped(struct rsp_server *s, const char *arg, size_t le
 enum rsp_hresult rsp_h_vctrlc(struct rsp_server *s, const char *arg, size_t len)
 {
     char e[RSP_ERR_LEN] = "";
-    if (!s->non_stop) { /* all-stop: as ^C */
-        rsp_interrupt(s);
+    if (!s->non_stop) { /* all-stop: as ^C, after its own OK */
         rsp_reply_ok(&s->reply);
-        return RSP_H_REPLY;
+        if (rsp_send_packet(s, s->reply.data, s->reply.len) < 0)
+            return RSP_H_NOREPLY;
+        (void)rsp_interrupt(s); /* a failure answers the resume */
+        return RSP_H_NOREPLY;
     }
     if (s->target.ops->interrupt(s->target.ctx, e, sizeof(e)) < 0) {
         rsp_reply_etext(&s->reply, e[0] ? e : "interrupt failed");

@@ -179,7 +179,7 @@ static ssize_t feed(struct rsp_server *s, const uint8_t *p, size_t n)
             break;
         case RSP_RX_INTERRUPT:
             rsp_trace(s, "<-", "^C", 2);
-            rsp_interrupt(s);
+            rc = rsp_interrupt(s);
             break;
         }
     }
@@ -219,8 +219,12 @@ static int pump_events(struct rsp_server *s)
             if (!s->running)
                 return 0; /* non-stop: no resume waits for an answer */
             s->running = false;
-            /* The resume is answered anyway, or GDB would wait forever. */
-            rsp_reply_etext(&s->reply, "target event failed");
+            /* The resume is answered anyway, or GDB would wait forever,
+             * with the text for every client: GDB prints any E reply to a
+             * resume as "Remote failure reply: ..." and stops waiting. */
+            rsp_logf(&s->cfg.log, RSP_LOG_WARNING, "the resume ends in an error: %s",
+                     ev.error ? ev.error : "target event failed");
+            rsp_reply_etext(&s->reply, ev.error ? ev.error : "target event failed");
             return rsp_send_packet(s, s->reply.data, s->reply.len) < 0 ? -EPIPE : 0;
         }
         log_event(s, &ev);

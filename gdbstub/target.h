@@ -104,6 +104,9 @@ struct rsp_event {
      * not an event of its own; signal is the target's, the server chooses
      * what the client is told (stopreply.c). */
     bool interrupted;
+    /* next_event < 0: why, for the client (target-owned, valid until the
+     * next call), or NULL. */
+    const char *error;
 };
 
 /* A module a device process has loaded: an ELF in the debuggee's memory

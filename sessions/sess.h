@@ -101,6 +101,10 @@ bool sess_alive(struct sess_manager *m, unsigned session);
  * alive, and a SESS_NOTE_DETACHED was queued once. The driver gives no
  * exit status. Stays true after sess_detach. */
 bool sess_exited(struct sess_manager *m, unsigned session);
+/* The session counts as exited because its events could not be read, not
+ * because the application ended (it may be alive, its threads held until
+ * sess_detach): true, and the driver's words in why. */
+bool sess_stream_failed(struct sess_manager *m, unsigned session, char *why, size_t len);
 
 /* Thread marks: what the run control above knows of each thread across
  * resumes, kept here beside its state so that one table answers every

@@ -58,6 +58,9 @@ struct session {
     /* The application ended on this device (DETACHED from the driver, or
      * DEVICE_LOST from a probe): not alive, and never again. */
     bool exited;
+    /* ... not because it ended: its events could not be read (the reader
+     * gave up on failing reads). The driver's words, "" otherwise. */
+    char stream_error[256];
     uint32_t nthreads;
     /* One byte per hardware thread: a 64K-thread device costs 64 KiB. */
     uint8_t *state;

@@ -5,6 +5,7 @@
  * here too: module loads wait for sess_module_release, everything else is
  * acknowledged once recorded. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "sessions/sess_impl.h"
@@ -193,9 +194,27 @@ static void on_process_exit(struct pump_event *p)
     push(p, SESS_NOTE_PROCESS_EXIT, 0);
 }
 
+/* A DETACHED the reader made up because reads kept failing is not the
+ * application's end: the words are kept so the layer above can tell the
+ * truth and detach (which the reader thread cannot do). */
 static void on_detached(struct pump_event *p)
 {
+    const struct zd_error *e = p->ev->read_error;
+    if (e && !p->s->exited)
+        snprintf(p->s->stream_error, sizeof(p->s->stream_error), "%s",
+                 e->msg[0] ? e->msg : "reading a debug event failed");
     sess_mark_exited(p->m, p->s);
+}
+
+bool sess_stream_failed(struct sess_manager *m, unsigned session, char *why, size_t len)
+{
+    bool failed;
+    pthread_mutex_lock(&m->lock);
+    failed = session < m->nsessions && m->sessions[session].stream_error[0];
+    if (failed && len)
+        snprintf(why, len, "%s", m->sessions[session].stream_error);
+    pthread_mutex_unlock(&m->lock);
+    return failed;
 }
 
 static void (*const handlers[])(struct pump_event *) = {

@@ -38,6 +38,11 @@ struct tgt {
      * still end the resume, or GDB would wait forever. */
     unsigned interrupts_pending;
     struct tgt_xpti *xpti; /* the application's XPTI table, from attach to detach */
+    /* The last event stream failure, for the client (rsp_event.error);
+     * untold: it came while the client was stopped, the next resume is
+     * answered with it. resume_waits: an all-stop resume is outstanding. */
+    char stream_error[512];
+    bool stream_untold, resume_waits;
     bool held_report, report_stop_all;
     struct rsp_event report;
     /* Per device: its application's end was reported to the client (an
@@ -105,11 +110,18 @@ void tgt_stop_all_and_hold(struct tgt *t);
 /* The same; err holds the first device's interrupt failure (code 0 when
  * every interrupt went out). */
 void tgt_stop_all_and_hold_err(struct tgt *t, struct zd_error *err);
-/* rsp_target_ops.resume and .interrupt. */
+/* rsp_target_ops.resume, and .interrupt (tgt_drvfail.c). */
 int tgt_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err, size_t errlen);
 int tgt_interrupt(void *ctx, char *err, size_t errlen);
-/* The next event to report: 1 (ev filled), or 0 when none is pending. */
+/* The next event to report: 1 (ev filled), or 0 when none is pending
+ * (tgt_ops.c asks tgt_stream_failure first: negative, with ev->error). */
 int tgt_next_event(struct tgt *t, struct rsp_event *ev);
+/* tgt_drvfail.c: a device whose event stream failed is detached (its
+ * threads go on) and no longer listed; true, with ev->error saying so,
+ * once per device. */
+bool tgt_stream_failure(struct tgt *t, struct rsp_event *ev);
+int tgt_resume_checked(void *ctx, const struct rsp_resume *actions, size_t n, char *err,
+                       size_t errlen);
 
 /* tgt_code_writes.c: the client wrote len bytes of device k's memory at
  * addr (any write: breakpoints are bits of instructions). */

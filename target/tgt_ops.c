@@ -362,7 +362,13 @@ static int t_event_fd(void *ctx)
 static int t_next_event(void *ctx, struct rsp_event *ev)
 {
     struct tgt *t = ctx;
-    int rc = tgt_next_event(t, ev);
+    int rc;
+    /* Before any exit is reported: a failed stream is not the end. */
+    if (t->m && tgt_stream_failure(t, ev))
+        return -EIO;
+    rc = tgt_next_event(t, ev);
+    if (rc == 1)
+        t->resume_waits = false; /* answered */
     /* A reported stop: XPTI answers (running tasks, thread names) are of
      * this stop from now on. */
     if (rc == 1 && (ev->kind == RSP_EVENT_STOP || ev->kind == RSP_EVENT_UNAVAILABLE))
@@ -514,7 +520,7 @@ static const struct rsp_target_ops ops = {
     .write_register = t_write_register,
     .read_memory = t_read_memory,
     .write_memory = t_write_memory,
-    .resume = tgt_resume,
+    .resume = tgt_resume_checked,
     .interrupt = tgt_interrupt,
     .detach = t_detach,
     .event_fd = t_event_fd,

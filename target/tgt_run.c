@@ -415,17 +415,6 @@ int tgt_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err,
     return per_thread ? r.rc : resume_every_device(t, err, errlen);
 }
 
-int tgt_interrupt(void *ctx, char *err, size_t errlen)
-{
-    struct tgt *t = ctx;
-    struct zd_error e;
-    t->interrupts_pending = 0;
-    for (unsigned k = 0; k < t->n; k++)
-        if (sess_alive(t->m, k) && sess_interrupt_device(t->m, k, &e) == 0)
-            t->interrupts_pending++;
-    return 0;
-}
-
 /* All-stop: an interrupt's stop never names a thread with an unfinished
  * step. Told SIGTRAP (as Intel's GDB was until it got SIGINT too), GDB
  * takes such a stop for the step's end and, the PC still in the step's
@@ -720,14 +709,16 @@ static int on_module_unload(struct tgt *t, const struct sess_note *note, struct 
     return 1;
 }
 
+/* A device whose event stream failed is not an exit: tgt_drvfail.c
+ * tells the client (it stays listed until then). */
 bool tgt_exit_untold(struct tgt *t, unsigned k)
 {
-    return t->exit_told && !t->exit_told[k] && sess_exited(t->m, k);
+    return tgt_listed(t, k) && !sess_alive(t->m, k) && !sess_stream_failed(t->m, k, NULL, 0);
 }
 
 bool tgt_listed(struct tgt *t, unsigned k)
 {
-    return sess_alive(t->m, k) || tgt_exit_untold(t, k);
+    return sess_alive(t->m, k) || (t->exit_told && !t->exit_told[k] && sess_exited(t->m, k));
 }
 
 /* Process exit always wins: a device whose application ended is reported

@@ -70,7 +70,11 @@ enum zd_fault_reason { ZD_FAULT_INVALID = 0, ZD_FAULT_MAPPING = 1, ZD_FAULT_PERM
 struct zd_event {
     enum zd_event_type type;
     bool need_ack;
-    uint32_t detach_reason;                         /* DETACHED: 1 = host exit */
+    uint32_t detach_reason; /* DETACHED: 1 = host exit */
+    /* DETACHED made up by the reader because reading events kept failing
+     * (not a lost device): the last failure, valid during the callback
+     * only; NULL for every other event. The session is still attached. */
+    const struct zd_error *read_error;
     uint64_t module_begin, module_end, module_load; /* MODULE_* */
     struct zd_thread thread;                        /* THREAD_* */
     uint64_t fault_address, fault_mask;             /* PAGE_FAULT */

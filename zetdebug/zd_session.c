@@ -257,11 +257,18 @@ static void *reader_main(void *arg)
         }
         if (rc != 0) {
             /* The session is dead (device lost, debuggee gone without a
-             * DETACHED event): tell the callback the way the driver would
-             * have, with reason 0 (INVALID), and stop. */
+             * DETACHED event), or its events cannot be read: tell the
+             * callback the way the driver would have, with reason 0
+             * (INVALID), and stop. Failing reads are marked, with the
+             * driver's words: the application may be alive, and the
+             * session still holds its threads until zd_detach. */
             memset(&ev, 0, sizeof(ev));
             ev.type = ZD_EV_DETACHED;
             ev.detach_reason = 0;
+            if (rc != ZD_E_LOST) {
+                err.code = rc;
+                ev.read_error = &err;
+            }
             s->fn(s->ctx, &ev);
             break;
         }

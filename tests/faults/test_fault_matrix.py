@@ -147,6 +147,23 @@ def _(c, app, srv, addr, check):
     check("device lost" in srv.stderr(), "stderr names the lost device", srv.stderr())
 
 
+@cell("read_event / error always", "read_event:after=1", checks=4)
+def _(c, app, srv, addr, check):
+    attach(c, app)
+    r = c.req("vCont;c", timeout=60)
+    check(names(r, "cannot be read", "ERROR_UNKNOWN", "runs on"),
+          "vCont;c -> E with the driver's words: the events cannot be read (not W: the "
+          "application did not end)", r)
+    check(h.wait_exit(app, 60) == 0,
+          "the application finishes while zestub still serves: it was detached, not left "
+          "stopped", srv.stderr()[-600:])
+    err = srv.stderr()
+    check("warning" in err and "cannot be read" in err and "ERROR_UNKNOWN" in err,
+          "stderr warns that the events cannot be read, with the driver's words", err[-600:])
+    r = c.req("D;1")
+    check(r == "OK" or r.startswith("E"), "D;1 afterwards is answered", r)
+
+
 # ---- acknowledge --------------------------------------------------------------
 @cell("ack / error once", "ack:first=1", wait_load=True)
 def _(c, app, srv, addr, check):
@@ -207,6 +224,24 @@ def _(c, app, srv, addr, check):
           "stderr names the refused interrupt, not a timeout", err[-600:])
     r = c.req("D;1")
     check(r == "OK", "D;1 -> OK", r)
+
+
+@cell("interrupt / refused at ^C", "interrupt:after=1", checks=4)
+def _(c, app, srv, addr, check):
+    r = attach(c, app)
+    check(stopped(r), "vAttach stops the threads (its interrupt is the first, allowed)", r)
+    c.send("vCont;c")
+    time.sleep(0.2)
+    c.interrupt()
+    r = c.recv(timeout=10).decode("latin-1")
+    check(names(r, "interrupt", "ERROR_UNKNOWN"),
+          "^C is answered at once: E with the driver's words (no stop will come)", r)
+    err = srv.stderr()
+    check("warning" in err and "refused the interrupt" in err and "ERROR_UNKNOWN" in err,
+          "stderr warns that the device refused the interrupt, with the driver's words",
+          err[-600:])
+    r = c.req("vCont;c", timeout=60)
+    check(r.startswith("W1;process:1"), "the threads ran on: a continue runs to the exit: W1", r)
 
 
 @cell("interrupt / lost", "interrupt:device_lost")
@@ -450,6 +485,38 @@ DUMPS = [
 DUMP_CHECKS = 4
 
 
+def hang_cell():
+    """zestub dump --on hang (the deadline rule: no XPTI table) of a hung
+    sycl_hang whose interrupt the driver refuses: not "no hang", but its
+    own status, the driver's words on stderr and in the document."""
+    name = "dump --on hang / interrupt refused"
+    hung = h.gtsim_env("platform=xehpc,subslices=2,eus=2,threads=4,barrier_skip=1")
+    hung["ZET_ENABLE_PROGRAM_DEBUGGING"] = "1"
+    a, _ = h.start_app(hung, "sycl_hang", ["--give-up", "60"], running="submit kernel slm")
+    t0 = time.time()
+    p = subprocess.run([os.path.join(h.top, "zestub"), "dump", "--attach", str(a.pid), "--on",
+                        "hang=1s", "--timeout", "20", "--json", "-"],
+                       env=dict(hung, GTSIM_FAULTS="interrupt:result=ERROR_UNKNOWN"),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    took = time.time() - t0
+    err = p.stderr.decode(errors="replace")
+    try:
+        doc = json.loads(p.stdout.decode(errors="replace"))
+    except ValueError as e:
+        doc = {"error": repr(e)}
+    t.ok(p.returncode == 8 and doc.get("status") == 8 and took < 15,
+         "%s: status 8 at the first check, not 'no hang' at the timeout" % name,
+         "rc %d, doc %s, %.1f s\n%s" % (p.returncode, doc.get("status"), took, err))
+    t.ok("no hang" not in err and "refused to interrupt" in err and "ERROR_UNKNOWN" in err,
+         "%s: stderr says the interrupt was refused, with the driver's words" % name, err)
+    t.ok("refused to interrupt" in doc.get("error", "") and "ERROR_UNKNOWN" in doc.get("error", ""),
+         "%s: the document's error names the refused interrupt" % name, json.dumps(doc)[:400])
+    t.ok(a.poll() is None, "%s: the application runs on (still hung, not killed)" % name)
+
+
+HANG_CHECKS = 4
+
+
 def launch_cell():
     """The device lost at the application's first kernel launch (the
     fault is in the application's environment): the client is told the
@@ -496,8 +563,12 @@ def bad_settings():
         t.ok(p.returncode != 0 and "GTSIM_FAULTS: " + reason in err,
              "GTSIM_FAULTS=%s is refused: %s" % (faults, reason), err)
 
-t = h.Tap(sum(c[4] + COMMON for c in CELLS) + DUMP_CHECKS * len(DUMPS) + LAUNCH_CHECKS +
-          len(BAD_SETTINGS))
+# FAULT_CELLS=WORD runs only the cells whose name contains WORD (while
+# working on one; the suite runs them all).
+if os.environ.get("FAULT_CELLS"):
+    CELLS = [c for c in CELLS if os.environ["FAULT_CELLS"] in c[0]]
+t = h.Tap(sum(c[4] + COMMON for c in CELLS) + DUMP_CHECKS * len(DUMPS) + HANG_CHECKS +
+          LAUNCH_CHECKS + len(BAD_SETTINGS))
 bad_settings()
 for name, faults, fn, wait_load, checks in CELLS:
     run_cell(name, faults, fn, wait_load, checks)
@@ -509,5 +580,12 @@ for body in DUMPS:
             t.ok(False, "dump cell: %r" % e)
     finally:
         h.cleanup()
+try:
+    hang_cell()
+except Exception as e:  # the cell's checks fail, the plan holds
+    for i in range(HANG_CHECKS):
+        t.ok(False, "dump --on hang cell: %r" % e)
+finally:
+    h.cleanup()
 launch_cell()
 sys.exit(t.done())
