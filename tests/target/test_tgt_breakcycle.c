@@ -24,7 +24,7 @@
 
 #include "target/intelgt.h"
 #include "tests/conformance/conf_util.h"
-#include "tests/tap.h"
+#include "tests/lib/tap.h"
 
 static unsigned long memory_reads, register_reads;
 
