@@ -103,7 +103,18 @@ with h.guarded(t, "65,536 threads running, --on now"):
          "the report stays short: %d lines for %d class(es)" % (len(out.splitlines()),
                                                                len(classes)), out[:3000])
     runs = re.findall(r"^  threads (.*)$", out, re.M)
-    t.ok(len(classes) >= 1 and all(len(r) < 400 for r in runs) and
+    # With pace=1 a thread stands one instruction further for every second
+    # since its dispatch. On a loaded machine the dispatch of 65,536
+    # threads can cross a second: the threads of the first wave (slots 0-7
+    # of every EU) are then one instruction ahead of the second's, two
+    # classes whose lists alternate every 8 threads. That is the device's
+    # real state, not a fault of the report: what the report owes is that
+    # every list is written as ranges, at most RUNS_SHOWN (24) of them and
+    # "... and N more" (the JSON document keeps every thread).
+    ID = r"\d+\.\d+\.\d+\.\d+"
+    RUN = r"%s(?:-%s)?" % (ID, ID)
+    listed = re.compile(r"^%s(?:, %s){0,23}(?:, \.\.\. and \d+ more)?$" % (RUN, RUN))
+    t.ok(len(classes) >= 1 and all(listed.match(r) for r in runs) and
          (len(classes) > 1 or runs == ["0.0.0.0-63.7.7.15"]),
          "thread lists are ranges (one class: 0.0.0.0-63.7.7.15)", runs[:5])
     t.eq(out.count("representative:"), len(classes), "one representative per class")
