@@ -264,12 +264,16 @@ static int class_cmp(const void *a, const void *b)
 static void finish_class(struct merge_class *c)
 {
     size_t n = 0, run = 0;
-    qsort(c->ranks, c->nranks, sizeof(*c->ranks), long_cmp);
+    /* qsort and bsearch must not be given a NULL array, even an empty
+     * one (a class of a dump without fault addresses has none). */
+    if (c->nranks)
+        qsort(c->ranks, c->nranks, sizeof(*c->ranks), long_cmp);
     for (size_t i = 0; i < c->nranks; i++)
         if (n == 0 || c->ranks[n - 1] != c->ranks[i])
             c->ranks[n++] = c->ranks[i];
     c->nranks = n;
-    qsort(c->addresses, c->naddresses, sizeof(*c->addresses), address_cmp);
+    if (c->naddresses)
+        qsort(c->addresses, c->naddresses, sizeof(*c->addresses), address_cmp);
     n = 0;
     for (size_t i = 0; i < c->naddresses; i++) {
         bool seen = false;
@@ -287,14 +291,16 @@ static void finish_class(struct merge_class *c)
 
 void merge_finish(struct merge *m)
 {
-    qsort(m->ranks, m->nranks, sizeof(*m->ranks), rank_cmp);
+    if (m->nranks)
+        qsort(m->ranks, m->nranks, sizeof(*m->ranks), rank_cmp);
     for (size_t i = 0; i < m->nclasses; i++) {
         struct merge_class *c = &m->classes[i];
         struct merge_rank key;
         finish_class(c);
         key.rank = c->rep_rank_no;
         key.index = c->rep_index;
-        c->rep_rank = bsearch(&key, m->ranks, m->nranks, sizeof(*m->ranks), rank_cmp);
+        c->rep_rank =
+            m->nranks ? bsearch(&key, m->ranks, m->nranks, sizeof(*m->ranks), rank_cmp) : NULL;
     }
     if (m->nclasses)
         qsort(m->classes, m->nclasses, sizeof(*m->classes), class_cmp);
