@@ -237,20 +237,21 @@ static int no_driver(struct zd_error *err, ze_result_t r)
                        "compute runtime, or for the simulator set "
                        "ZE_ENABLE_ALT_DRIVERS=/abs/path/libze_gtsim.so",
                        (unsigned)r);
-    /* The loader takes a comma-separated list of absolute paths. */
+    /* The loader takes a comma-separated list of absolute paths. The reason
+     * comes before the path: a long path must not cut it off the message. */
     for (const char *p = alt; *p;) {
         size_t n = strcspn(p, ",");
         char path[4096];
         snprintf(path, sizeof(path), "%.*s", (int)n, p);
         if (path[0] && path[0] != '/')
             return zd_fail(err, ZD_E_NO_DRIVER, (uint32_t)r,
-                           "ZE_ENABLE_ALT_DRIVERS names '%s', which is not an absolute path: "
-                           "the Level Zero loader only loads drivers named by absolute path",
+                           "ZE_ENABLE_ALT_DRIVERS names a driver by a relative path (the Level "
+                           "Zero loader only loads drivers named by absolute path): '%s'",
                            path);
         if (path[0] && access(path, R_OK) != 0)
             return zd_fail(err, ZD_E_NO_DRIVER, (uint32_t)r,
-                           "ZE_ENABLE_ALT_DRIVERS names %s, which does not exist or cannot be "
-                           "read",
+                           "ZE_ENABLE_ALT_DRIVERS names a driver that does not exist or cannot be "
+                           "read: %s",
                            path);
         p += n + (p[n] == ',');
     }
@@ -270,7 +271,10 @@ static int alt_drivers_unsafe(struct zd_error *err)
     const char *alt = getenv("ZE_ENABLE_ALT_DRIVERS");
     if (!alt)
         return 0;
-    for (const char *p = alt;; p++) {
+    /* The message names the empty entry by its number, not the value: driver
+     * paths are long and the whole sentence must fit zd_error.msg. */
+    unsigned entry = 1;
+    for (const char *p = alt;; p++, entry++) {
         size_t n = strcspn(p, ",");
         if (n == 0 && !*alt)
             return zd_fail(err, ZD_E_NO_DRIVER, 0,
@@ -278,10 +282,10 @@ static int alt_drivers_unsafe(struct zd_error *err)
                            "loader: name the driver by absolute path, or unset it");
         if (n == 0)
             return zd_fail(err, ZD_E_NO_DRIVER, 0,
-                           "ZE_ENABLE_ALT_DRIVERS='%.150s' has an empty entry (a comma at its "
+                           "ZE_ENABLE_ALT_DRIVERS has an empty entry (entry %u: a comma at its "
                            "start or end, or two in a row), which crashes the Level Zero loader: "
                            "separate absolute driver paths by single commas",
-                           alt);
+                           entry);
         p += n;
         if (!*p)
             return 0;

@@ -5,7 +5,8 @@ start or end, two commas in a row) makes the Level Zero loader dlopen ""
 and recurse until the stack overflows (doc: level-zero-facts.md, section
 1). Every zestub command that opens Level Zero must say so and exit 1, not
 die with SIGSEGV: `zestub devices`, `zestub doctor` (the tool that checks
-the set-up), `zestub dump --attach` and the server's `--attach`."""
+the set-up), `zestub dump --attach` and the server's `--attach`, however
+long the driver paths are."""
 import os
 import subprocess
 import sys
@@ -16,7 +17,10 @@ import harness as h  # noqa: E402
 
 zestub = os.path.join(h.top, "zestub")
 gtsim = os.environ.get("GTSIM_LIB") or os.path.join(h.top, ".libs", "libze_gtsim.so")
-VALUES = ["", gtsim + ",", "," + gtsim, gtsim + ",," + gtsim]
+# A long path (distcheck builds deep in the tree) must not cut the reason
+# off the message: CI's distcheck once lost "loader" that way.
+LONG = "/nonexistent/" + "d" * 240 + "/libze_gtsim.so"
+VALUES = ["", gtsim + ",", "," + gtsim, gtsim + ",," + gtsim, LONG + ",," + LONG]
 COMMANDS = [
     ["devices"],
     ["doctor"],
@@ -28,7 +32,7 @@ t = h.Tap(len(VALUES) * len(COMMANDS))
 for value in VALUES:
     env = dict(os.environ, ZE_ENABLE_ALT_DRIVERS=value)
     for cmd in COMMANDS:
-        what = "ZE_ENABLE_ALT_DRIVERS=%r zestub %s" % (value.replace(gtsim, "GTSIM"), cmd[0])
+        what = "ZE_ENABLE_ALT_DRIVERS=%r zestub %s" % (value.replace(gtsim, "GTSIM").replace(LONG, "LONG"), cmd[0])
         try:
             p = subprocess.run([zestub] + cmd, env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, universal_newlines=True, timeout=30)

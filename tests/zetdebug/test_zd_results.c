@@ -342,11 +342,11 @@ static void test_open(void)
 
     open_in_child("libze_gtsim.so", NULL, out, sizeof(out));
     tap_ok(sscanf(out, "%d", &rc) == 1 && rc == ZD_E_NO_DRIVER &&
-               strstr(out, "names 'libze_gtsim.so', which is not an absolute path"),
+               strstr(out, "relative path") && strstr(out, "'libze_gtsim.so'"),
            "a relative driver path: %s", out);
     open_in_child("/nonexistent/libze_gtsim.so", NULL, out, sizeof(out));
     tap_ok(sscanf(out, "%d", &rc) == 1 && rc == ZD_E_NO_DRIVER &&
-               strstr(out, "names /nonexistent/libze_gtsim.so, which does not exist"),
+               strstr(out, "does not exist or cannot be read: /nonexistent/libze_gtsim.so"),
            "a driver path that does not exist: %s", out);
     if (!lib || !*lib) {
         tap_skip("GTSIM_LIB is not set: no simulator to fail on purpose");
