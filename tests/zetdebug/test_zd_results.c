@@ -341,8 +341,8 @@ static void test_open(void)
     int rc = 1;
 
     open_in_child("libze_gtsim.so", NULL, out, sizeof(out));
-    tap_ok(sscanf(out, "%d", &rc) == 1 && rc == ZD_E_NO_DRIVER &&
-               strstr(out, "relative path") && strstr(out, "'libze_gtsim.so'"),
+    tap_ok(sscanf(out, "%d", &rc) == 1 && rc == ZD_E_NO_DRIVER && strstr(out, "relative path") &&
+               strstr(out, "'libze_gtsim.so'"),
            "a relative driver path: %s", out);
     open_in_child("/nonexistent/libze_gtsim.so", NULL, out, sizeof(out));
     tap_ok(sscanf(out, "%d", &rc) == 1 && rc == ZD_E_NO_DRIVER &&
