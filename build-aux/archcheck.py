@@ -72,7 +72,7 @@ with these decisions:
 - launch (starting a program held for the attach, and the library it
   preloads) uses nothing of zestub, only libc: cli hands its programs to
   the target. merge (zestub merge, its JSON reader) uses only report's
-  JSON string writer. Only cli uses them.
+  JSON string writer and terminal-safe text. Only cli uses them.
 
 Calls are checked edge by edge (a direct use only); includes through their
 closure as said.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* zestub merge's report as text for a person (merge_report.h). Every
- * string that came from a dump file goes through merge_put_safe
+ * string that came from a dump file goes through report_put_safe
  * (safe_text.h): a dump is untrusted input and this text goes to a
  * terminal. */
 #include <stdio.h>
@@ -8,13 +8,13 @@
 #include <string.h>
 
 #include "merge/merge_report.h"
-#include "merge/safe_text.h"
+#include "report/safe_text.h"
 
 /* A dump's string s between before and after. */
 static void put(FILE *f, const char *before, const char *s, const char *after)
 {
     fputs(before, f);
-    merge_put_safe(f, s);
+    report_put_safe(f, s);
     fputs(after, f);
 }
 
@@ -82,7 +82,7 @@ static void human_representative(FILE *f, const struct merge_class *c)
 {
     const struct jv *t = c->rep_thread, *regs = jv_get(t, "registers");
     fprintf(f, "  representative: rank %ld (", c->rep_rank->rank);
-    merge_put_safe(f, c->rep_rank->path);
+    report_put_safe(f, c->rep_rank->path);
     fprintf(f, "), device %lld, thread ", jv_int(t, "device", -1));
     put(f, "", jv_str(t, "thread", "?"), ", pc ");
     put(f, "", jv_str(t, "pc", "?"), "\n");
@@ -103,7 +103,7 @@ static void human_class(FILE *f, size_t k, const struct merge_class *c)
     merge_ranges(f, c->ranks, c->nranks);
     put(f, "\n  ", c->reason, " in ");
     put(f, "", c->kernel ? c->kernel : "(unknown kernel)", " at ");
-    merge_put_safe(f, c->file ? c->file : "(unknown file)");
+    report_put_safe(f, c->file ? c->file : "(unknown file)");
     fprintf(f, ":%ld\n", c->line);
     human_fault_class(f, c);
     human_allocation(f, c->rep_allocation);

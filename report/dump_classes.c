@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "regsets/regs.h"
+#include "report/safe_text.h"
 
 /* A run of threads with consecutive positions in one session's table
  * (positions follow the hardware order, so a run is every thread between
@@ -235,8 +236,10 @@ void dump_classes_print(struct dump_classes *c, FILE *f)
     for (size_t i = 0; i < c->n; i++) {
         const struct class *k = &c->classes[i];
         uint64_t listed = 0;
-        fprintf(f, "class %zu: %" PRIu64 " thread%s on device %u: %s\n", i + 1, k->count,
-                k->count == 1 ? "" : "s", k->device, k->title);
+        fprintf(f, "class %zu: %" PRIu64 " thread%s on device %u: ", i + 1, k->count,
+                k->count == 1 ? "" : "s", k->device);
+        report_put_safe(f, k->title); /* holds the kernel's function and file names */
+        fputc('\n', f);
         fputs("  threads ", f);
         for (size_t r = 0; r < k->nruns && r < RUNS_SHOWN; r++) {
             const struct run *run = &k->runs[r];

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* The human emitter: a page meant to be read. Threads are grouped into
- * classes (report/dump_classes.h) unless every thread is asked for. */
+ * classes (report/dump_classes.h) unless every thread is asked for. Every
+ * string that came from the debuggee, the driver or the environment
+ * (kernel, file and function names, device name, host, program path) goes
+ * through report_put_safe: this page goes to a terminal. */
 #include <inttypes.h>
 #include <stdlib.h>
 
 #include "report/dump_classes.h"
 #include "report/emitter.h"
 #include "report/regs_text.h"
+#include "report/safe_text.h"
 #include "report/xpti_text.h"
 
 struct human_em {
@@ -21,13 +25,20 @@ struct human_em {
 
 static void h_header(void *ctx, uint32_t pid, const char *trigger)
 {
-    fprintf(((struct human_em *)ctx)->f, "zestub dump of process %u (trigger: %s)\n", pid, trigger);
+    FILE *f = ((struct human_em *)ctx)->f;
+    fprintf(f, "zestub dump of process %u (trigger: ", pid);
+    report_put_safe(f, trigger);
+    fputs(")\n", f);
 }
 
 static void h_launch(void *ctx, long rank, const char *host)
 {
-    if (rank >= 0)
-        fprintf(((struct human_em *)ctx)->f, "rank %ld on %s\n", rank, host);
+    FILE *f = ((struct human_em *)ctx)->f;
+    if (rank < 0)
+        return;
+    fprintf(f, "rank %ld on ", rank);
+    report_put_safe(f, host);
+    fputc('\n', f);
 }
 
 static void h_devices(void *ctx, struct sess_manager *m)
@@ -35,9 +46,11 @@ static void h_devices(void *ctx, struct sess_manager *m)
     FILE *f = ((struct human_em *)ctx)->f;
     for (unsigned k = 0; k < sess_count(m); k++) {
         const struct zd_device *d = sess_device(m, k);
-        fprintf(f, "device %u [%s]%s%.0u %s: %u hardware threads\n", d->index, d->pci_slot,
-                d->parent >= 0 ? "." : "", d->parent >= 0 ? d->subdevice_id : 0, d->name,
-                d->nthreads);
+        fprintf(f, "device %u [", d->index);
+        report_put_safe(f, d->pci_slot);
+        fprintf(f, "]%s%.0u ", d->parent >= 0 ? "." : "", d->parent >= 0 ? d->subdevice_id : 0);
+        report_put_safe(f, d->name);
+        fprintf(f, ": %u hardware threads\n", d->nthreads);
     }
 }
 
@@ -55,11 +68,15 @@ static void h_hang(void *ctx, const struct report_hang *h)
                 "hang (rule: xpti): the oldest of %u submission%s in flight had been running "
                 "%.1f s (limit %g s)\n",
                 h->in_flight, h->in_flight == 1 ? "" : "s", h->running_s, h->limit_s);
-        if (h->has_site)
-            fprintf(f, "  kernel %s submitted at %s:%u in %s: ",
-                    h->site.kernel[0] ? h->site.kernel : "?", h->site.file[0] ? h->site.file : "?",
-                    h->site.line, h->site.function[0] ? h->site.function : "?");
-        else
+        if (h->has_site) {
+            fputs("  kernel ", f);
+            report_put_safe(f, h->site.kernel[0] ? h->site.kernel : "?");
+            fputs(" submitted at ", f);
+            report_put_safe(f, h->site.file[0] ? h->site.file : "?");
+            fprintf(f, ":%u in ", h->site.line);
+            report_put_safe(f, h->site.function[0] ? h->site.function : "?");
+            fputs(": ", f);
+        } else
             fputs("  submission site unknown: ", f);
         fprintf(f, "task instance %" PRIu64 " on queue 0x%" PRIx64 " (uid 0x%016" PRIx64 ")\n",
                 h->task.instance, h->task.queue, h->task.uid);
@@ -116,9 +133,13 @@ static void record(FILE *f, const struct dump_thread *t, enum dump_regs regs)
     if (t->has_pc)
         fprintf(f, " at pc 0x%" PRIx64, t->pc);
     if (t->has_location) {
-        fprintf(f, " in %s", l->function ? l->function : l->kernel);
-        if (l->has_line)
-            fprintf(f, " (%s:%u:%u)", l->file, l->line, l->column);
+        fputs(" in ", f);
+        report_put_safe(f, l->function ? l->function : l->kernel);
+        if (l->has_line) {
+            fputs(" (", f);
+            report_put_safe(f, l->file);
+            fprintf(f, ":%u:%u)", l->line, l->column);
+        }
     }
     fputc('\n', f);
     human_xpti_submission(f, t->submitted);
@@ -177,12 +198,18 @@ static void h_end(void *ctx, const struct report_end *e)
         return;
     h_threads_end(h, NULL); /* cut short before the collection ended */
     fprintf(h->f, "%u stopped thread%s", e->nthreads, e->nthreads == 1 ? "" : "s");
-    if (!e->complete)
-        fprintf(h->f, " (incomplete: %s)", incomplete_reason(e));
+    if (!e->complete) {
+        fputs(" (incomplete: ", h->f);
+        report_put_safe(h->f, incomplete_reason(e));
+        fputc(')', h->f);
+    }
     fputc('\n', h->f);
-    if (e->has_program)
-        fprintf(h->f, "program %s: exit code %d%s\n", e->program_path, e->exit_code,
+    if (e->has_program) {
+        fputs("program ", h->f);
+        report_put_safe(h->f, e->program_path);
+        fprintf(h->f, ": exit code %d%s\n", e->exit_code,
                 e->dumped ? "" : " (no fault: nothing dumped)");
+    }
     h->done = true;
 }
 

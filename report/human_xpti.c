@@ -2,14 +2,19 @@
 /* The XPTI parts of the human dump (report/xpti_text.h). */
 #include <inttypes.h>
 
+#include "report/safe_text.h"
 #include "report/xpti_text.h"
 
-/* "file:line in function" */
+/* "file:line in function": the names are the application's, written
+ * terminal-safe (report/safe_text.h). */
 static void human_site(FILE *f, const struct xtab_site *s)
 {
-    fprintf(f, "%s:%u", s->file[0] ? s->file : "(unknown file)", s->line);
-    if (s->function[0])
-        fprintf(f, " in %s", s->function);
+    report_put_safe(f, s->file[0] ? s->file : "(unknown file)");
+    fprintf(f, ":%u", s->line);
+    if (s->function[0]) {
+        fputs(" in ", f);
+        report_put_safe(f, s->function);
+    }
 }
 
 static void human_task(FILE *f, const struct sess_xpti_candidate *c)
@@ -46,7 +51,9 @@ static void human_submission(FILE *f, const struct sess_xpti_submission *s)
 void human_xpti_section(FILE *f, const struct xtab_stats *st, const char *note)
 {
     if (!st) {
-        fprintf(f, "note: %s\n", note);
+        fputs("note: ", f);
+        report_put_safe(f, note); /* may quote the table's damaged text */
+        fputc('\n', f);
         return;
     }
     fprintf(f, "XPTI table: %" PRIu64 " sites, %" PRIu64 " tasks, %" PRIu64 " allocations",

@@ -123,6 +123,6 @@ fuzz-merge-json:
 	$(MKDIR_P) tests/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fno-sanitize-recover=undefined \
 		-o tests/fuzz/fuzz_merge_json_libfuzzer $(top_srcdir)/tests/fuzz/fuzz_merge_json.c \
-		$(addprefix $(top_srcdir)/,$(filter %.c,$(libmerge_la_SOURCES)) report/json.c)
+		$(addprefix $(top_srcdir)/,$(filter %.c,$(libmerge_la_SOURCES)) report/json.c report/safe_text.c)
 	@echo "run: tests/fuzz/fuzz_merge_json_libfuzzer -max_total_time=60 CORPUS_DIR"
 CLEANFILES += tests/fuzz/fuzz_merge_json_libfuzzer

@@ -8,3 +8,9 @@ tests_report_test_dump_classes_SOURCES = tests/report/test_dump_classes.c tests/
 tests_report_test_dump_classes_LDADD = libreport.la libsessions.la libsymbols.la libregsets.la \
 	libzetdebug.la libisa.la $(ZE_LIBS) $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(PTHREAD_LIBS)
 EXTRA_DIST += tests/report/README.md
+
+# The human emitter with hostile names (terminal-safe text, issue 31 item 10).
+check_PROGRAMS += tests/report/test_human_safe
+TESTS += tests/report/test_human_safe
+tests_report_test_human_safe_SOURCES = tests/report/test_human_safe.c tests/lib/tap.h
+tests_report_test_human_safe_LDADD = $(tests_report_test_dump_classes_LDADD)

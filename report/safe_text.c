@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Terminal-safe writing of a dump's strings (safe_text.h). */
-#include "merge/safe_text.h"
+#include "report/safe_text.h"
 
 #include <stddef.h>
 
@@ -34,7 +34,7 @@ static size_t utf8_len(const unsigned char *s)
     return n;
 }
 
-void merge_put_safe(FILE *f, const char *text)
+void report_put_safe(FILE *f, const char *text)
 {
     const unsigned char *s = (const unsigned char *)text;
     while (*s) {
