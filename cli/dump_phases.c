@@ -79,6 +79,25 @@ void dump_watchdog_start(double deadline, struct dump_out *out)
 #define NO_LEVEL_ZERO_GRACE_S 2.0
 
 /* Why the attach failed, on one line for the dump's closing line. */
+/* "Too early" for this long is no longer "too early": say what else it
+ * may be (the driver's answer cannot tell), or that the process ended. */
+#define NOT_READY_NOTE_S 5.0
+
+static void not_ready_for_long(uint32_t pid, double waited, struct zd_error *err)
+{
+    struct zd_proc p;
+    zd_proc_probe(pid, &p);
+    if (!p.exists || p.exited)
+        snprintf(err->msg, sizeof(err->msg), "process %u exited while zestub waited to attach",
+                 (unsigned)pid);
+    else
+        snprintf(err->msg, sizeof(err->msg),
+                 "the driver still answered 'not ready' after %.0f s: process %u has not "
+                 "initialised Level Zero on its devices, or their debugger endpoint is "
+                 "unavailable",
+                 waited, (unsigned)pid);
+}
+
 static void record_failure(struct dump_out *out, uint32_t pid, const struct zd_error *err)
 {
     char why[256];
@@ -97,11 +116,13 @@ int dump_attach(struct zd *zd, uint32_t pid, double deadline, struct sess_manage
     struct sess_options so;
     struct zd_error err;
     struct zd_proc p;
-    double grace = dump_now_s() + NO_LEVEL_ZERO_GRACE_S;
+    double start = dump_now_s(), grace = start + NO_LEVEL_ZERO_GRACE_S;
+    bool told = false;
 
     zd_proc_probe(pid, &p);
-    if (!p.exists) {
-        snprintf(err.msg, sizeof(err.msg), "no such process: %u", (unsigned)pid);
+    if (!p.exists || p.exited) {
+        snprintf(err.msg, sizeof(err.msg),
+                 p.exists ? "process %u has exited" : "no such process: %u", (unsigned)pid);
         fprintf(stderr, "zestub dump: %s\n", err.msg);
         if (out)
             dump_out_fail(out, err.msg);
@@ -120,9 +141,19 @@ int dump_attach(struct zd *zd, uint32_t pid, double deadline, struct sess_manage
         if ((rc == ZD_E_TOO_EARLY && dump_now_s() < deadline) ||
             (rc == ZD_E_NO_LEVEL_ZERO && dump_now_s() < deadline && dump_now_s() < grace)) {
             struct timespec ts = {0, 100000000};
+            if (rc == ZD_E_TOO_EARLY && !told && dump_now_s() - start >= NOT_READY_NOTE_S) {
+                fprintf(stderr,
+                        "zestub dump: process %u is not ready for a debugger after %.0f s (the "
+                        "driver answers 'not ready'); trying until the deadline, %.0f s from "
+                        "now (--timeout)\n",
+                        pid, NOT_READY_NOTE_S, deadline - dump_now_s());
+                told = true;
+            }
             nanosleep(&ts, NULL);
             continue;
         }
+        if (rc == ZD_E_TOO_EARLY && dump_now_s() - start >= NOT_READY_NOTE_S)
+            not_ready_for_long(pid, dump_now_s() - start, &err);
         fprintf(stderr, "zestub dump: cannot attach to process %u:\n%s\n", pid, err.msg);
         record_failure(out, pid, &err);
         return rc == ZD_E_TOO_EARLY ? 3 : 1;

@@ -145,6 +145,7 @@ struct zd_proc {
     bool exists;     /* /proc/PID is there */
     int maps_errno;  /* 0 when its memory map was read */
     bool level_zero; /* the Level Zero loader is mapped */
+    bool exited;     /* it has ended and waits to be reaped (a zombie) */
 };
 /* 0, or -errno when the map could not be read (p says what is known). */
 int zd_proc_probe(uint32_t pid, struct zd_proc *p);

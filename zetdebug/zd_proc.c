@@ -32,6 +32,17 @@ static long slurp(uint32_t pid, const char *what, char *buf, size_t cap)
     return (long)n;
 }
 
+/* A zombie: its map reads empty, and it has ended, not "not loaded Level
+ * Zero". The state is the field after the ")" that closes its name. */
+static bool ended(uint32_t pid)
+{
+    char stat[1024];
+    const char *close;
+    if (slurp(pid, "stat", stat, sizeof(stat)) <= 0 || !(close = strrchr(stat, ')')))
+        return false;
+    return close[1] == ' ' && (close[2] == 'Z' || close[2] == 'X');
+}
+
 int zd_proc_probe(uint32_t pid, struct zd_proc *p)
 {
     char *maps = malloc(MAPS_MAX);
@@ -45,6 +56,7 @@ int zd_proc_probe(uint32_t pid, struct zd_proc *p)
     }
     n = slurp(pid, "maps", maps, MAPS_MAX);
     p->exists = n != -ENOENT && n != -ESRCH;
+    p->exited = p->exists && ended(pid);
     if (n < 0) {
         p->maps_errno = (int)-n;
     } else {

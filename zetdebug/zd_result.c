@@ -128,6 +128,11 @@ static int not_ready(struct zd_error *err, ze_result_t r, uint32_t pid)
     zd_proc_probe(pid, &p);
     if (!p.exists)
         return zd_fail(err, ZD_E_INVALID, (uint32_t)r, "no such process: %u", (unsigned)pid);
+    if (p.exited)
+        return zd_fail(err, ZD_E_INVALID, (uint32_t)r,
+                       "process %u has exited (it ended during the attach, and its parent has "
+                       "not reaped it yet)",
+                       (unsigned)pid);
     if (!p.maps_errno && !p.level_zero)
         return zd_fail(err, ZD_E_NO_LEVEL_ZERO, (uint32_t)r,
                        "process %u has not loaded Level Zero (no libze_loader in "

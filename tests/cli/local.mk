@@ -5,7 +5,7 @@
 # GPU core files (test_core.py with the core_check reader, test_core_gdb.py).
 CLI_TESTS = tests/cli/test_devices.sh tests/cli/test_dump.sh tests/cli/test_dump_xpti.sh \
 	tests/cli/test_serve_args.sh tests/cli/test_merge.py tests/cli/test_launch.sh \
-	tests/cli/test_dump_repeat.sh tests/cli/test_doctor.py tests/cli/test_attach_messages.py tests/cli/test_alt_drivers.py \
+	tests/cli/test_dump_repeat.sh tests/cli/test_doctor.py tests/cli/test_attach_messages.py tests/cli/test_alt_drivers.py tests/cli/test_attach_gone.py \
 	tests/cli/test_dump_source_path.py \
 	tests/cli/test_dump_progress.py tests/cli/test_dump_classes.py tests/cli/test_core.py \
 	tests/cli/test_core_gdb.py tests/cli/test_core_memory.py tests/cli/test_dump_hang.py \
