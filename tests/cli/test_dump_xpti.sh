@@ -42,7 +42,10 @@ wait_lines() {
 }
 
 # The pid sycl_like printed in file $1 (empty after 60 s without one: a
-# loaded CI machine has taken more than 20).
+# loaded CI machine has taken more than 20). Every run writes a file of its
+# own: a reused name could still hold the previous run's pid when this
+# reads it, before the new application's shell has truncated it (under
+# load the human-format check attached to an application that had ended).
 app_pid() {
     wait_lines "$1" "^sycl_like: pid " 1 && sed -n 's/^sycl_like: pid \([0-9]*\)$/\1/p' "$1"
 }
@@ -69,16 +72,16 @@ else notok_file "demo: dump rc $rc, application rc $app_rc" "$tmp/app.out"; fi
 run_check 14 "$tmp/demo.json" "demo:" $check demo "$tmp/demo.json" "$tmp/app.out" "demo:"
 
 # 2. the same in the human format: the lines a user reads.
-$traced "$ex/sycl_like" 2 >"$tmp/app.out" 2>&1 &
+$traced "$ex/sycl_like" 2 >"$tmp/app2.out" 2>&1 &
 app=$!
-"$zestub" dump --attach "$(app_pid "$tmp/app.out")" --on page-fault --timeout 30 --registers none \
+"$zestub" dump --attach "$(app_pid "$tmp/app2.out")" --on page-fault --timeout 30 --registers none \
     >"$tmp/human.out" 2>&1
 rc=$?
 wait_exit $app 30
-sub=$(sed -n 's/^submit kernel oob instance 1 queue 0x1 device 0 at \([^ ]*\) uid=.*/\1/p' "$tmp/app.out")
-freed=$(sed -n 's/^free \(0x[0-9a-f]*\) at .*/\1/p' "$tmp/app.out" | head -n 1)
-freed_at=$(sed -n 's/^free 0x[0-9a-f]* at \([^ ]*\) uid=.*/\1/p' "$tmp/app.out" | head -n 1)
-alloc_at=$(sed -n "s/^alloc $freed size 256 at \([^ ]*\) uid=.*/\1/p" "$tmp/app.out")
+sub=$(sed -n 's/^submit kernel oob instance 1 queue 0x1 device 0 at \([^ ]*\) uid=.*/\1/p' "$tmp/app2.out")
+freed=$(sed -n 's/^free \(0x[0-9a-f]*\) at .*/\1/p' "$tmp/app2.out" | head -n 1)
+freed_at=$(sed -n 's/^free 0x[0-9a-f]* at \([^ ]*\) uid=.*/\1/p' "$tmp/app2.out" | head -n 1)
+alloc_at=$(sed -n "s/^alloc $freed size 256 at \([^ ]*\) uid=.*/\1/p" "$tmp/app2.out")
 if [ $rc -eq 0 ] && [ -n "$sub" ] && [ -n "$alloc_at" ] &&
     grep -q "^  in freed allocation $freed (256 bytes) at offset 128$" "$tmp/human.out" &&
     grep -qF "    allocated at $alloc_at in demo" "$tmp/human.out" &&
@@ -96,12 +99,12 @@ export GTSIM_CONFIG="devices=2,pace=40"
 for mode in unique ambiguous; do
     same=""
     [ $mode = ambiguous ] && same=--same-kernel
-    $traced "$ex/sycl_like" --concurrent 8 $same >"$tmp/conc.out" 2>&1 &
+    $traced "$ex/sycl_like" --concurrent 8 $same >"$tmp/conc-$mode.out" 2>&1 &
     app=$!
-    pid=$(app_pid "$tmp/conc.out")
+    pid=$(app_pid "$tmp/conc-$mode.out")
     rm -f "$tmp"/conc?.json
-    if wait_lines "$tmp/conc.out" "^submit kernel .* device 1 " 1 &&
-        wait_lines "$tmp/conc.out" "^submit kernel .* device 0 " 1; then
+    if wait_lines "$tmp/conc-$mode.out" "^submit kernel .* device 1 " 1 &&
+        wait_lines "$tmp/conc-$mode.out" "^submit kernel .* device 0 " 1; then
         for k in 1 2 3; do
             sleep 0.7
             "$zestub" dump --attach "$pid" --on now --timeout 30 --registers none \
@@ -112,15 +115,15 @@ for mode in unique ambiguous; do
         done
     else
         for k in 1 2 3; do
-            notok_file "$mode $k: no dump, the example did not submit on both devices" "$tmp/conc.out"
+            notok_file "$mode $k: no dump, the example did not submit on both devices" "$tmp/conc-$mode.out"
         done
     fi
     wait_exit $app 120
     if [ $app_rc -eq 0 ]; then ok "$mode: the application finishes every round"
-    else notok_file "$mode: application rc $app_rc" "$tmp/conc.out"; fi
+    else notok_file "$mode: application rc $app_rc" "$tmp/conc-$mode.out"; fi
     for k in 1 2 3; do
         run_check 6 "$tmp/conc$k.json" "$mode $k:" \
-            $check concurrent "$tmp/conc$k.json" "$tmp/conc.out" "$mode $k:" $mode
+            $check concurrent "$tmp/conc$k.json" "$tmp/conc-$mode.out" "$mode $k:" $mode
     done
 done
 unset GTSIM_CONFIG
