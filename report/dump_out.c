@@ -12,6 +12,7 @@
 #include "report/pass.h"
 
 #define MAX_CORES 4
+#define MAX_LOST 64 /* devices named as lost; more is a machine of its own */
 
 struct dump_out {
     /* Guards the stream: the watchdog may finish the document while the
@@ -40,6 +41,8 @@ struct dump_out {
      * said on stderr when the document is closed. */
     unsigned reg_failures;
     char reg_error[256];
+    /* The devices whose session was lost, at the document's end. */
+    unsigned lost[MAX_LOST], nlost;
     /* Why no dump could be taken (dump_out_fail), "" otherwise. */
     char failure[256];
 };
@@ -233,8 +236,17 @@ static struct report_end end_of(struct dump_out *o, struct sess_manager *m, int 
                            .signal = o->signal,
                            .dumped = o->dumped};
     zd_get_stats(o->zd, &e.zd);
-    if (m)
+    e.reg_failures = o->reg_failures;
+    e.reg_error = o->reg_error;
+    if (m) {
         sess_get_stats(m, &e.sess);
+        o->nlost = 0;
+        for (unsigned k = 0; k < sess_count(m) && o->nlost < MAX_LOST; k++)
+            if (!sess_alive(m, k))
+                o->lost[o->nlost++] = sess_device(m, k)->index;
+    }
+    e.nlost = o->nlost;
+    e.lost_devices = o->lost;
     return e;
 }
 

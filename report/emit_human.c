@@ -204,6 +204,17 @@ static void h_end(void *ctx, const struct report_end *e)
         fputc(')', h->f);
     }
     fputc('\n', h->f);
+    for (unsigned i = 0; i < e->nlost; i++)
+        fprintf(h->f,
+                "device %u: its debug session was lost; its threads' records may be incomplete\n",
+                e->lost_devices[i]);
+    if (e->reg_failures) {
+        fprintf(h->f,
+                "the registers of %u thread%s could not all be read; their records lack them: ",
+                e->reg_failures, e->reg_failures == 1 ? "" : "s");
+        report_put_safe(h->f, e->reg_error ? e->reg_error : "");
+        fputc('\n', h->f);
+    }
     if (e->has_program) {
         fputs("program ", h->f);
         report_put_safe(h->f, e->program_path);

@@ -251,6 +251,17 @@ static void j_end(void *ctx, const struct report_end *e)
             e->nthreads, e->zd.read_event, e->zd.ack, e->zd.interrupt, e->zd.resume,
             e->zd.read_memory, e->zd.write_memory, e->zd.read_registers, e->zd.write_registers,
             e->sess.register_reads, e->sess.probes_failed);
+    if (e->reg_failures) {
+        fprintf(f, "\"register_failures\":{\"threads\":%u,\"last_error\":", e->reg_failures);
+        report_json_str(f, e->reg_error ? e->reg_error : "");
+        fputs("},", f);
+    }
+    if (e->nlost) {
+        fputs("\"lost_devices\":[", f);
+        for (unsigned i = 0; i < e->nlost; i++)
+            fprintf(f, "%s%u", i ? "," : "", e->lost_devices[i]);
+        fputs("],", f);
+    }
     if (e->failure && e->failure[0]) {
         fputs("\"error\":", f);
         report_json_str(f, e->failure);

@@ -82,7 +82,17 @@ struct report_end {
     struct zd_stats zd;
     struct sess_stats sess; /* zeros at the watchdog's end (sessions may be locked) */
     const char *failure;    /* why no dump could be taken, or NULL */
-    bool launched;          /* launch mode */
+    /* What the document lacks although it is complete: threads whose
+     * registers could not all be read (and the last reason), and the
+     * devices whose debug session was lost before or during the dump
+     * (their threads are not in it). A reader of the document, not only
+     * of zestub's stderr, must see them: `monitor dump` sends the document
+     * to the client and nothing else. */
+    unsigned reg_failures;
+    const char *reg_error;
+    unsigned nlost;
+    const unsigned *lost_devices; /* device indices */
+    bool launched;                /* launch mode */
     bool has_program;
     const char *program_path;
     int exit_code, signal;

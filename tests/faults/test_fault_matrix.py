@@ -396,6 +396,64 @@ def _(c, app, srv, addr, check):
     check("device lost" in srv.stderr(), "stderr names the lost device", srv.stderr())
 
 
+# ---- monitor dump and monitor core: the client sees only their answer ---------
+def monitor_json(c, cmd):
+    r, text = c.monitor(cmd)
+    try:
+        return json.loads(text)
+    except ValueError:
+        return {"unparsed": text[-400:]}
+
+
+@cell("monitor dump / read_registers error", "read_registers:after=6")
+def _(c, app, srv, addr, check):
+    attach(c, app)
+    r, text = c.monitor("dump --registers all")
+    check("could not all be read" in text and "ERROR_UNKNOWN" in text,
+          "the human answer's closing lines name the threads without registers and why",
+          text[-600:])
+    doc = monitor_json(c, "dump --json --registers all")
+    rf = doc.get("register_failures") or {}
+    check(rf.get("threads", 0) >= 1 and "ERROR_UNKNOWN" in rf.get("last_error", "") and
+          "lost_devices" not in doc, "the JSON answer has register_failures, no lost device",
+          str(doc)[-600:])
+    check(c.req("D;1") == "OK", "D;1 -> OK")
+
+
+@cell("monitor dump / lost", "read_registers:after=20:device_lost")
+def _(c, app, srv, addr, check):
+    attach(c, app)
+    r, text = c.monitor("dump --registers all")
+    check("its debug session was lost" in text and "ERROR_DEVICE_LOST" in text,
+          "the human answer names the lost device and the unread registers", text[-600:])
+    doc = monitor_json(c, "dump --json --registers all")
+    check(doc.get("lost_devices") == [0] and doc.get("complete") is True,
+          "the JSON answer: lost_devices [0], still complete", str(doc)[-600:])
+    r = ended(c)
+    check(r.startswith("W1;process:1"), "the lost device ends the device process: W1", r)
+
+
+@cell("monitor core / read_registers error", "read_registers:after=6", checks=2)
+def _(c, app, srv, addr, check):
+    attach(c, app)
+    core = os.path.join(tempfile.mkdtemp(), "m.core")
+    r, text = c.monitor("core --memory 0 " + core)
+    check("unreadable registers (written as zeros)" in text and os.path.exists(core),
+          "monitor core writes the core and its answer says which registers are zeros", text)
+    check(c.req("D;1") == "OK", "D;1 -> OK")
+
+
+@cell("monitor core / lost", "read_registers:after=20:device_lost", checks=2)
+def _(c, app, srv, addr, check):
+    attach(c, app)
+    core = os.path.join(tempfile.mkdtemp(), "m.core")
+    r, text = c.monitor("core --memory 0 " + core)
+    check("unreadable registers (written as zeros)" in text,
+          "monitor core's answer says which registers are zeros", text)
+    r = ended(c)
+    check(r.startswith("W1;process:1"), "the lost device ends the device process: W1", r)
+
+
 # ---- detach -------------------------------------------------------------------
 @cell("detach / error", "detach", checks=4)
 def _(c, app, srv, addr, check):
