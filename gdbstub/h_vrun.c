@@ -220,6 +220,26 @@ static char **parse_run(struct rsp_run_state *r, const char *arg, size_t len, co
     return argv;
 }
 
+/* A client of another user let in by --allow-any-user would start the
+ * program as the server's user (root, often): refused unless the user
+ * opted in (confine.h). True when refused, the reply and log written. */
+static bool refuse_confined(struct rsp_server *s)
+{
+    char why[RSP_ERR_LEN], who[32] = "of an unknown user";
+    if (!s->conn || !s->conn->confined)
+        return false;
+    if (s->conn->peer_known)
+        snprintf(who, sizeof(who), "uid %u", (unsigned)s->conn->peer_uid);
+    snprintf(why, sizeof(why),
+             "vRun refused: this client is %s, not the server's user; --allow-any-user "
+             "lets other users debug, not start programs as the server's user "
+             "(--allow-any-user-unconfined allows it)",
+             who);
+    rsp_logf(&s->cfg.log, RSP_LOG_WARNING, "%s", why);
+    rsp_reply_attach_error(s, &s->reply, why);
+    return true;
+}
+
 /* Keeps argv as the program an empty vRun runs again. */
 static void remember(struct rsp_run_state *r, char **argv)
 {
@@ -238,6 +258,8 @@ enum rsp_hresult rsp_h_vrun(struct rsp_server *s, const char *arg, size_t len)
     uint32_t host = 0;
     char **argv;
 
+    if (refuse_confined(s))
+        return RSP_H_REPLY;
     /* Answered only when offered (offers.c): o->programs is there. */
     argv = r ? parse_run(r, arg, len, &why) : NULL;
     if (!argv) {
