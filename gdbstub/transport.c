@@ -101,9 +101,11 @@ bool rsp_addrinfo_exposed(const struct addrinfo *res, char *addr, size_t addrlen
     for (const struct addrinfo *ai = res; ai; ai = ai->ai_next) {
         if (ai->ai_addr && is_loopback(ai->ai_addr))
             continue;
+        bool inet = ai->ai_addr &&
+                    (ai->ai_addr->sa_family == AF_INET || ai->ai_addr->sa_family == AF_INET6);
         if (addr && addrlen &&
-            (!ai->ai_addr || getnameinfo(ai->ai_addr, ai->ai_addrlen, addr, (socklen_t)addrlen,
-                                         NULL, 0, NI_NUMERICHOST) != 0))
+            (!inet || getnameinfo(ai->ai_addr, ai->ai_addrlen, addr, (socklen_t)addrlen, NULL, 0,
+                                  NI_NUMERICHOST) != 0))
             snprintf(addr, addrlen, "an address of family %d", ai->ai_family);
         return true;
     }
