@@ -31,7 +31,7 @@ import harness as h  # noqa: E402
 # standard library where it lies (socket.create_connection loads it).
 import encodings.idna  # noqa: E402,F401
 
-t = h.Tap(24)  # the plan: every check this test makes
+t = h.Tap(25)  # the plan: every check this test makes
 ZESTUB = os.path.abspath(os.path.join(h.top, "zestub"))
 APP_ENV = h.small_device(200)
 SRV_ENV = dict(APP_ENV)
@@ -118,7 +118,9 @@ def run_id(target, outfile):
         c = connect(target)
         feats = c.req(h.INTEL)
         c.req("!")
-        r = c.req(vrun_packet("/bin/sh", "-c", "id > " + outfile), timeout=90)
+        r = c.req(vrun_packet("/bin/sh", "-c",
+                              "id > %s; echo mark=$ZMARK cwd=$(pwd) >> %s" % (outfile, outfile)),
+                  timeout=90)
         c.close()
         return {"feats": feats, "vrun": r}
     return talk
@@ -145,7 +147,7 @@ with h.guarded(t, "--allow-any-user, another user"):
     t.ok("every local user may connect" in text and "start programs" in text and
          work in text, "the warning says what is given away and where cores may go", text)
     if WHY_NOT:
-        for what in range(9):
+        for what in range(10):
             t.skip("another user's client: check %d" % (what + 1), WHY_NOT)
     else:
         app, _ = h.start_app(APP_ENV, args=["--print-buffers"], running="buffers:")
@@ -155,7 +157,9 @@ with h.guarded(t, "--allow-any-user, another user"):
             c = connect(srv.port)
             c.req(h.INTEL)
             c.req("!")
-            out = {"vrun": c.req(vrun_packet("/bin/sh", "-c", "id > " + marker), timeout=90)}
+            out = {"settings": [c.req("QEnvironmentHexEncoded:" + hx("ZMARK=evil")),
+                                c.req("QSetWorkingDir:" + hx("/"))]}
+            out["vrun"] = c.req(vrun_packet("/bin/sh", "-c", "id > " + marker), timeout=90)
             out["attach"] = c.req("vAttach;%x" % app.pid, timeout=60)
             for key, f in (("abs", os.path.join(outside, "a.core")), ("dotdot", "../b.core"),
                            ("link", "out-link/c.core"), ("inside", "in.core")):
@@ -182,12 +186,16 @@ with h.guarded(t, "--allow-any-user, another user"):
              "monitor core inside the working directory is written", (got.get("inside"),
                                                                         os.listdir(work)))
         t.eq(got.get("detach"), "OK", "the other user detaches")
+        t.eq(got.get("settings"), ["OK", "OK"], "its environment and directory settings are "
+             "answered OK (checked below: not kept)")
         h.wait_exit(app, 120)
     mine = os.path.join(tmp, "owner-ran")
     got = as_user(None, run_id(srv.port, mine))
     t.ok("before it created a Level Zero module" in got.get("vrun", "") and
          "refused" not in got.get("vrun", ""), "the server's own user still runs programs", got)
-    t.ok(read(mine).startswith("uid=%d" % os.geteuid()), "its program ran", read(mine))
+    t.ok(read(mine).startswith("uid=%d" % os.geteuid()) and
+         "mark= cwd=%s\n" % work in read(mine),
+         "its program ran, with no environment or directory the other user set", read(mine))
     t.eq(srv.stop(), 0, "zestub ends on SIGTERM with status 0")
 
 # B. --allow-any-user-unconfined: the user said so; the other user's program
