@@ -62,10 +62,23 @@ void cli_serve_usage(FILE *f)
                "                       acknowledge (vAck) in time is let go (default 60,\n"
                "                       0: wait forever)\n"
                "  --allow-any-user     let any local user connect (default: only processes\n"
-               "                       of your own user, or root, may; whoever connects\n"
-               "                       controls the GPU process)\n"
+               "                       of your own user, or root, may). Another user's\n"
+               "                       client reads and changes the GPU process (its\n"
+               "                       device memory and registers, shared host memory\n"
+               "                       too), stops, resumes and detaches it, and with\n"
+               "                       --multi attaches to any process you may debug; it\n"
+               "                       may not start programs (run) nor write monitor\n"
+               "                       core files outside this directory. unix:PATH:\n"
+               "                       the socket is made 0666 (its directories must be\n"
+               "                       searchable by others)\n"
+               "  --allow-any-user-unconfined\n"
+               "                       --allow-any-user, and other users' clients may\n"
+               "                       also start programs and write files anywhere, as\n"
+               "                       you: a shell as your user for every local user\n"
                "  --allow-remote       needed to listen on an address other machines can\n"
-               "                       reach; the remote protocol has no authentication\n"
+               "                       reach (decided on every address HOST resolves to);\n"
+               "                       the remote protocol has no authentication: anyone\n"
+               "                       who reaches the port can start programs as you\n"
                "  --debug-rsp          every packet in and out, on stderr\n"
                "  --debug[=all,threads,event-loop,remote], --remote-debug, --debug-format=X\n"
                "                       gdbserver's spellings, for Intel's GDB auto-attach:\n"
@@ -88,7 +101,7 @@ static int usage_error(const char *what, const char *arg)
 struct serve_args {
     struct rsp_server_config cfg;
     const char *comm, *pidarg;
-    bool attach, allow_any_user, allow_remote;
+    bool attach, allow_any_user, allow_remote, unconfined;
     char **program; /* launch mode: what follows "--" (or COMM) */
 };
 
@@ -176,6 +189,8 @@ static int parse_serve_args(int argc, char **argv, struct serve_args *o)
             o->attach = true;
         else if (!strcmp(a, "--allow-any-user"))
             o->allow_any_user = true;
+        else if (!strcmp(a, "--allow-any-user-unconfined"))
+            o->allow_any_user = o->unconfined = true;
         else if (!strcmp(a, "--allow-remote"))
             o->allow_remote = true;
         else if (!strcmp(a, "--debug-rsp"))
@@ -230,26 +245,40 @@ static int parse_serve_args(int argc, char **argv, struct serve_args *o)
     return -1;
 }
 
-/* Who could reach the port beyond the user who started us: refused unless
- * asked for, and then said out loud. -1 to go on, else the exit status. */
-static int check_exposure(const struct serve_args *o)
+/* Who can reach the port beyond the user who started us, said out loud
+ * (the listener has refused an exposed address without --allow-remote). */
+static void warn_exposure(const struct serve_args *o, const struct rsp_listener *l)
 {
-    if (rsp_spec_is_nonlocal(o->comm)) {
-        if (!o->allow_remote)
-            return usage_error("listening where other machines can connect needs "
-                               "--allow-remote (the remote protocol has no "
-                               "authentication):",
-                               o->comm);
+    char cwd[1024];
+    if (l->nonlocal)
         fprintf(stderr,
-                "zestub: warning: listening on %s, not only on this machine: the remote "
+                "zestub: warning: listening on %s (%s), not only on this machine: the remote "
                 "protocol has no authentication, and whoever connects controls the GPU "
-                "threads of the process\n",
-                o->comm);
-    }
-    if (o->allow_any_user)
-        fprintf(stderr, "zestub: warning: --allow-any-user: every local user may connect "
-                        "and control the GPU threads of the process\n");
-    return -1;
+                "process and can start programs as you\n",
+                o->comm, l->exposed);
+    if (!o->allow_any_user)
+        return;
+    if (!getcwd(cwd, sizeof(cwd)))
+        snprintf(cwd, sizeof(cwd), "the working directory");
+    fprintf(stderr,
+            "zestub: warning: --allow-any-user: every local user may connect, read and change "
+            "the GPU process's device memory and registers (host memory it shares with the "
+            "device too), stop, resume and detach it, and with --multi attach to any process "
+            "you may debug\n");
+    if (o->unconfined)
+        fprintf(stderr, "zestub: warning: --allow-any-user-unconfined: every local user may "
+                        "also start any program (run) and write files anywhere, as your user: "
+                        "a shell as you for each of them\n");
+    else
+        fprintf(stderr,
+                "zestub: another user's client may not start programs (run) nor write monitor "
+                "core files outside %s (--allow-any-user-unconfined would let it)\n",
+                cwd);
+    if (l->kind == RSP_TRANSPORT_UNIX && l->closed_dir[0])
+        fprintf(stderr,
+                "zestub: warning: --allow-any-user: %s is 0666, but other users cannot search "
+                "%s, so they cannot reach it\n",
+                l->path, l->closed_dir);
 }
 
 /* SIGINT/SIGTERM wake the server loop through the self-pipe; without a pipe
@@ -286,14 +315,21 @@ static int attach_to_pid(struct rsp_server *srv, const char *pidarg, char *err, 
 
 /* Listens on COMM before anything touches the debuggee, so a busy port or
  * a bad COMM fails fast. The exit status on failure, 0 when listening. */
-static int open_listener(struct rsp_listener *l, const char *comm, char *err, size_t errlen)
+static int open_listener(struct rsp_listener *l, const struct serve_args *o, char *err,
+                         size_t errlen)
 {
-    int rc = rsp_listen(l, comm, err, errlen);
-    if (rc == 0)
+    const struct rsp_listen_opts lo = {.allow_remote = o->allow_remote,
+                                       .allow_any_user = o->allow_any_user,
+                                       .unconfined = o->unconfined};
+    int rc = rsp_listen_ex(l, o->comm, &lo, err, errlen);
+    if (rc == 0) {
+        warn_exposure(o, l);
         return 0;
+    }
     fprintf(stderr, "zestub: %s\n", err);
-    /* A COMM that does not parse is a usage error; a busy port is not. */
-    if (rc == -EINVAL || rc == -ENAMETOOLONG) {
+    /* A COMM that does not parse, or an exposed one without
+     * --allow-remote, is a usage error; a busy port is not. */
+    if (rc == -EINVAL || rc == -ENAMETOOLONG || (rc == -EACCES && l->nonlocal)) {
         fprintf(stderr, "try 'zestub --help'\n");
         return 2;
     }
@@ -372,13 +408,9 @@ int cli_serve(int argc, char **argv)
     int rc = parse_serve_args(argc, argv, &o);
     if (rc >= 0)
         return rc;
-    rc = check_exposure(&o);
-    if (rc >= 0)
-        return rc;
-    rc = open_listener(&l, o.comm, err, sizeof(err));
+    rc = open_listener(&l, &o, err, sizeof(err));
     if (rc != 0)
         return rc;
-    l.allow_any_user = o.allow_any_user;
     if (tgt_target_new(&tgt, err, sizeof(err)) != 0) {
         fprintf(stderr, "zestub: %s\n", err);
         rsp_listener_close(&l);

@@ -105,8 +105,22 @@ static bool env_put(struct rsp_run_state *r, char *entry)
     return true;
 }
 
+/* A confined client (confine.h) may not run programs, and what it sets
+ * must not reach the programs the server's own user runs later (the
+ * settings outlive the connection): answered OK, as its GDB expects before
+ * the vRun that is refused with the reason, and not kept. */
+static bool ignore_confined(struct rsp_server *s)
+{
+    if (!s->conn || !s->conn->confined)
+        return false;
+    rsp_reply_ok(&s->reply);
+    return true;
+}
+
 static enum rsp_hresult env_change(struct rsp_server *s, const char *arg, size_t len, bool set)
 {
+    if (ignore_confined(s))
+        return RSP_H_REPLY;
     struct rsp_run_state *r = state(s);
     char *entry = r ? unhex(arg, len) : NULL;
     size_t nl = entry ? strcspn(entry, "=") : 0;
@@ -132,6 +146,8 @@ enum rsp_hresult rsp_h_env_unset(struct rsp_server *s, const char *arg, size_t l
 
 enum rsp_hresult rsp_h_env_reset(struct rsp_server *s, const char *arg, size_t len)
 {
+    if (ignore_confined(s))
+        return RSP_H_REPLY;
     if (s->run)
         env_clear(s->run);
     rsp_reply_ok(&s->reply);
@@ -140,6 +156,8 @@ enum rsp_hresult rsp_h_env_reset(struct rsp_server *s, const char *arg, size_t l
 
 enum rsp_hresult rsp_h_set_cwd(struct rsp_server *s, const char *arg, size_t len)
 {
+    if (ignore_confined(s))
+        return RSP_H_REPLY;
     struct rsp_run_state *r = state(s);
     char *dir = len ? unhex(arg, len) : NULL;
     if (!r || (len && !dir)) {
@@ -155,6 +173,8 @@ enum rsp_hresult rsp_h_set_cwd(struct rsp_server *s, const char *arg, size_t len
 
 enum rsp_hresult rsp_h_startup_shell(struct rsp_server *s, const char *arg, size_t len)
 {
+    if (ignore_confined(s))
+        return RSP_H_REPLY;
     struct rsp_run_state *r = state(s);
     if (!r || len != 1 || (arg[0] != '0' && arg[0] != '1')) {
         rsp_reply_e01(&s->reply);
@@ -220,6 +240,26 @@ static char **parse_run(struct rsp_run_state *r, const char *arg, size_t len, co
     return argv;
 }
 
+/* A client of another user let in by --allow-any-user would start the
+ * program as the server's user (root, often): refused unless the user
+ * opted in (confine.h). True when refused, the reply and log written. */
+static bool refuse_confined(struct rsp_server *s)
+{
+    char why[RSP_ERR_LEN], who[32] = "of an unknown user";
+    if (!s->conn || !s->conn->confined)
+        return false;
+    if (s->conn->peer_known)
+        snprintf(who, sizeof(who), "uid %u", (unsigned)s->conn->peer_uid);
+    snprintf(why, sizeof(why),
+             "vRun refused: this client is %s, not the server's user; --allow-any-user "
+             "lets other users debug, not start programs as the server's user "
+             "(--allow-any-user-unconfined allows it)",
+             who);
+    rsp_logf(&s->cfg.log, RSP_LOG_WARNING, "%s", why);
+    rsp_reply_attach_error(s, &s->reply, why);
+    return true;
+}
+
 /* Keeps argv as the program an empty vRun runs again. */
 static void remember(struct rsp_run_state *r, char **argv)
 {
@@ -238,6 +278,8 @@ enum rsp_hresult rsp_h_vrun(struct rsp_server *s, const char *arg, size_t len)
     uint32_t host = 0;
     char **argv;
 
+    if (refuse_confined(s))
+        return RSP_H_REPLY;
     /* Answered only when offered (offers.c): o->programs is there. */
     argv = r ? parse_run(r, arg, len, &why) : NULL;
     if (!argv) {

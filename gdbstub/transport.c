@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "gdbstub/transport.h"
 
+#include "gdbstub/confine.h"
 #include "gdbstub/peercred.h"
 
 #include <arpa/inet.h>
@@ -11,6 +12,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +79,8 @@ static int split_hostport(const char *spec, char *host, size_t hostlen, unsigned
     return 0;
 }
 
+/* Loopback: 127.0.0.0/8, ::1 and ::ffff:127.0.0.0/104. Any other family
+ * is taken as reachable: the decision must fail closed. */
 static bool is_loopback(const struct sockaddr *sa)
 {
     if (sa->sa_family == AF_INET) {
@@ -85,47 +89,76 @@ static bool is_loopback(const struct sockaddr *sa)
     }
     if (sa->sa_family == AF_INET6) {
         const struct sockaddr_in6 *in6 = (const void *)sa;
-        return IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr);
+        const uint8_t *b = in6->sin6_addr.s6_addr;
+        return IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr) ||
+               (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr) && b[12] == 127);
     }
-    return true;
+    return false;
 }
 
-bool rsp_spec_is_nonlocal(const char *spec)
+bool rsp_addrinfo_exposed(const struct addrinfo *res, char *addr, size_t addrlen)
 {
-    char host[64];
-    unsigned port;
-
-    if (!spec || strcmp(spec, "-") == 0 || strncmp(spec, "unix:", 5) == 0)
-        return false;
-    if (split_hostport(spec, host, sizeof(host), &port) < 0 || !host[0])
-        return false;
-    return strcmp(host, "localhost") != 0 && strncmp(host, "127.", 4) != 0 &&
-           strcmp(host, "::1") != 0;
+    for (const struct addrinfo *ai = res; ai; ai = ai->ai_next) {
+        if (ai->ai_addr && is_loopback(ai->ai_addr))
+            continue;
+        bool inet = ai->ai_addr &&
+                    (ai->ai_addr->sa_family == AF_INET || ai->ai_addr->sa_family == AF_INET6);
+        if (addr && addrlen &&
+            (!inet || getnameinfo(ai->ai_addr, ai->ai_addrlen, addr, (socklen_t)addrlen, NULL, 0,
+                                  NI_NUMERICHOST) != 0))
+            snprintf(addr, addrlen, "an address of family %d", ai->ai_family);
+        return true;
+    }
+    return false;
 }
 
-static int listen_tcp(struct rsp_listener *l, const char *spec, char *err, size_t errlen)
+/* What listen_tcp resolves: host ("" = 127.0.0.1) and port as getaddrinfo
+ * results for a passive stream socket. 0 or getaddrinfo's code. */
+static int resolve(char *host, size_t hostlen, unsigned port, struct addrinfo **res)
 {
-    struct addrinfo hints, *res = NULL, *ai;
-    char host[64], portstr[8];
-    unsigned port;
-    int rc, fd = -1, one = 1, saved = 0;
-    struct sockaddr_storage ss;
-    socklen_t sl = sizeof(ss);
+    struct addrinfo hints;
+    char portstr[8];
 
-    rc = split_hostport(spec, host, sizeof(host), &port);
-    if (rc < 0)
-        return fail(err, errlen, rc, "'%s' is not [HOST]:PORT, unix:PATH or -", spec);
     if (!host[0])
-        snprintf(host, sizeof(host), "127.0.0.1");
+        snprintf(host, hostlen, "127.0.0.1");
     snprintf(portstr, sizeof(portstr), "%u", port);
     memset(&hints, 0, sizeof(hints));
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
     hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-    rc = getaddrinfo(host, portstr, &hints, &res);
-    if (rc != 0)
-        return fail(err, errlen, -EADDRNOTAVAIL, "cannot resolve '%s': %s", host, gai_strerror(rc));
-    for (ai = res; ai; ai = ai->ai_next) {
+    return getaddrinfo(host, portstr, &hints, res);
+}
+
+bool rsp_spec_exposed(const char *spec, char *addr, size_t addrlen)
+{
+    char host[64];
+    unsigned port;
+    struct addrinfo *res = NULL;
+    bool exposed;
+
+    if (!spec || strcmp(spec, "-") == 0 || strcmp(spec, "stdio") == 0 ||
+        strncmp(spec, "unix:", 5) == 0)
+        return false;
+    if (split_hostport(spec, host, sizeof(host), &port) < 0 ||
+        resolve(host, sizeof(host), port, &res) != 0)
+        return false;
+    exposed = rsp_addrinfo_exposed(res, addr, addrlen);
+    freeaddrinfo(res);
+    return exposed;
+}
+
+bool rsp_spec_is_nonlocal(const char *spec)
+{
+    return rsp_spec_exposed(spec, NULL, 0);
+}
+
+/* Binds and listens on the first address that takes it; the fd or
+ * -errno. */
+static int bind_first(const struct addrinfo *res)
+{
+    int fd, one = 1, saved = EADDRNOTAVAIL;
+
+    for (const struct addrinfo *ai = res; ai; ai = ai->ai_next) {
         fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
         if (fd < 0) {
             saved = errno;
@@ -134,20 +167,49 @@ static int listen_tcp(struct rsp_listener *l, const char *spec, char *err, size_
         /* A restarted server must be able to reuse the port at once. */
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
         if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 1) == 0)
-            break;
+            return fd;
         saved = errno;
         close(fd);
-        fd = -1;
     }
+    return -saved;
+}
+
+static int listen_tcp(struct rsp_listener *l, const char *spec, const struct rsp_listen_opts *o,
+                      char *err, size_t errlen)
+{
+    struct addrinfo *res = NULL;
+    char host[64];
+    unsigned port;
+    int rc, fd;
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof(ss);
+
+    rc = split_hostport(spec, host, sizeof(host), &port);
+    if (rc < 0)
+        return fail(err, errlen, rc, "'%s' is not [HOST]:PORT, unix:PATH or -", spec);
+    rc = resolve(host, sizeof(host), port, &res);
+    if (rc != 0)
+        return fail(err, errlen, -EADDRNOTAVAIL, "cannot resolve '%s': %s", host, gai_strerror(rc));
+    /* Decided on every address the name resolved to, the very list that
+     * is bound: not on how the host is spelt, and not on a second lookup
+     * that could answer differently. */
+    l->nonlocal = rsp_addrinfo_exposed(res, l->exposed, sizeof(l->exposed));
+    if (l->nonlocal && !o->allow_remote) {
+        freeaddrinfo(res);
+        return fail(err, errlen, -EACCES,
+                    "'%s' resolves to %s, which other machines can reach: listening there "
+                    "needs --allow-remote (the remote protocol has no authentication)",
+                    host, l->exposed);
+    }
+    fd = bind_first(res);
     freeaddrinfo(res);
     if (fd < 0)
-        return fail(err, errlen, -saved, "cannot listen on %s:%u: %s", host, port, strerror(saved));
+        return fail(err, errlen, fd, "cannot listen on %s:%u: %s", host, port, strerror(-fd));
     if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
         if (ss.ss_family == AF_INET)
             port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
         else if (ss.ss_family == AF_INET6)
             port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
-        l->nonlocal = !is_loopback((struct sockaddr *)&ss);
     }
     l->kind = RSP_TRANSPORT_TCP;
     l->fd = fd;
@@ -177,7 +239,33 @@ static bool stale_socket(const char *path)
     return rc < 0 && errno == ECONNREFUSED;
 }
 
-static int listen_unix(struct rsp_listener *l, const char *path, char *err, size_t errlen)
+/* The first directory above path that other users cannot search (so
+ * cannot reach the socket in), into l->closed_dir; "" when none. */
+static void find_closed_dir(struct rsp_listener *l, const char *path)
+{
+    char dir[sizeof(l->path)];
+    struct stat st;
+
+    l->closed_dir[0] = 0;
+    snprintf(dir, sizeof(dir), "%s", path);
+    for (char *slash = strrchr(dir, '/'); slash; slash = strrchr(dir, '/')) {
+        if (slash == dir)
+            slash[1] = 0; /* the root itself */
+        else
+            *slash = 0;
+        if (stat(dir, &st) == 0 && !(st.st_mode & S_IXOTH)) {
+            snprintf(l->closed_dir, sizeof(l->closed_dir), "%s", dir);
+            return;
+        }
+        if (slash == dir)
+            return;
+    }
+    if (path[0] != '/' && stat(".", &st) == 0 && !(st.st_mode & S_IXOTH))
+        snprintf(l->closed_dir, sizeof(l->closed_dir), "the current directory");
+}
+
+static int listen_unix(struct rsp_listener *l, const char *path, const struct rsp_listen_opts *o,
+                       char *err, size_t errlen)
 {
     struct sockaddr_un sa;
     int fd, e;
@@ -201,8 +289,10 @@ static int listen_unix(struct rsp_listener *l, const char *path, char *err, size
         return fail(err, errlen, -e, "cannot bind %s: %s", path, strerror(e));
     }
     /* Owner only: whoever connects controls the GPU process. Before listen,
-     * connects are refused, so the window before chmod is harmless. */
-    if (chmod(path, 0600) < 0 || listen(fd, 1) < 0) {
+     * connects are refused, so the window before chmod is harmless. With
+     * --allow-any-user every user may connect (the peer's uid still
+     * decides what it may do, confine.h). */
+    if (chmod(path, o->allow_any_user ? 0666 : 0600) < 0 || listen(fd, 1) < 0) {
         e = errno;
         close(fd);
         unlink(path);
@@ -211,13 +301,24 @@ static int listen_unix(struct rsp_listener *l, const char *path, char *err, size
     l->kind = RSP_TRANSPORT_UNIX;
     l->fd = fd;
     snprintf(l->path, sizeof(l->path), "%s", path);
+    if (o->allow_any_user)
+        find_closed_dir(l, path);
     return 0;
 }
 
 int rsp_listen(struct rsp_listener *l, const char *spec, char *err, size_t errlen)
 {
+    const struct rsp_listen_opts o = {.allow_remote = true};
+    return rsp_listen_ex(l, spec, &o, err, errlen);
+}
+
+int rsp_listen_ex(struct rsp_listener *l, const char *spec, const struct rsp_listen_opts *o,
+                  char *err, size_t errlen)
+{
     memset(l, 0, sizeof(*l));
     l->fd = -1;
+    l->allow_any_user = o->allow_any_user;
+    l->unconfined = o->unconfined;
     if (!spec || !spec[0])
         return fail(err, errlen, -EINVAL, "no address given ([HOST]:PORT, unix:PATH or -)");
     if (strcmp(spec, "-") == 0 || strcmp(spec, "stdio") == 0) {
@@ -225,8 +326,8 @@ int rsp_listen(struct rsp_listener *l, const char *spec, char *err, size_t errle
         return 0;
     }
     if (strncmp(spec, "unix:", 5) == 0)
-        return listen_unix(l, spec + 5, err, errlen);
-    return listen_tcp(l, spec, err, errlen);
+        return listen_unix(l, spec + 5, o, err, errlen);
+    return listen_tcp(l, spec, o, err, errlen);
 }
 
 static void conn_init(struct rsp_conn *c)
@@ -236,21 +337,27 @@ static void conn_init(struct rsp_conn *c)
     rsp_buf_init(&c->out);
 }
 
-/* Applies the listener's rule on who may connect; a refusal is reported
- * through l->refused. */
-static bool peer_may_connect(const struct rsp_listener *l, int fd)
+/* Applies the listener's rule on who may connect, and records who did in
+ * c (peer_known, peer_uid, confined); a refusal is reported through
+ * l->refused. */
+static bool peer_may_connect(const struct rsp_listener *l, int fd, struct rsp_conn *c)
 {
     char why[RSP_ERR_LEN];
-    uid_t uid;
-    int rc;
+    uid_t uid, self = geteuid();
+    int rc = rsp_peer_uid(fd, l->proc_net, &uid);
 
-    if (l->allow_any_user)
-        return true;
-    rc = rsp_peer_uid(fd, l->proc_net, &uid);
-    if (rc == 0)
-        rc = rsp_peer_allowed(uid, geteuid(), why, sizeof(why));
-    else if (rc == -ENOENT && l->nonlocal)
+    c->peer_known = rc == 0;
+    c->peer_uid = rc == 0 ? uid : (uid_t)-1;
+    if (rc == -ENOENT && l->nonlocal)
         return true; /* another machine: only --allow-remote binds there */
+    if (l->allow_any_user) {
+        /* Let in, but a user other than ours (or one we cannot tell) may
+         * not act as us beyond debugging: confine.h. */
+        c->confined = !l->unconfined && !(rc == 0 && (uid == self || uid == 0));
+        return true;
+    }
+    if (rc == 0)
+        rc = rsp_peer_allowed(uid, self, why, sizeof(why));
     else
         snprintf(why, sizeof(why),
                  "refused a connection: cannot tell which user made it (%s); "
@@ -294,7 +401,7 @@ int rsp_accept(struct rsp_listener *l, struct rsp_conn *c, int wake_fd, char *er
         if (wake_fd >= 0 && (p[1].revents & POLLIN))
             return fail(err, errlen, -EINTR, "interrupted while waiting for a client");
         fd = accept4(l->fd, NULL, NULL, SOCK_CLOEXEC);
-        if (fd >= 0 && peer_may_connect(l, fd))
+        if (fd >= 0 && peer_may_connect(l, fd, c))
             break;
         if (fd >= 0) {
             close(fd);
@@ -313,6 +420,8 @@ int rsp_accept(struct rsp_listener *l, struct rsp_conn *c, int wake_fd, char *er
     }
     c->in_fd = c->out_fd = fd;
     c->is_socket = true;
+    /* The target's monitor commands get no connection: they ask here. */
+    rsp_confine_set(c->confined, c->peer_uid);
     return 0;
 }
 
@@ -436,7 +545,10 @@ void rsp_conn_close(struct rsp_conn *c)
         if (c->out_fd >= 0 && c->out_fd != c->in_fd)
             close(c->out_fd);
     }
+    if (c->confined)
+        rsp_confine_clear();
     c->in_fd = c->out_fd = -1;
+    c->confined = false;
     rsp_buf_free(&c->out);
     c->out_sent = 0;
 }

@@ -23,9 +23,13 @@ enum rsp_transport_kind { RSP_TRANSPORT_TCP = 1, RSP_TRANSPORT_UNIX, RSP_TRANSPO
 
 struct rsp_listener {
     enum rsp_transport_kind kind;
-    int fd;          /* listening socket; -1 for stdio */
-    unsigned port;   /* TCP: the bound port (the chosen one for port 0) */
-    bool nonlocal;   /* TCP bound to something other than loopback */
+    int fd;        /* listening socket; -1 for stdio */
+    unsigned port; /* TCP: the bound port (the chosen one for port 0) */
+    /* TCP: some address the host resolved to is not loopback (0.0.0.0,
+     * ::, a LAN address): other machines may reach the port. exposed is
+     * the first such address, numeric, for messages. */
+    bool nonlocal;
+    char exposed[64];
     bool stdio_used; /* "-" serves exactly one connection */
     char path[108];  /* unix: the socket file, removed on close */
     char host[64];   /* TCP: the address bound, for messages */
@@ -34,6 +38,13 @@ struct rsp_listener {
      * closed at once and told to `refused` (may be NULL), and the listener
      * waits for the next one: a refusal never ends a --once server. */
     bool allow_any_user;
+    /* With allow_any_user: a client of another uid is confined (see
+     * confine.h) unless this is set too. */
+    bool unconfined;
+    /* unix: with allow_any_user the socket file is 0666, but a user who
+     * cannot search every directory above it still cannot connect: the
+     * first such directory, "" when none. */
+    char closed_dir[108];
     const char *proc_net; /* NULL: /proc/net (tests point elsewhere) */
     void (*refused)(void *ctx, const char *why);
     void *refused_ctx;
@@ -44,17 +55,49 @@ struct rsp_conn {
     bool is_socket;
     bool restore_flags; /* stdio: put back the descriptors' original flags */
     int in_flags, out_flags;
+    /* Who connected (peercred.h): peer_known with peer_uid when it could
+     * be told; confined per confine.h. */
+    bool peer_known, confined;
+    uid_t peer_uid;
     struct rsp_buf out; /* bytes queued; the first out_sent of them are written */
     size_t out_sent;
 };
 
-/* True when spec names a TCP address other than the default loopback one
- * (the caller warns: the debug port gives control of the GPU process). */
+struct addrinfo; /* <netdb.h> */
+
+/* The exposure decision, on resolved addresses (never on the host's
+ * spelling: a name may resolve anywhere): true when any address of the
+ * list is not loopback (an address family other than IPv4/IPv6 counts as
+ * reachable), the first such one written numerically to addr. */
+bool rsp_addrinfo_exposed(const struct addrinfo *res, char *addr, size_t addrlen);
+
+/* True when spec is TCP and its host resolves (as rsp_listen resolves it)
+ * to an address other machines may reach; addr (may be NULL) gets it.
+ * False for "-", unix:, specs that do not parse or names that do not
+ * resolve (listening on them fails anyway). */
+bool rsp_spec_exposed(const char *spec, char *addr, size_t addrlen);
+/* rsp_spec_exposed without the address. */
 bool rsp_spec_is_nonlocal(const char *spec);
+
+/* What rsp_listen_ex lets through. */
+struct rsp_listen_opts {
+    /* Listen where other machines can connect; without it, a TCP spec
+     * whose host resolves to any non-loopback address is refused
+     * (-EACCES, the address named in err). */
+    bool allow_remote;
+    /* Every local user may connect (rsp_listener.allow_any_user); a unix:
+     * socket file is then made 0666 instead of 0600. */
+    bool allow_any_user;
+    /* With allow_any_user: other users' clients are not confined. */
+    bool unconfined;
+};
 
 /* Parses spec and starts listening. TCP: "[HOST]:PORT", HOST empty means
  * 127.0.0.1, "[v6addr]:PORT" is accepted, PORT 0 picks a free port
  * (reported in l->port). */
+int rsp_listen_ex(struct rsp_listener *l, const char *spec, const struct rsp_listen_opts *o,
+                  char *err, size_t errlen);
+/* rsp_listen_ex with allow_remote only: the caller checks l->nonlocal. */
 int rsp_listen(struct rsp_listener *l, const char *spec, char *err, size_t errlen);
 /* Waits for the next client (blocking). -ENOENT when a "-" listener has
  * already served its one connection. */

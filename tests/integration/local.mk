@@ -5,6 +5,7 @@ INTEGRATION_TESTS = \
 	tests/integration/test_serve.py \
 	tests/integration/test_attach_errors.py \
 	tests/integration/test_peer_uid.py \
+	tests/integration/test_any_user.py \
 	tests/integration/test_death.py \
 	tests/integration/test_soak.py \
 	tests/integration/test_siginfo.py \
