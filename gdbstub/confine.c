@@ -8,29 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct {
-    bool confined;
-    uid_t uid;
-} current;
-
-void rsp_confine_set(bool confined, uid_t peer_uid)
-{
-    current.confined = confined;
-    current.uid = peer_uid;
-}
-
-void rsp_confine_clear(void)
-{
-    current.confined = false;
-}
-
-bool rsp_confined(uid_t *peer_uid)
-{
-    if (peer_uid)
-        *peer_uid = current.uid;
-    return current.confined;
-}
-
 /* True when path equals dir or lies below it (both resolved). */
 static bool below(const char *dir, const char *path)
 {
@@ -92,13 +69,13 @@ int rsp_path_inside(const char *dir, const char *path, char *why, size_t whylen)
     return 0;
 }
 
-int rsp_confine_check_write(const char *cmd, const char *path, char *why, size_t whylen)
+int rsp_confine_check_write(bool confined, uid_t uid, const char *cmd, const char *path, char *why,
+                            size_t whylen)
 {
     char sentence[PATH_MAX + 256];
-    uid_t uid;
     int rc;
 
-    if (!rsp_confined(&uid))
+    if (!confined)
         return 0;
     rc = rsp_path_inside(NULL, path, sentence, sizeof(sentence));
     if (rc == 0)

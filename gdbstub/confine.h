@@ -7,22 +7,15 @@
  * Such a client is "confined": vRun is refused and files are written only
  * inside the server's working directory, unless the user opted in
  * (--allow-any-user-unconfined). The transport decides it per connection
- * (rsp_conn.confined) and records the connection being served here, so
- * the target's monitor commands, which get no connection, can ask. One
- * server serves one client at a time; the record is that client's. */
+ * (rsp_conn.confined); the server tells the target which client it serves
+ * (rsp_target_ops.client), so the target's monitor commands, which get no
+ * connection, know it without any state here. */
 #ifndef ZESTUB_GDBSTUB_CONFINE_H
 #define ZESTUB_GDBSTUB_CONFINE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
-
-/* The connection served now: confined or not, and its peer's uid. */
-void rsp_confine_set(bool confined, uid_t peer_uid);
-/* Back to unconfined (the connection ended). */
-void rsp_confine_clear(void);
-/* True while a confined client is connected; *peer_uid (may be NULL) is its uid. */
-bool rsp_confined(uid_t *peer_uid);
 
 /* 0 when a file at path (relative to the current directory or absolute)
  * would be inside dir: its directory, resolved (symbolic links and ".."
@@ -31,9 +24,10 @@ bool rsp_confined(uid_t *peer_uid);
  * resolution) with a sentence in why. dir NULL: the current directory. */
 int rsp_path_inside(const char *dir, const char *path, char *why, size_t whylen);
 
-/* For a command about to write path: 0 when the connected client is not
- * confined or path is inside the working directory; else negative with
- * why ("CMD: ..."). */
-int rsp_confine_check_write(const char *cmd, const char *path, char *why, size_t whylen);
+/* For a command about to write path for a client (confined, and its
+ * peer's uid): 0 when it is not confined or path is inside the working
+ * directory; else negative with why ("CMD: ..."). */
+int rsp_confine_check_write(bool confined, uid_t uid, const char *cmd, const char *path, char *why,
+                            size_t whylen);
 
 #endif

@@ -101,6 +101,8 @@ int rsp_server_attach(struct rsp_server *s, uint32_t host_pid, char *err, size_t
 static void reset_connection(struct rsp_server *s, struct rsp_conn *c)
 {
     s->conn = c;
+    if (s->target.ops->client)
+        s->target.ops->client(s->target.ctx, c && c->confined, c ? (uint32_t)c->peer_uid : 0);
     rsp_rx_reset(&s->rx);
     rsp_buf_clear(&s->last);
     s->noack = false;
@@ -258,6 +260,8 @@ static enum rsp_end finish(struct rsp_server *s, enum rsp_end why)
     s->running = false;
     s->xfer_valid = false;
     s->conn = NULL;
+    if (s->target.ops->client)
+        s->target.ops->client(s->target.ctx, false, 0);
     return why;
 }
 

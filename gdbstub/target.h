@@ -315,6 +315,11 @@ struct rsp_target_ops {
     /* The client disconnected: resume what was stopped, send pending
      * acknowledgements, detach every device. */
     void (*client_gone)(void *ctx);
+    /* Optional: the client served from now on, confined or not
+     * (gdbstub/confine.h: another user let in by --allow-any-user) with its
+     * peer's uid; called when a connection starts and, unconfined, when it
+     * ends. A target whose commands write files keeps it for them. */
+    void (*client)(void *ctx, bool confined, uint32_t uid);
 
     /* Capabilities (see above): NULL, or a table with every function. */
     const struct rsp_libraries_ops *libraries;

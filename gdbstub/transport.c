@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "gdbstub/transport.h"
 
-#include "gdbstub/confine.h"
 #include "gdbstub/peercred.h"
 
 #include <arpa/inet.h>
@@ -420,8 +419,6 @@ int rsp_accept(struct rsp_listener *l, struct rsp_conn *c, int wake_fd, char *er
     }
     c->in_fd = c->out_fd = fd;
     c->is_socket = true;
-    /* The target's monitor commands get no connection: they ask here. */
-    rsp_confine_set(c->confined, c->peer_uid);
     return 0;
 }
 
@@ -545,8 +542,6 @@ void rsp_conn_close(struct rsp_conn *c)
         if (c->out_fd >= 0 && c->out_fd != c->in_fd)
             close(c->out_fd);
     }
-    if (c->confined)
-        rsp_confine_clear();
     c->in_fd = c->out_fd = -1;
     c->confined = false;
     rsp_buf_free(&c->out);

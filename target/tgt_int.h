@@ -31,7 +31,11 @@ struct tgt {
      * device event: a held thread instead of a resume, or the end of a
      * thread that was asked to step its end-of-thread instruction. */
     int ep_fd, held_fd;
-    bool non_stop;     /* QNonStop:1: no stop-all anywhere */
+    bool non_stop; /* QNonStop:1: no stop-all anywhere */
+    /* The client served now (rsp_target_ops.client): another user's,
+     * confined to writing inside the working directory (gdbstub/confine.h). */
+    bool client_confined;
+    uint32_t client_uid;
     uint32_t host_pid; /* of the attached application */
     /* Devices a client's interrupt (^C) went to that have not answered
      * with a stop: when all answer "nothing to stop", the interrupt must

@@ -14,6 +14,7 @@
 #ifndef ZESTUB_TARGET_TGT_MONITOR_H
 #define ZESTUB_TARGET_TGT_MONITOR_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct rsp_buf;
@@ -44,7 +45,9 @@ int tgt_monitor_xpti_allocations(struct tgt_xpti *xp, struct sess_manager *m, co
 struct zd;
 int tgt_monitor_dump(struct sess_manager *m, struct zd *zd, uint32_t host_pid, const char *args,
                      struct rsp_buf *out);
-int tgt_monitor_core(struct sess_manager *m, uint32_t host_pid, const char *args,
-                     struct rsp_buf *out);
+/* confined, uid: the client (gdbstub/confine.h): a confined one writes
+ * only inside the working directory. */
+int tgt_monitor_core(struct sess_manager *m, uint32_t host_pid, bool confined, uint32_t uid,
+                     const char *args, struct rsp_buf *out);
 
 #endif

@@ -148,17 +148,17 @@ static int core_args(const char *args, struct core_opts *co, char *file, size_t 
 
 /* A client of another user (--allow-any-user) writes only inside the
  * server's working directory: gdbstub/confine.h. */
-static int confined_path(const char *file, struct rsp_buf *out)
+static int confined_path(bool confined, uint32_t uid, const char *file, struct rsp_buf *out)
 {
     char why[4096 + 512];
-    if (rsp_confine_check_write("monitor core", file, why, sizeof(why)) == 0)
+    if (rsp_confine_check_write(confined, (uid_t)uid, "monitor core", file, why, sizeof(why)) == 0)
         return 0;
     rsp_buf_printf(out, "%s\n", why);
     return -1;
 }
 
-int tgt_monitor_core(struct sess_manager *m, uint32_t host_pid, const char *args,
-                     struct rsp_buf *out)
+int tgt_monitor_core(struct sess_manager *m, uint32_t host_pid, bool confined, uint32_t uid,
+                     const char *args, struct rsp_buf *out)
 {
     struct core_opts co = {.mem_limit = CORE_DEFAULT_MEM_LIMIT,
                            .size_limit = CORE_DEFAULT_SIZE_LIMIT};
@@ -166,7 +166,8 @@ int tgt_monitor_core(struct sess_manager *m, uint32_t host_pid, const char *args
     size_t len = 0;
     int rc;
 
-    if (core_args(args, &co, file, sizeof(file), out) != 0 || confined_path(file, out) != 0)
+    if (core_args(args, &co, file, sizeof(file), out) != 0 ||
+        confined_path(confined, uid, file, out) != 0)
         return -1;
     if (!(co.log = open_memstream(&text, &len))) {
         rsp_buf_puts(out, "monitor core: out of memory\n");

@@ -61,7 +61,7 @@ static int mon_dump(void *ctx, const char *args, struct rsp_buf *out)
 static int mon_core(void *ctx, const char *args, struct rsp_buf *out)
 {
     struct tgt *t = ctx;
-    return tgt_monitor_core(t->m, t->host_pid, args, out);
+    return tgt_monitor_core(t->m, t->host_pid, t->client_confined, t->client_uid, args, out);
 }
 
 static const struct rsp_monitor_cmd commands[] = {

@@ -423,6 +423,13 @@ static int t_ack_library(void *ctx, uint32_t pid, uint64_t begin, uint64_t end, 
     return -ENOENT;
 }
 
+static void t_client(void *ctx, bool confined, uint32_t uid)
+{
+    struct tgt *t = ctx;
+    t->client_confined = confined;
+    t->client_uid = uid;
+}
+
 static void t_client_gone(void *ctx)
 {
     struct tgt *t = ctx;
@@ -526,6 +533,7 @@ static const struct rsp_target_ops ops = {
     .event_fd = t_event_fd,
     .next_event = t_next_event,
     .client_gone = t_client_gone,
+    .client = t_client,
     .libraries = &libraries,
     .sw_breakpoints = &sw_breakpoints,
     .non_stop = &non_stop,

@@ -173,25 +173,24 @@ static void paths(void)
     tap_ok(rsp_path_inside(p, "nodir/core", why, sizeof(why)) == -ENOENT,
            "a directory that does not exist: refused with ENOENT");
 
-    /* The connection's record: unconfined writes anywhere, confined only
+    /* The client's confinement: unconfined writes anywhere, confined only
      * below the working directory. */
     if (chdir(p) != 0) {
         tap_bail("chdir failed");
         return;
     }
-    rsp_confine_clear();
-    tap_ok(rsp_confine_check_write("monitor core", "/etc/x", why, sizeof(why)) == 0,
+    tap_ok(rsp_confine_check_write(false, 0, "monitor core", "/etc/x", why, sizeof(why)) == 0,
            "an unconfined client is not checked");
-    rsp_confine_set(true, 65534);
-    tap_ok(rsp_confined(NULL) &&
-               rsp_confine_check_write("monitor core", "/etc/x", why, sizeof(why)) == -EACCES &&
+    tap_ok(rsp_confine_check_write(true, 65534, "monitor core", "/etc/x", why, sizeof(why)) ==
+                   -EACCES &&
                strstr(why, "monitor core: refused") && strstr(why, "uid 65534") &&
                strstr(why, "--allow-any-user-unconfined"),
            "confined: outside is refused, saying why: %s", why);
-    tap_ok(rsp_confine_check_write("monitor core", "sub/core", why, sizeof(why)) == 0,
+    tap_ok(rsp_confine_check_write(true, 65534, "monitor core", "sub/core", why, sizeof(why)) == 0,
            "confined: inside the working directory is allowed");
-    rsp_confine_clear();
-    tap_ok(!rsp_confined(NULL), "cleared: no longer confined");
+    tap_ok(rsp_confine_check_write(true, 65534, "monitor core", "../x", why, sizeof(why)) ==
+               -EACCES,
+           "confined: '..' out of the working directory is refused");
     if (chdir("/") == 0) {
         snprintf(p, sizeof(p), "rm -rf '%s'", root);
         if (system(p) != 0)
