@@ -70,15 +70,15 @@ def cell_dir(name, kind):
         return d
     if os.geteuid() != 0:
         raise Skip("mounting a tmpfs needs root")
-    p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", d],
+    opts = "size=64k" if kind == "full" else "ro,size=64k"
+    p = subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "tmpfs", d],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     if p.returncode != 0:
-        raise Skip("mount -t tmpfs failed: " + p.stdout.decode(errors="replace").strip())
+        raise Skip("mount -t tmpfs -o %s failed: %s" %
+                   (opts, p.stdout.decode(errors="replace").strip()))
     mounted.append(d)
     if kind == "full":
         fill(d)
-    else:
-        subprocess.run(["mount", "-o", "remount,ro", d], check=True)
     return d
 
 
