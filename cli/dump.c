@@ -67,7 +67,7 @@ static void usage(FILE *f)
                "kill it (SIGKILL).\n"
                "Exit: 0 dumped, 1 could not attach, 2 usage, 3 timeout (partial output),\n"
                "      4 the application exited before the trigger, 6 a hang was dumped,\n"
-               "      7 dumped but a core file could not be written. Launch mode: the\n"
+               "      7 a report file (--json, --core) could not be written. Launch mode: the\n"
                "      program's exit code when nothing was dumped, 5 when it faulted and the\n"
                "      dump was written, 6 when it hung and the dump was written, 1 could not\n"
                "      start it, 2 usage, 3 timeout, 7 as above.\n");
@@ -314,9 +314,11 @@ int cli_dump(int argc, char **argv)
     }
     out = dump_out_open(o.json, dump_format(&o), o.pid, dump_trigger_name(o.on), zd);
     if (!out) {
-        fprintf(stderr, "zestub dump: cannot write %s: %s\n", o.json, strerror(errno));
+        /* Nothing attached yet: status 7, the report file, not 1 (attach). */
+        fprintf(stderr, "zestub dump: cannot write %s: %s; nothing was dumped\n", o.json,
+                strerror(errno));
         zd_close(zd);
-        return 1;
+        return DUMP_EXIT_CORE;
     }
     /* A hang watch has no timeout unless given; its dump starts its own. */
     if (o.on != ON_HANG || o.timeout_given)

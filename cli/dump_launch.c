@@ -37,7 +37,9 @@ struct run {
     struct dump_hang *hang; /* --on hang: the watch, NULL otherwise */
 };
 
-/* Human text goes to stderr: the program's stdout stays the program's. */
+/* Human text goes to stderr: the program's stdout stays the program's.
+ * 0; DUMP_EXIT_CORE when the file cannot be created (said on stderr); -1
+ * otherwise. */
 static int open_output(struct run *r)
 {
     char path[4096], err[256];
@@ -58,9 +60,12 @@ static int open_output(struct run *r)
     }
     r->out =
         dump_out_open(path, REPORT_JSON, (uint32_t)r->l.child, dump_trigger_name(r->o->on), r->zd);
-    if (!r->out)
-        fprintf(stderr, "zestub dump: cannot write %s: %s\n", path, strerror(errno));
-    return r->out ? 0 : -1;
+    if (!r->out) {
+        fprintf(stderr, "zestub dump: cannot write %s: %s; the program is not run\n", path,
+                strerror(errno));
+        return DUMP_EXIT_CORE;
+    }
+    return 0;
 }
 
 /* A descriptor that becomes readable when PID ends (a pidfd: Linux 5.3),
@@ -145,6 +150,7 @@ static int observe(struct run *r)
 static int finish(struct run *r, int rc)
 {
     int code, sig = 0, status;
+    bool lost;
     char how[128];
     launch_wait_exit(&r->l);
     code = launch_exit_code(&r->l);
@@ -159,15 +165,19 @@ static int finish(struct run *r, int rc)
         status = r->core_failed ? DUMP_EXIT_CORE : r->hang ? DUMP_EXIT_HANG : DUMP_EXIT_DUMPED;
     else
         status = code;
-    fprintf(stderr, "zestub dump: %s %s%s\n", r->o->program[0], how,
-            r->dumped ? (r->hang ? "; it hung, the dump was written"
-                                 : "; it faulted, the dump was written")
-            : rc == 1 ? ""
-            : r->hang ? " without a hang: nothing dumped"
-                      : " without a fault: nothing dumped");
     dump_out_program(r->out, r->o->program[0], code, sig, r->dumped);
-    if (dump_out_close(r->out, r->m, status, rc != 3) != 0)
-        status = DUMP_EXIT_CORE; /* the record could not be written */
+    /* Said after the record is closed: a record that could not be written
+     * (its reason is on stderr by then) must not be called written. */
+    lost = dump_out_close(r->out, r->m, status, rc != 3) != 0;
+    if (lost)
+        status = DUMP_EXIT_CORE;
+    fprintf(stderr, "zestub dump: %s %s%s%s\n", r->o->program[0], how,
+            r->dumped ? (r->hang ? "; it hung" : "; it faulted") : "",
+            lost        ? ", the record could not be written"
+            : r->dumped ? ", the dump was written"
+            : rc == 1   ? ""
+            : r->hang   ? " without a hang: nothing dumped"
+                        : " without a fault: nothing dumped");
     if (r->m)
         sess_detach_all(r->m);
     zd_close(r->zd);
@@ -198,12 +208,12 @@ int cli_dump_launch(const struct dump_opts *o)
         return DUMP_EXIT_START;
     }
     cli_forward_signals(r.l.child, -1);
-    if (open_output(&r) != 0) {
+    if ((rc = open_output(&r)) != 0) {
         /* Nowhere to write: the program must not run unobserved. */
         kill(r.l.child, SIGKILL);
         launch_wait_exit(&r.l);
         zd_close(r.zd);
-        return DUMP_EXIT_START;
+        return rc == DUMP_EXIT_CORE ? rc : DUMP_EXIT_START;
     }
     out_host(host, sizeof(host));
     dump_out_launch(r.out, out_rank(NULL), host);

@@ -521,8 +521,17 @@ static int write_headers(const struct plan *p, int fd, const GElf_Phdr *ph, size
         if (!gelf_update_phdr(e, (int)i, (GElf_Phdr *)&ph[i]))
             goto failed;
     elf_flagelf(e, ELF_C_SET, ELF_F_LAYOUT);
-    if (elf_update(e, ELF_C_WRITE) < 0)
+    errno = 0;
+    if (elf_update(e, ELF_C_WRITE) < 0) {
+        /* A write that failed (a full disk) is said as the system says it:
+         * libelf's own words would only be "cannot write data to file". */
+        if (errno) {
+            fprintf(p->log, "zestub dump: writing %s failed: %s\n", path, strerror(errno));
+            elf_end(e);
+            return -1;
+        }
         goto failed;
+    }
     elf_end(e);
     return 0;
 failed:

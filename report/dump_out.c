@@ -264,7 +264,7 @@ static int finish_output(struct dump_out *o)
         if (rc != 0)
             fprintf(stderr, "zestub dump: writing %s failed: %s\n", shown, err);
     } else if (o->checked && (rc = outfile_check_stream(o->f, err, sizeof(err))) != 0) {
-        fprintf(stderr, "zestub dump: writing the report failed: %s\n", err);
+        fprintf(stderr, "zestub dump: writing the report to standard output failed: %s\n", err);
     }
     return rc;
 }

@@ -68,6 +68,14 @@ static int place_threads(struct device_core *d, struct sess_manager *m, unsigned
     return 0;
 }
 
+/* The core of d is not written: its partial goes. */
+static void give_up(struct device_core *d)
+{
+    d->failed = true;
+    outfile_discard(d->file);
+    d->file = NULL;
+}
+
 /* Plans device k's core and writes all of it but the threads' notes. */
 static void begin_device(struct core_em *c, struct device_core *d, struct sess_manager *m,
                          unsigned k, const struct regs_catalog *cat)
@@ -93,14 +101,16 @@ static void begin_device(struct core_em *c, struct device_core *d, struct sess_m
         return;
     }
     d->io->fd = outfile_fd(d->file);
+    /* core_write_static says why it failed; place_threads fails only
+     * for memory. */
     if (core_write_static(&d->p, d->io, d->name, outfile_in_place(d->file), &d->from_elf,
-                          &d->mem_unreadable) != 0 ||
-        place_threads(d, m, k) != 0) {
-        if (!d->slot_of || !d->slot_off)
-            fprintf(c->log, "zestub dump: core: out of memory\n");
-        d->failed = true;
-        outfile_discard(d->file);
-        d->file = NULL;
+                          &d->mem_unreadable) != 0) {
+        give_up(d);
+        return;
+    }
+    if (place_threads(d, m, k) != 0) {
+        fprintf(c->log, "zestub dump: core: out of memory\n");
+        give_up(d);
     }
 }
 

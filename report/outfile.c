@@ -19,10 +19,13 @@ struct outfile {
 
 static const char partial_suffix[] = ".partial";
 
+/* The reason in err, and in errno too: callers that print strerror(errno)
+ * (dump_out_open's) see the same. */
 static void say(char *err, size_t errlen, int e)
 {
     if (errlen)
         snprintf(err, errlen, "%s", strerror(e));
+    errno = e;
 }
 
 bool outfile_is_special(const char *path)
@@ -62,22 +65,24 @@ struct outfile *outfile_open(const char *name, char *err, size_t errlen)
     if (outfile_is_special(name)) {
         f->in_place = true;
         if ((f->fd = open(name, O_WRONLY | O_CLOEXEC)) < 0) {
-            say(err, errlen, errno);
+            int e = errno;
             outfile_free(f);
+            say(err, errlen, e);
             return NULL;
         }
         return f;
     }
     if (!(f->partial = malloc(n + sizeof(partial_suffix)))) {
-        say(err, errlen, ENOMEM);
         outfile_free(f);
+        say(err, errlen, ENOMEM);
         return NULL;
     }
     memcpy(f->partial, name, n);
     memcpy(f->partial + n, partial_suffix, sizeof(partial_suffix));
     if (create_partial(f) != 0) {
-        say(err, errlen, errno);
+        int e = errno;
         outfile_free(f);
+        say(err, errlen, e);
         return NULL;
     }
     /* A report left by an earlier run under the same name would be taken
