@@ -294,7 +294,7 @@ int cli_dump(int argc, char **argv)
     struct sess_manager *m = NULL;
     struct zd_error err;
     struct dump_out *out;
-    char path[4096];
+    char path[4096], why[512];
     double deadline;
     int rc = parse(argc, argv, &o);
     if (rc)
@@ -312,11 +312,11 @@ int cli_dump(int argc, char **argv)
         fprintf(stderr, "zestub dump: %s\n", err.msg);
         return 1;
     }
-    out = dump_out_open(o.json, dump_format(&o), o.pid, dump_trigger_name(o.on), zd);
+    out = dump_out_open(o.json, dump_format(&o), o.pid, dump_trigger_name(o.on), zd, why,
+                        sizeof(why));
     if (!out) {
         /* Nothing attached yet: status 7, the report file, not 1 (attach). */
-        fprintf(stderr, "zestub dump: cannot write %s: %s; nothing was dumped\n", o.json,
-                strerror(errno));
+        fprintf(stderr, "zestub dump: cannot write %s: %s; nothing was dumped\n", o.json, why);
         zd_close(zd);
         return DUMP_EXIT_CORE;
     }

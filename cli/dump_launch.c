@@ -50,7 +50,7 @@ static int open_output(struct run *r)
     }
     if (strcmp(r->o->json, "-") == 0) {
         r->out = dump_out_open(r->o->json, REPORT_JSON, (uint32_t)r->l.child,
-                               dump_trigger_name(r->o->on), r->zd);
+                               dump_trigger_name(r->o->on), r->zd, err, sizeof(err));
         return r->out ? 0 : -1;
     }
     if (out_expand(r->o->json, out_rank(NULL), (long)r->l.child, path, sizeof(path), err,
@@ -58,11 +58,10 @@ static int open_output(struct run *r)
         fprintf(stderr, "zestub dump: --json %s\n", err);
         return -1;
     }
-    r->out =
-        dump_out_open(path, REPORT_JSON, (uint32_t)r->l.child, dump_trigger_name(r->o->on), r->zd);
+    r->out = dump_out_open(path, REPORT_JSON, (uint32_t)r->l.child, dump_trigger_name(r->o->on),
+                           r->zd, err, sizeof(err));
     if (!r->out) {
-        fprintf(stderr, "zestub dump: cannot write %s: %s; the program is not run\n", path,
-                strerror(errno));
+        fprintf(stderr, "zestub dump: cannot write %s: %s; the program is not run\n", path, err);
         return DUMP_EXIT_CORE;
     }
     return 0;

@@ -80,23 +80,24 @@ struct dump_out *dump_out_open_stream(FILE *f, enum report_format fmt, uint32_t 
 }
 
 struct dump_out *dump_out_open(const char *path, enum report_format fmt, uint32_t pid,
-                               const char *trigger, struct zd *zd)
+                               const char *trigger, struct zd *zd, char *why, size_t whylen)
 {
     struct outfile *file = NULL;
     struct dump_out *o;
     FILE *f = stdout;
-    char err[256];
     if (path && strcmp(path, "-") != 0) {
-        if (!(file = outfile_open(path, err, sizeof(err))))
+        if (!(file = outfile_open(path, why, whylen)))
             return NULL;
         if (!(f = outfile_stream(file))) {
             outfile_discard(file);
+            snprintf(why, whylen, "%s", strerror(ENOMEM));
             errno = ENOMEM;
             return NULL;
         }
     }
     if (!(o = dump_out_open_stream(f, fmt, pid, trigger, zd))) {
         outfile_discard(file);
+        snprintf(why, whylen, "%s", strerror(ENOMEM));
         errno = ENOMEM;
         return NULL;
     }

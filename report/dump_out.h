@@ -39,9 +39,9 @@ struct dump_out;
 struct dump_out *dump_out_open_stream(FILE *f, enum report_format fmt, uint32_t pid,
                                       const char *trigger, struct zd *zd);
 /* path NULL or "-": stdout; otherwise the file, through report/outfile.h.
- * NULL with errno set when it cannot be created. */
+ * NULL with the reason in why (and errno set) when it cannot be created. */
 struct dump_out *dump_out_open(const char *path, enum report_format fmt, uint32_t pid,
-                               const char *trigger, struct zd *zd);
+                               const char *trigger, struct zd *zd, char *why, size_t whylen);
 /* The devices; builds each one's register catalogue, once for the dump. */
 void dump_out_devices(struct dump_out *o, struct sess_manager *m);
 /* The hang section, between the devices and the XPTI section. */

@@ -63,11 +63,26 @@ struct outfile *outfile_open(const char *name, char *err, size_t errlen)
     }
     f->fd = -1;
     if (outfile_is_special(name)) {
+        struct stat st;
         f->in_place = true;
         if ((f->fd = open(name, O_WRONLY | O_CLOEXEC)) < 0) {
             int e = errno;
             outfile_free(f);
             say(err, errlen, e);
+            return NULL;
+        }
+        /* In place only onto a stream: a terminal, /dev/null, a pipe, a
+         * socket. A block device (a link planted at NAME pointing at a
+         * disk, with zestub run as root) or a name that became a regular
+         * file since the check is refused before a byte is written. */
+        if (fstat(f->fd, &st) != 0 || S_ISBLK(st.st_mode) || S_ISREG(st.st_mode)) {
+            close(f->fd);
+            outfile_free(f);
+            if (errlen)
+                snprintf(err, errlen,
+                         "it is a block device (or changed while being opened): zestub writes "
+                         "a report to a new file, a terminal, a pipe or a socket only");
+            errno = EPERM;
             return NULL;
         }
         return f;

@@ -14,7 +14,9 @@
  *    returned.
  *  - A NAME that exists and is not a regular file (/dev/null, a FIFO, a
  *    terminal) is written in place, never removed or replaced: as root,
- *    `--json /dev/null` would otherwise delete /dev/null. */
+ *    `--json /dev/null` would otherwise delete /dev/null. A block device
+ *    (a link planted at NAME pointing at a disk) is refused, checked on
+ *    the opened descriptor before anything is written. */
 #ifndef ZESTUB_REPORT_OUTFILE_H
 #define ZESTUB_REPORT_OUTFILE_H
 

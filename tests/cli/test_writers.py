@@ -16,7 +16,10 @@ and is tested attached). Each writer meets:
          a regular file holding the report, no FILE.partial is left.
 
 The mounts need root; without it (or when mount fails) those cells are
-skipped with the reason, the link cells always run. Every cell makes
+skipped with the reason, the link cells always run. A link planted at
+FILE pointing at a block device (a loop device over an image file, root
+only) is refused before a byte is written: a report is written in place
+only onto a terminal, /dev/null, a pipe or a socket. Every cell makes
 three checks, so the plan is fixed. Launch mode has no helper file to
 test: the handshake with libzestub_launch.so is an inherited socketpair
 (launch/README.md), nothing in the file system."""
@@ -34,7 +37,8 @@ import harness as h  # noqa: E402
 
 ATTACH_CELLS = 4 + 1 + 1 + 4 + 3 + 4  # json, json -, human, core, both, monitor core
 LAUNCH_CELLS = 4 + 1 + 4 + 3  # json, json -, core, both
-t = h.Tap(3 * (ATTACH_CELLS + LAUNCH_CELLS))  # the plan: three checks a cell
+BLOCK_CELLS = 2  # --json and --core at a link to a block device
+t = h.Tap(3 * (ATTACH_CELLS + LAUNCH_CELLS + BLOCK_CELLS))  # the plan: three checks a cell
 zestub = os.path.join(h.top, "zestub")
 pagefault = os.path.join(h.top, "examples", "pagefault")
 tmp = tempfile.mkdtemp(prefix="zestub-writers-")
@@ -226,6 +230,43 @@ try:
         t.ok("it faulted, the record could not be written" in text,
              "%s: the program ran and faulted, its record is said not written" % label,
              text[-1500:])
+    # ---- a link at FILE to a block device: refused, the device untouched ----
+    img = os.path.join(tmp, "disk.img")
+    loop, why = None, None
+    if os.geteuid() != 0:
+        why = "a loop device needs root"
+    else:
+        with open(img, "wb") as f:
+            f.write(b"\xa5" * 65536)
+        p = subprocess.run(["losetup", "-f", "--show", img], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT)
+        if p.returncode == 0:
+            loop = p.stdout.decode().strip()
+        else:
+            why = "losetup failed: %s" % p.stdout.decode(errors="replace").strip()
+    env = h.small_device(1)
+    app = h.start_app(env, args=["--print-buffers"], running="buffers:")[0] if loop else None
+    for flag in ("--json", "--core"):
+        label = "%s FILE linked to a block device" % flag
+        if not loop:
+            for what in ("status", "message", "device"):
+                t.skip("%s: %s" % (label, what), why)
+            continue
+        link = os.path.join(tmp, "blk" + flag[1:])
+        os.symlink(loop, link)
+        status, text = zrun([zestub, "dump", "--attach", str(app.pid), "--on", "now",
+                             "--timeout", "60", flag, link])
+        with open(loop, "rb") as dev:
+            same = dev.read(65536) == b"\xa5" * 65536
+        t.eq(status, 7, "%s: refused, status 7" % label)
+        t.ok("block device" in text, "%s: the message says it is a block device" % label,
+             text[-800:])
+        t.ok(same, "%s: not a byte written to the device" % label)
+    if app:
+        app.kill()
+        app.wait()
+    if loop:
+        subprocess.run(["losetup", "-d", loop])
 finally:
     unmount_all()
     h.cleanup()
