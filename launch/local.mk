@@ -21,3 +21,9 @@ libzestub_launch_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 libzestub_launch_la_LDFLAGS = -module -avoid-version -no-undefined
 libzestub_launch_la_LIBADD = $(DL_LIBS) $(PTHREAD_LIBS)
 EXTRA_DIST += launch/README.md
+
+# launch.c has $(pkglibdir) compiled in (through a variable: automake
+# owns the object's rule); libzestub_launch.la records it.
+LAUNCH_PKGLIBDIR_OBJ = launch/liblaunch_la-launch.lo
+$(LAUNCH_PKGLIBDIR_OBJ): $(INSTALL_DIRS_STAMP)
+EXTRA_libzestub_launch_la_DEPENDENCIES = $(INSTALL_DIRS_STAMP)

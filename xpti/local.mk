@@ -58,3 +58,7 @@ noinst_LTLIBRARIES += libxtab_writer.la
 libxtab_writer_la_SOURCES = \
 	xpti/xtab_format.h xpti/xtab_writer.h xpti/xtab_writer.c \
 	xpti/xtab_w_tasks.c xpti/xtab_w_allocs.c xpti/xtab_memfd.c
+
+# Relinked when the install directories change (Makefile.am, the stamp).
+EXTRA_libxptifw_la_DEPENDENCIES = $(INSTALL_DIRS_STAMP)
+EXTRA_libzestub_xpti_la_DEPENDENCIES = $(INSTALL_DIRS_STAMP)
