@@ -23,6 +23,7 @@
 #include "cli/cli.h"
 #include "cli/dump.h"
 #include "cli/dump_hang.h"
+#include "cli/duration.h"
 #include "report/dump_out.h"
 #include "cli/outpattern.h"
 #include "regsets/regs.h"
@@ -34,7 +35,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: zestub dump --attach PID [OPTIONS]\n"
                "       zestub dump [OPTIONS] -- PROGRAM [ARGS...]\n"
-               "Options: [--on page-fault|stop|now|hang=DURATION] [--timeout SECONDS]\n"
+               "Options: [--on page-fault|stop|now|hang=DURATION] [--timeout DURATION]\n"
                "         [--json FILE|-] [--registers all|expedited|none] [--all-threads]\n"
                "         [--after-hang resume|kill]\n"
                "         [--core FILE [--core-memory SIZE] [--core-threads all|faulting|N]\n"
@@ -79,8 +80,8 @@ static int parse_trigger(const char *v, struct dump_opts *o)
     if (!strncmp(v, "hang", 4) && (v[4] == '=' || !v[4])) {
         if (v[4] != '=' || dump_hang_parse(v + 5, &o->hang_s) != 0) {
             fprintf(stderr,
-                    "zestub dump: --on hang=DURATION takes a duration above 0 and at most 24 h, "
-                    "such as 500ms, 10s, 2m or 1h (a plain number is seconds), not '%s'\n",
+                    "zestub dump: --on hang=DURATION takes a duration above 0 and at most 24 "
+                    "h, " CLI_DURATION_SYNTAX ", not '%s'\n",
                     v[4] ? v + 5 : "");
             return 2;
         }
@@ -139,10 +140,12 @@ static int parse_option(int c, struct dump_opts *o)
         o->after_hang_given = true;
         return 0;
     case 't':
-        o->timeout = strtod(optarg, &end);
         o->timeout_given = true;
-        if (*end || !(o->timeout > 0) || o->timeout > 86400) {
-            fprintf(stderr, "zestub dump: --timeout takes seconds (0 < t <= 86400)\n");
+        if (cli_parse_duration(optarg, 86400, false, &o->timeout) != 0) {
+            fprintf(stderr,
+                    "zestub dump: --timeout takes a duration above 0 and at most 24 "
+                    "h, " CLI_DURATION_SYNTAX ", not '%s'\n",
+                    optarg);
             return 2;
         }
         return 0;
