@@ -45,6 +45,3 @@ libze_gtsim_la_LDFLAGS = -module -avoid-version -shared -no-undefined -Wl,-z,nod
 libze_gtsim_la_LIBADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
 
 EXTRA_DIST += gtsim/README.md
-
-# libze_gtsim.la records its install directory (Makefile.am, the stamp).
-EXTRA_libze_gtsim_la_DEPENDENCIES = $(INSTALL_DIRS_STAMP)

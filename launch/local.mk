@@ -8,7 +8,11 @@
 noinst_LTLIBRARIES += liblaunch.la
 liblaunch_la_SOURCES = launch/launch.c launch/launch.h launch/launch_proto.h \
 	launch/launch_run.c launch/launch_run.h
-liblaunch_la_CFLAGS = $(AM_CFLAGS) -DZESTUB_PKGLIBDIR='"$(pkglibdir)"'
+# Also pkglibdir relative to bindir, which `make install prefix=DIR`
+# keeps while it changes both (launch.c looks there before the configured
+# path).
+liblaunch_la_CFLAGS = $(AM_CFLAGS) -DZESTUB_PKGLIBDIR='"$(pkglibdir)"' \
+	-DZESTUB_PKGLIBDIR_REL="\"$$(realpath -m --relative-to='$(bindir)' '$(pkglibdir)')\""
 
 # libzestub_launch.so: preloaded by launch mode into the program zestub
 # starts; holds its first zeModuleCreate until zestub has attached
@@ -21,9 +25,3 @@ libzestub_launch_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 libzestub_launch_la_LDFLAGS = -module -avoid-version -no-undefined
 libzestub_launch_la_LIBADD = $(DL_LIBS) $(PTHREAD_LIBS)
 EXTRA_DIST += launch/README.md
-
-# launch.c has $(pkglibdir) compiled in (through a variable: automake
-# owns the object's rule); libzestub_launch.la records it.
-LAUNCH_PKGLIBDIR_OBJ = launch/liblaunch_la-launch.lo
-$(LAUNCH_PKGLIBDIR_OBJ): $(INSTALL_DIRS_STAMP)
-EXTRA_libzestub_launch_la_DEPENDENCIES = $(INSTALL_DIRS_STAMP)
