@@ -59,19 +59,21 @@ static void usage(FILE *f)
                "                       threads beyond it are left out, interrupted ones\n"
                "                       first, then memory; at least one thread is written\n"
                "  --core-light         --core-threads faulting --core-memory 0\n"
-               "--on hang=DURATION (500ms, 10s, 2m, 1h; a plain number is seconds): the debug\n"
-               "API says nothing when a kernel completes, so: with the application's XPTI\n"
-               "table, the trigger is the oldest submission in flight (begun, not ended) being\n"
-               "older than DURATION; without one, device threads still running DURATION after\n"
-               "attach (checked again every DURATION while the device is idle). No timeout\n"
-               "unless given. --after-hang: resume the program after the dump (default) or\n"
-               "kill it (SIGKILL).\n"
+               "DURATION (--on hang=, --timeout): 500ms, 10s, 2m, 1h; a plain number is seconds.\n"
+               "--on hang=DURATION: the debug API says nothing when a kernel completes, so:\n"
+               "with the application's XPTI table, the trigger is the oldest submission in\n"
+               "flight (begun, not ended) being older than DURATION; without one, device\n"
+               "threads still running DURATION after attach (checked again every DURATION\n"
+               "while the device is idle). No timeout unless given. --after-hang: resume the\n"
+               "program after the dump (default) or kill it (SIGKILL).\n"
                "Exit: 0 dumped, 1 could not attach, 2 usage, 3 timeout (partial output),\n"
                "      4 the application exited before the trigger, 6 a hang was dumped,\n"
-               "      7 dumped but a core file could not be written. Launch mode: the\n"
-               "      program's exit code when nothing was dumped, 5 when it faulted and the\n"
-               "      dump was written, 6 when it hung and the dump was written, 1 could not\n"
-               "      start it, 2 usage, 3 timeout, 7 as above.\n");
+               "      7 dumped but a core file could not be written, 8 (--on hang without\n"
+               "      an XPTI table) the driver refused the interrupt: hang not judged,\n"
+               "      what could be read dumped. Launch mode: the program's exit code\n"
+               "      when nothing was dumped, 5 when it faulted and the dump was written,\n"
+               "      6 when it hung and the dump was written, 1 could not start it, 2 usage,\n"
+               "      3 timeout, 7 as above.\n");
 }
 
 static int parse_trigger(const char *v, struct dump_opts *o)
