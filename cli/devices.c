@@ -14,7 +14,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: zestub devices [--json]\n"
                "Lists every Level Zero GPU device and sub-device: ids, PCI slot, UUID,\n"
                "topology and whether a debugger can attach to it (and why not).\n"
-               "  --json   one JSON array of objects (fields in cli/README.md)\n");
+               "  --json   one JSON array of objects (fields: man zestub-devices)\n");
 }
 
 /* 8-4-4-4-12 hex, bytes in the order the driver gives them. */

@@ -23,6 +23,7 @@
 #include "cli/cli.h"
 #include "cli/dump.h"
 #include "cli/dump_hang.h"
+#include "cli/duration.h"
 #include "report/dump_out.h"
 #include "cli/outpattern.h"
 #include "regsets/regs.h"
@@ -34,7 +35,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: zestub dump --attach PID [OPTIONS]\n"
                "       zestub dump [OPTIONS] -- PROGRAM [ARGS...]\n"
-               "Options: [--on page-fault|stop|now|hang=DURATION] [--timeout SECONDS]\n"
+               "Options: [--on page-fault|stop|now|hang=DURATION] [--timeout DURATION]\n"
                "         [--json FILE|-] [--registers all|expedited|none] [--all-threads]\n"
                "         [--after-hang resume|kill]\n"
                "         [--core FILE [--core-memory SIZE] [--core-threads all|faulting|N]\n"
@@ -58,19 +59,27 @@ static void usage(FILE *f)
                "                       threads beyond it are left out, interrupted ones\n"
                "                       first, then memory; at least one thread is written\n"
                "  --core-light         --core-threads faulting --core-memory 0\n"
-               "--on hang=DURATION (500ms, 10s, 2m, 1h; a plain number is seconds): the debug\n"
-               "API says nothing when a kernel completes, so: with the application's XPTI\n"
-               "table, the trigger is the oldest submission in flight (begun, not ended) being\n"
-               "older than DURATION; without one, device threads still running DURATION after\n"
-               "attach (checked again every DURATION while the device is idle). No timeout\n"
-               "unless given. --after-hang: resume the program after the dump (default) or\n"
-               "kill it (SIGKILL).\n"
+               "DURATION (--on hang=, --timeout): 500ms, 10s, 2m, 1h; a plain number is seconds.\n"
+               "--on hang=DURATION: the debug API says nothing when a kernel completes, so:\n"
+               "with the application's XPTI table, the trigger is the oldest submission in\n"
+               "flight (begun, not ended) being older than DURATION; without one, device\n"
+               "threads still running DURATION after attach (checked again every DURATION\n"
+               "while the device is idle). No timeout unless given. --after-hang: resume the\n"
+               "program after the dump (default) or kill it (SIGKILL).\n"
                "Exit: 0 dumped, 1 could not attach, 2 usage, 3 timeout (partial output),\n"
                "      4 the application exited before the trigger, 6 a hang was dumped,\n"
-               "      7 a report file (--json, --core) could not be written. Launch mode: the\n"
-               "      program's exit code when nothing was dumped, 5 when it faulted and the\n"
-               "      dump was written, 6 when it hung and the dump was written, 1 could not\n"
-               "      start it, 2 usage, 3 timeout, 7 as above.\n");
+                "      7 a report file (--json, --core) could not be written, 8 (--on hang
+"
+                "      without an XPTI table) the driver refused the interrupt: hang not
+"
+                "      judged, what could be read dumped. Launch mode: the program's exit
+"
+                "      code when nothing was dumped, 5 when it faulted and the dump was
+"
+                "      written, 6 when it hung and the dump was written, 1 could not start it,
+"
+                "      2 usage, 3 timeout, 7 as above.
+");
 }
 
 static int parse_trigger(const char *v, struct dump_opts *o)
@@ -79,8 +88,8 @@ static int parse_trigger(const char *v, struct dump_opts *o)
     if (!strncmp(v, "hang", 4) && (v[4] == '=' || !v[4])) {
         if (v[4] != '=' || dump_hang_parse(v + 5, &o->hang_s) != 0) {
             fprintf(stderr,
-                    "zestub dump: --on hang=DURATION takes a duration above 0 and at most 24 h, "
-                    "such as 500ms, 10s, 2m or 1h (a plain number is seconds), not '%s'\n",
+                    "zestub dump: --on hang=DURATION takes a duration above 0 and at most 24 "
+                    "h, " CLI_DURATION_SYNTAX ", not '%s'\n",
                     v[4] ? v + 5 : "");
             return 2;
         }
@@ -139,10 +148,12 @@ static int parse_option(int c, struct dump_opts *o)
         o->after_hang_given = true;
         return 0;
     case 't':
-        o->timeout = strtod(optarg, &end);
         o->timeout_given = true;
-        if (*end || !(o->timeout > 0) || o->timeout > 86400) {
-            fprintf(stderr, "zestub dump: --timeout takes seconds (0 < t <= 86400)\n");
+        if (cli_parse_duration(optarg, 86400, false, &o->timeout) != 0) {
+            fprintf(stderr,
+                    "zestub dump: --timeout takes a duration above 0 and at most 24 "
+                    "h, " CLI_DURATION_SYNTAX ", not '%s'\n",
+                    optarg);
             return 2;
         }
         return 0;

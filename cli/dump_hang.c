@@ -2,6 +2,7 @@
 /* --on hang=DURATION: the watch (which rule, when it fires) and the
  * duration syntax. The rules are in dump_hang.h and doc/dump-format.md. */
 #include "cli/dump_hang.h"
+#include "cli/duration.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -22,27 +23,7 @@
 
 int dump_hang_parse(const char *text, double *seconds)
 {
-    static const struct {
-        const char *unit;
-        double scale;
-    } units[] = {{"", 1}, {"ms", 0.001}, {"s", 1}, {"m", 60}, {"h", 3600}};
-    char *end;
-    double v;
-    if (!text || !*text || strchr(" \t+-", text[0]))
-        return -1;
-    v = strtod(text, &end);
-    if (end == text || !isfinite(v))
-        return -1;
-    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-        if (strcmp(end, units[i].unit) != 0)
-            continue;
-        v *= units[i].scale;
-        if (!(v > 0) || v > HANG_MAX_S)
-            return -1;
-        *seconds = v;
-        return 0;
-    }
-    return -1;
+    return cli_parse_duration(text, HANG_MAX_S, false, seconds);
 }
 
 void dump_hang_init(struct dump_hang *h, uint32_t pid, double limit_s)

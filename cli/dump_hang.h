@@ -50,8 +50,9 @@ struct dump_hang {
     struct xtab_site site;
 };
 
-/* Parses DURATION: a number with an optional unit ms, s, m or h (seconds
- * when none), 0 < value <= 7 days. 0, or -1 (caller prints the usage). */
+/* Parses DURATION with cli_parse_duration (cli/duration.h): a number with
+ * an optional unit ms, s, m or h (seconds when none), 0 < value <= 24 h.
+ * 0, or -1 (caller prints the usage). */
 int dump_hang_parse(const char *text, double *seconds);
 void dump_hang_init(struct dump_hang *h, uint32_t pid, double limit_s);
 void dump_hang_fini(struct dump_hang *h);

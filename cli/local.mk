@@ -2,7 +2,7 @@
 # The zestub program: argument parsing and sub-commands on top of the layers.
 bin_PROGRAMS += zestub
 zestub_SOURCES = cli/cli.h cli/main.c cli/devices.c cli/dump.c cli/serve.c \
-	cli/dump_hang.c cli/dump_hang.h \
+	cli/dump_hang.c cli/dump_hang.h cli/duration.c cli/duration.h \
 	cli/dump.h cli/dump_phases.c cli/dump_launch.c cli/forward_signals.c cli/forward_signals.h \
 	cli/serve_launcher.c cli/serve_launcher.h \
 	cli/outpattern.c cli/outpattern.h \
@@ -10,7 +10,7 @@ zestub_SOURCES = cli/cli.h cli/main.c cli/devices.c cli/dump.c cli/serve.c \
 zestub_LDADD = liblaunch.la libmerge.la libtarget.la libreport.la libgdbstub.la libsessions.la \
 	libsymbols.la libregsets.la libzetdebug.la \
 	$(ZE_LIBS) $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(PTHREAD_LIBS)
-EXTRA_DIST += cli/README.md doc/merge-format.md doc/core-format.md
+EXTRA_DIST += cli/README.md
 
 # gdbserver-ze: the name Intel's GDB auto-attach runs
 # (INTELGT_AUTO_ATTACH_GDBSERVER_PATH=DIR: `DIR/gdbserver-ze --multi --once -`),

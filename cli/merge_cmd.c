@@ -18,7 +18,7 @@ static void usage(FILE *f)
                "and the dumped\n"
                "threads grouped by kernel, source line, stop reason and fault address class,\n"
                "each class with its ranks (0-3,7), thread count and one representative\n"
-               "thread. --json: the document of doc/merge-format.md.\n"
+               "thread. --json: the document described in zestub-merge(1).\n"
                "Exit: 0 no rank faulted or hung, 1 a file could not be read, 2 usage, 5 some\n"
                "rank faulted, 6 some rank hung (and none faulted).\n");
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/duration.h"
 #include "cli/forward_signals.h"
 #include "cli/serve_launcher.h"
 #include "launch/launch.h"
@@ -115,12 +116,11 @@ static const char *option_value(int argc, char **argv, int *i, size_t name_len)
 
 static bool parse_ack_timeout(const char *v, uint64_t *ms)
 {
-    char *end;
-    double sec = strtod(v, &end);
-    if (!*v || *end || !(sec >= 0) || sec > 86400 * 365) {
+    double sec = 0;
+    if (cli_parse_duration(v, 86400 * 365, true, &sec) != 0) {
         fprintf(stderr,
-                "zestub: --library-ack-timeout takes seconds (0: wait forever), "
-                "not '%s'\n",
+                "zestub: --library-ack-timeout takes a duration, " CLI_DURATION_SYNTAX
+                " (0: wait forever), not '%s'\n",
                 v);
         return false;
     }

@@ -27,9 +27,16 @@ extern char **environ;
 #ifndef ZESTUB_PKGLIBDIR
 #define ZESTUB_PKGLIBDIR "/usr/local/lib/zestub"
 #endif
+/* pkglibdir relative to bindir: an install made with `make install
+ * prefix=DIR` (or moved whole) has the library there, not at the
+ * configured path. */
+#ifndef ZESTUB_PKGLIBDIR_REL
+#define ZESTUB_PKGLIBDIR_REL "../lib/zestub"
+#endif
 
 /* The preload library: $ZESTUB_LAUNCH_LIB, else next to the zestub binary
- * in a build tree (libtool keeps it in .libs), else the install path. */
+ * in a build tree (libtool keeps it in .libs), else pkglibdir relative to
+ * the binary, else the configured install path. */
 static int find_hold_lib(char *buf, size_t len)
 {
     const char *env = getenv(LAUNCH_ENV_LIB);
@@ -50,6 +57,9 @@ static int find_hold_lib(char *buf, size_t len)
             if (access(buf, R_OK) == 0)
                 return 0;
             snprintf(buf, len, "%s/libzestub_launch.so", exe);
+            if (access(buf, R_OK) == 0)
+                return 0;
+            snprintf(buf, len, "%s/%s/libzestub_launch.so", exe, ZESTUB_PKGLIBDIR_REL);
             if (access(buf, R_OK) == 0)
                 return 0;
         }

@@ -8,7 +8,11 @@
 noinst_LTLIBRARIES += liblaunch.la
 liblaunch_la_SOURCES = launch/launch.c launch/launch.h launch/launch_proto.h \
 	launch/launch_run.c launch/launch_run.h
-liblaunch_la_CFLAGS = $(AM_CFLAGS) -DZESTUB_PKGLIBDIR='"$(pkglibdir)"'
+# Also pkglibdir relative to bindir, which `make install prefix=DIR`
+# keeps while it changes both (launch.c looks there before the configured
+# path).
+liblaunch_la_CFLAGS = $(AM_CFLAGS) -DZESTUB_PKGLIBDIR='"$(pkglibdir)"' \
+	-DZESTUB_PKGLIBDIR_REL="\"$$(realpath -m --relative-to='$(bindir)' '$(pkglibdir)')\""
 
 # libzestub_launch.so: preloaded by launch mode into the program zestub
 # starts; holds its first zeModuleCreate until zestub has attached

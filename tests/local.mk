@@ -23,3 +23,4 @@ include $(srcdir)/tests/integration/local.mk
 include $(srcdir)/tests/faults/local.mk
 include $(srcdir)/tests/fuzz/local.mk
 include $(srcdir)/tests/arch/local.mk
+include $(srcdir)/tests/build/local.mk

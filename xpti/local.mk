@@ -43,8 +43,15 @@ libzestub_xpti_la_SOURCES = \
 	xpti/xtab_w_tasks.c xpti/xtab_w_allocs.c xpti/xtab_memfd.c \
 	xpti/subscriber.h xpti/subscriber_site.c xpti/subscriber_zestub.c
 libzestub_xpti_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
-libzestub_xpti_la_LDFLAGS = -module -avoid-version -no-undefined
-libzestub_xpti_la_LIBADD = libxptifw.la $(PTHREAD_LIBS)
+# It needs libxptifw.so, installed next to it: found through $ORIGIN (in
+# the build tree both are in .libs/). Linked past libtool's back, because
+# libtool relinks a library that links an uninstalled one at install and
+# refuses any libdir but the configured one, which broke `make install
+# prefix=DIR`.
+libzestub_xpti_la_LDFLAGS = -module -avoid-version -no-undefined \
+	-Wl,-rpath,'$$ORIGIN' -Wl,.libs/libxptifw.so
+libzestub_xpti_la_LIBADD = $(PTHREAD_LIBS)
+EXTRA_libzestub_xpti_la_DEPENDENCIES = libxptifw.la
 
 # libxtab: the table's reader, for zestub (sessions/) and the tests. Needs
 # neither the dispatcher nor the subscriber.

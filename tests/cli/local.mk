@@ -10,7 +10,8 @@ CLI_TESTS = tests/cli/test_devices.sh tests/cli/test_dump.sh tests/cli/test_dump
 	tests/cli/test_dump_progress.py tests/cli/test_dump_classes.py tests/cli/test_core.py \
 	tests/cli/test_core_gdb.py tests/cli/test_core_memory.py tests/cli/test_dump_hang.py \
 	tests/cli/test_dump_hang_damaged.py tests/cli/test_dump_register_reads.py \
-	tests/cli/test_merge_hostile.py tests/cli/test_writers.py
+	tests/cli/test_merge_hostile.py tests/cli/test_writers.py tests/cli/test_durations.sh \
+	tests/cli/test_completion.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/check_dump.py tests/cli/check_xpti.py \
 	tests/cli/run_check.sh tests/cli/README.md
