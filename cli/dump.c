@@ -68,18 +68,12 @@ static void usage(FILE *f)
                "program after the dump (default) or kill it (SIGKILL).\n"
                "Exit: 0 dumped, 1 could not attach, 2 usage, 3 timeout (partial output),\n"
                "      4 the application exited before the trigger, 6 a hang was dumped,\n"
-                "      7 a report file (--json, --core) could not be written, 8 (--on hang
-"
-                "      without an XPTI table) the driver refused the interrupt: hang not
-"
-                "      judged, what could be read dumped. Launch mode: the program's exit
-"
-                "      code when nothing was dumped, 5 when it faulted and the dump was
-"
-                "      written, 6 when it hung and the dump was written, 1 could not start it,
-"
-                "      2 usage, 3 timeout, 7 as above.
-");
+               "      7 a report file (--json, --core) could not be written, 8 (--on hang\n"
+               "      without an XPTI table) the driver refused the interrupt: hang not\n"
+               "      judged, what could be read dumped. Launch mode: the program's exit\n"
+               "      code when nothing was dumped, 5 when it faulted and the dump was\n"
+               "      written, 6 when it hung and the dump was written, 1 could not start it,\n"
+               "      2 usage, 3 timeout, 7 as above.\n");
 }
 
 static int parse_trigger(const char *v, struct dump_opts *o)
