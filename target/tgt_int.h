@@ -108,6 +108,10 @@ bool tgt_report_exit(struct tgt *t, struct rsp_event *ev);
 
 /* tgt_run.c */
 
+/* The thread's stop is the client's interrupt (its stop event says
+ * `interrupted`: the client is told SIGINT, gdbstub/stopreply.c), not
+ * the attach's or a stop-all's of the server. */
+bool tgt_stopped_by_client(struct tgt *t, unsigned k, uint32_t th);
 /* Fills a stop event for a stopped thread (reason from cr0) and marks the
  * thread reported. */
 void tgt_stop_event(struct tgt *t, unsigned k, uint32_t thread, struct rsp_event *ev);

@@ -96,6 +96,15 @@ static void queue_report(struct tgt *t, const struct rsp_event *ev, bool stop_al
     }
 }
 
+/* Only a resumed thread is stopped by the client's interrupt (in
+ * non-stop, only the client stops threads); the stop of an all-stop
+ * attach is the same hardware interrupt, but nobody asked. */
+bool tgt_stopped_by_client(struct tgt *t, unsigned k, uint32_t th)
+{
+    return sess_thread_reason(t->m, k, th) == ISA_STOP_INTERRUPT &&
+           (t->non_stop || sess_thread_is_resumed(t->m, k, th));
+}
+
 /* A stop event for the thread, with its reason decoded from cr0. */
 void tgt_stop_event(struct tgt *t, unsigned k, uint32_t thread, struct rsp_event *ev)
 {
@@ -105,11 +114,7 @@ void tgt_stop_event(struct tgt *t, unsigned k, uint32_t thread, struct rsp_event
     ev->pid = k + 1;
     ev->tid = thread + 1;
     ev->signal = isa_stop_signal(r);
-    /* Only a resumed thread is stopped by the client's interrupt (in
-     * non-stop, only the client stops threads); the stop of an all-stop
-     * attach is the same hardware interrupt, but nobody asked. */
-    ev->interrupted =
-        r == ISA_STOP_INTERRUPT && (t->non_stop || sess_thread_is_resumed(t->m, k, thread));
+    ev->interrupted = tgt_stopped_by_client(t, k, thread);
     note_step(t, k, thread, false, false);
     /* A step ends with the breakpoint status bit too: not a breakpoint. */
     ev->swbreak = isa_stop_is_breakpoint_hit(r, sess_thread_is_stepping(t->m, k, thread));
