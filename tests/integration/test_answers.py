@@ -122,17 +122,19 @@ with h.guarded(t, "Z0 in the middle of an instruction"):
     c.req("D;%s" % m.group(1))
     t.eq(srv.close(), 0, "zestub exits 0")
 
-# ---- 4. unpaced: a thread stepped to its end, the program ends ----------------
-with h.guarded(t, "unpaced: step to the kernel's end, then the program ends"):
+# ---- 4. unpaced: `next` past the kernel's end, the program ends ----------------
+with h.guarded(t, "unpaced: range steps to the kernel's end, then the program ends"):
     env = h.gtsim_env("platform=xehpc,subslices=2,eus=2,threads=4,pace=0")
-    app, _ = h.start_app(env, args=["--wait-before-load"], stdin=True)
+    # One work-group of 32 items: one hardware thread, whose end lets the
+    # program go on to its exit at once.
+    app, _ = h.start_app(env, args=["--wait-before-load", "--items", "32"], stdin=True)
     srv = h.Stdio(env, timeout=30.0)
     c = srv.c
     srv.attach(app.pid, h.INTEL + ";error-message+")
     mod = load_module(app, c)
     rows, _ = line_rows(c, *mod) if mod else ([], 0)
     lines = sorted({a for a, _ in rows})
-    bp = lines[-2]  # the kernel's last line but one: a few steps from its end
+    bp = lines[-2]  # the kernel's last line but one: a `next` or two from its end
     insn = bytes.fromhex(c.req("m%x,10" % bp))
     planted = bytearray(insn)
     if planted[3] & 0x20:
@@ -144,23 +146,31 @@ with h.guarded(t, "unpaced: step to the kernel's end, then the program ends"):
     r = c.req("vCont;c", timeout=60)
     tid = int(re.search(r"thread:p1\.([0-9a-f]+);", r).group(1), 16)
     c.req("M%x,10:%s" % (bp, insn.hex()))  # GDB removes it before stepping
-    bad, replies = [], []
-    for _ in range(200):
+    bad, replies, cur = [], [], bp
+    for _ in range(20):
+        # GDB's `next`: a range step of the line, the other threads continue.
+        nxt = min([a for a in lines if a > cur] or [1 << 63])
         c.req("Hgp1.%x" % tid)
-        r = c.req("vCont;s:p1.%x;c" % tid, timeout=60)
+        r = c.req("vCont;r%x,%x:p1.%x;c" % (cur, nxt, tid), timeout=60)
         replies.append(r[:30])
-        # What GDB reads after each stop: the thread's registers, a PC.
+        # What GDB reads after each stop: the thread's registers, its PC.
         for q in ("g", "p0", "m%x,8" % bp):
             a = c.req(q)
             if a.startswith("E") and "exited" not in a:
                 bad.append((q, a))
-        if r[:1] in "WX":
+        if r[:1] in "WXE":
             break
-        m = re.search(r"thread:p1\.([0-9a-f]+);", r)
-        if r.startswith("T") and m:
-            tid = int(m.group(1), 16)
-    t.ok(replies and replies[-1][:1] in "WX", "the run ends with the program's exit",
-         replies[-6:])
-    t.eq(bad, [], "no read answered with anything but data, x... or the exit")
+        if r.startswith("U"):
+            time.sleep(0.3)  # the program ends meanwhile
+            for q in ("g", "p0"):
+                a = c.req(q)
+                if a.startswith("E") and "exited" not in a:
+                    bad.append((q, a))
+            replies.append(c.req("vCont;c", timeout=60)[:30])
+            break
+        cur = nxt
+    t.ok(replies and replies[-1][:1] in "WX",
+         "the step past the end (U), then the program's exit", replies[-6:])
+    t.eq(bad, [], "no read answered with anything but data, x... or an error naming the exit")
     srv.close()
 sys.exit(t.done())
