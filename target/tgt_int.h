@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Private to target/: tgt_ops.c (the rsp_target_ops: attach, threads,
  * registers, memory, libraries), tgt_run.c (all-stop and non-stop run
- * control: resumes, range steps, held stops, the event stream) and
- * tgt_monitor_table.c (the monitor commands). Nothing else includes this.
+ * control: resumes, range steps, held stops, the event stream), tgt_exit.c
+ * (the application's end) and tgt_monitor_table.c (the monitor commands).
+ * Nothing else includes this.
  * Per-thread state is not kept here: sessions/ owns it (sess.h, "Thread
  * marks"). */
 #ifndef ZESTUB_TARGET_TGT_INT_H
@@ -97,14 +98,24 @@ static inline void tgt_say(char *err, size_t errlen, const char *msg)
 /* tgt_monitor_table.c: rsp_target_ops.monitor_commands. */
 const struct rsp_monitor_cmd *tgt_monitor_commands(void *ctx, size_t *n);
 
-/* tgt_run.c */
+/* tgt_exit.c */
 
 /* Device k as the client knows it: alive, or its application ended and
  * the client has not been told yet. */
 bool tgt_listed(struct tgt *t, unsigned k);
 /* Its application ended and the client has not been told. */
 bool tgt_exit_untold(struct tgt *t, unsigned k);
+/* Some device's end is owed to the client (logged). */
+bool tgt_exit_pending(struct tgt *t);
+/* The first owed end: true with ev filled (the device is then told). */
+bool tgt_report_exit(struct tgt *t, struct rsp_event *ev);
 
+/* tgt_run.c */
+
+/* The thread's stop is the client's interrupt (its stop event says
+ * `interrupted`: the client is told SIGINT, gdbstub/stopreply.c), not
+ * the attach's or a stop-all's of the server. */
+bool tgt_stopped_by_client(struct tgt *t, unsigned k, uint32_t th);
 /* Fills a stop event for a stopped thread (reason from cr0) and marks the
  * thread reported. */
 void tgt_stop_event(struct tgt *t, unsigned k, uint32_t thread, struct rsp_event *ev);

@@ -96,6 +96,15 @@ static void queue_report(struct tgt *t, const struct rsp_event *ev, bool stop_al
     }
 }
 
+/* Only a resumed thread is stopped by the client's interrupt (in
+ * non-stop, only the client stops threads); the stop of an all-stop
+ * attach is the same hardware interrupt, but nobody asked. */
+bool tgt_stopped_by_client(struct tgt *t, unsigned k, uint32_t th)
+{
+    return sess_thread_reason(t->m, k, th) == ISA_STOP_INTERRUPT &&
+           (t->non_stop || sess_thread_is_resumed(t->m, k, th));
+}
+
 /* A stop event for the thread, with its reason decoded from cr0. */
 void tgt_stop_event(struct tgt *t, unsigned k, uint32_t thread, struct rsp_event *ev)
 {
@@ -105,11 +114,7 @@ void tgt_stop_event(struct tgt *t, unsigned k, uint32_t thread, struct rsp_event
     ev->pid = k + 1;
     ev->tid = thread + 1;
     ev->signal = isa_stop_signal(r);
-    /* Only a resumed thread is stopped by the client's interrupt (in
-     * non-stop, only the client stops threads); the stop of an all-stop
-     * attach is the same hardware interrupt, but nobody asked. */
-    ev->interrupted =
-        r == ISA_STOP_INTERRUPT && (t->non_stop || sess_thread_is_resumed(t->m, k, thread));
+    ev->interrupted = tgt_stopped_by_client(t, k, thread);
     note_step(t, k, thread, false, false);
     /* A step ends with the breakpoint status bit too: not a breakpoint. */
     ev->swbreak = isa_stop_is_breakpoint_hit(r, sess_thread_is_stepping(t->m, k, thread));
@@ -367,20 +372,6 @@ static int resume_every_device(struct tgt *t, char *err, size_t errlen)
     return -EIO;
 }
 
-/* All-stop: a device whose application ended answers the resume with its
- * exit; nothing is resumed. Its DETACHED note is still queued (taking it
- * reports the exit), so the event fd is readable. */
-static bool exit_pending(struct tgt *t)
-{
-    for (unsigned k = 0; k < t->n; k++)
-        if (tgt_exit_untold(t, k)) {
-            rsp_logf(&t->log, RSP_LOG_DEBUG,
-                     "p%u: the application ended: its exit answers the resume", k + 1);
-            return true;
-        }
-    return false;
-}
-
 int tgt_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err, size_t errlen)
 {
     struct tgt *t = ctx;
@@ -389,7 +380,7 @@ int tgt_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err,
     bool per_thread = !continues_everything(actions, n);
 
     t->interrupts_pending = 0;
-    if (!t->non_stop && exit_pending(t))
+    if (!t->non_stop && tgt_exit_pending(t))
         return 0;
     /* Before the ranges go: a range-stepping thread whose step ended after
      * the last report is still known by its range, and is not held for a
@@ -709,41 +700,10 @@ static int on_module_unload(struct tgt *t, const struct sess_note *note, struct 
     return 1;
 }
 
-/* A device whose event stream failed is not an exit: tgt_drvfail.c
- * tells the client (it stays listed until then). */
-bool tgt_exit_untold(struct tgt *t, unsigned k)
-{
-    return tgt_listed(t, k) && !sess_alive(t->m, k) && !sess_stream_failed(t->m, k, NULL, 0);
-}
-
-bool tgt_listed(struct tgt *t, unsigned k)
-{
-    return sess_alive(t->m, k) || (t->exit_told && !t->exit_told[k] && sess_exited(t->m, k));
-}
-
-/* Process exit always wins: a device whose application ended is reported
- * before anything else that is queued (its stops and library changes are
- * over). The driver gives no exit status: code 1 says "the host process
- * exited" (Intel's convention). */
-static bool report_exit(struct tgt *t, struct rsp_event *ev)
-{
-    for (unsigned k = 0; k < t->n; k++) {
-        if (!tgt_exit_untold(t, k))
-            continue;
-        t->exit_told[k] = true;
-        rsp_logf(&t->log, RSP_LOG_INFO,
-                 "device process %u: the application is gone from the device", k + 1);
-        process_event(ev, RSP_EVENT_EXITED, k);
-        ev->code = 1; /* HOST_EXIT */
-        return true;
-    }
-    return false;
-}
-
 static int on_detached(struct tgt *t, const struct sess_note *note, struct rsp_event *ev)
 {
     (void)note; /* any device that ended since the last look, in order */
-    return report_exit(t, ev);
+    return tgt_report_exit(t, ev);
 }
 
 int tgt_next_event(struct tgt *t, struct rsp_event *ev)
@@ -751,7 +711,7 @@ int tgt_next_event(struct tgt *t, struct rsp_event *ev)
     struct sess_note note;
     if (!t->m)
         return 0;
-    if (report_exit(t, ev))
+    if (tgt_report_exit(t, ev))
         return 1;
     if (t->held_report) {
         take_queued_report(t, ev);

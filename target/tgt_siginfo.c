@@ -17,6 +17,9 @@
 
 #define SIGINFO_SIZE 128
 #define SI_ADDR_OFFSET 16
+/* GDB's and Linux's SIGINT: what the stop reply says of the client's
+ * interrupt (gdbstub/stopreply.c). */
+#define SIGINT_NUMBER 2
 
 /* si_code values of Linux's <signal.h>, the codes GDB users know. */
 enum {
@@ -60,6 +63,7 @@ int tgt_thread_siginfo(void *ctx, uint32_t pid, uint32_t tid, uint8_t *buf, size
     uint8_t si[SIGINFO_SIZE];
     uint64_t addr = 0;
     int code = SI_USER_CODE;
+    int signo;
 
     if (pid < 1 || pid > t->n || tid < 1 || !sess_alive(t->m, pid - 1) ||
         tid > sess_thread_count(t->m, pid - 1)) {
@@ -73,6 +77,7 @@ int tgt_thread_siginfo(void *ctx, uint32_t pid, uint32_t tid, uint8_t *buf, size
         return -EAGAIN;
     }
     enum isa_stop_reason r = sess_thread_reason(t->m, k, th);
+    signo = isa_stop_signal(r);
     switch (r) {
     case ISA_STOP_PAGE_FAULT:
         code = fault_code(t, k, &addr);
@@ -87,11 +92,17 @@ int tgt_thread_siginfo(void *ctx, uint32_t pid, uint32_t tid, uint8_t *buf, size
     case ISA_STOP_UNKNOWN:
         code = SI_KERNEL_CODE;
         break;
+    case ISA_STOP_INTERRUPT:
+        /* The stop reply told the client SIGINT for the client's own
+         * interrupt: its siginfo must say the same (issue 35). */
+        if (tgt_stopped_by_client(t, k, th))
+            signo = SIGINT_NUMBER;
+        break;
     default:
         break;
     }
     memset(si, 0, sizeof(si));
-    put32(si, 0, (uint32_t)isa_stop_signal(r));
+    put32(si, 0, (uint32_t)signo);
     put32(si, 8, (uint32_t)code);
     put64(si, SI_ADDR_OFFSET, addr);
     if (len > sizeof(si))

@@ -30,6 +30,7 @@ INTEGRATION_TESTS = \
 	tests/integration/test_vrun_gdb.py \
 	tests/integration/test_monitor_clients.py \
 	tests/integration/test_interrupt_signal.py \
+	tests/integration/test_answers.py \
 	tests/integration/test_dap_launch_json.py \
 	tests/integration/test_dap_adapter.py \
 	tests/integration/test_gdbserver_ze.py \

@@ -7,7 +7,10 @@ not from zestub. Over raw RSP: qSupported offers qXfer:siginfo:read+, the
 faulting thread's siginfo says SIGSEGV (11), SEGV_MAPERR (1) and the fault
 address in si_addr (byte 16); an annex, or no thread to ask (after the
 detach), gets an error. With stock GDB: `p $_siginfo` at the fault prints
-the signal and the address."""
+the signal and the address. A stop and its siginfo agree (issue 35): the
+attach's stop (T05) says SIGTRAP, the client's interrupt (T02) SIGINT
+with si_code SI_USER, a breakpoint (T05swbreak) SIGTRAP with TRAP_BRKPT."""
+import time
 import os
 import re
 import struct
@@ -17,7 +20,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 
-t = h.Tap(9)  # the plan: every check this test makes
+t = h.Tap(14)  # the plan: every check this test makes
 env = h.small_device(200)
 
 
@@ -67,6 +70,58 @@ with h.guarded(t, "raw RSP"):
     t.ok(c.req("qXfer:siginfo:read::0,80").startswith("E"), "after the detach: an error, "
          "no thread to ask")
     t.eq(srv.close(), 0, "zestub exits 0")
+
+
+def stop_signal(r):
+    m = re.match(r"T([0-9a-f]{2})", r)
+    return int(m.group(1), 16) if m else None
+
+
+def siginfo_of(c, r):
+    """(si_signo, si_code) of the thread the stop reply r names."""
+    m = re.search(r"thread:(p[0-9a-f]+\.[0-9a-f]+);", r)
+    c.req("Hg" + (m.group(1) if m else "p1.1"))
+    si, _ = c.xfer("siginfo", "")
+    signo, _, code, _ = decode(si) if len(si) >= 24 else (0, 0, 0, 0)
+    return signo, code
+
+
+with h.guarded(t, "the stop and its siginfo agree"):
+    paced = h.small_device(5)  # vadd's kernel runs for seconds
+    app, _ = h.start_app(paced, args=["--print-buffers"], running="buffers:")
+    srv = h.Stdio(paced, timeout=30.0)
+    _, stop = srv.attach(app.pid, h.INTEL)
+    c = srv.c
+    t.eq((stop_signal(stop), siginfo_of(c, stop)[0]), (5, 5),
+         "the attach's stop: T05 and si_signo 5")
+    c.send("vCont;c")
+    time.sleep(0.4)
+    c.interrupt()
+    r = c.recv(timeout=60).decode("latin-1")
+    t.eq(stop_signal(r), 2, "the client's interrupt stops with SIGINT (T02)")
+    t.eq(siginfo_of(c, r), (2, 0), "its siginfo: si_signo 2 (SIGINT), si_code 0 (SI_USER)")
+    # A breakpoint bit two instructions ahead of the interrupted thread.
+    regs = c.xfer("features", "target.xml")[0].decode()
+    rn = {m.group(1): int(m.group(2)) for m in
+          re.finditer(r'<reg name="([^"]+)"[^>]*regnum="(\d+)"', regs)}
+    cr0 = bytes.fromhex(c.req("p%x" % rn["cr0"]))
+    pc = (int.from_bytes(bytes.fromhex(c.req("p%x" % rn["isabase"])), "little") +
+          int.from_bytes(cr0[8:12], "little"))
+    for _ in range(2):
+        pc += 8 if bytes.fromhex(c.req("m%x,10" % pc))[3] & 0x20 else 16
+    orig = c.req("m%x,10" % pc)
+    ins = bytearray(bytes.fromhex(orig))
+    if ins[3] & 0x20:
+        ins[0] |= 0x80
+    else:
+        ins[3] |= 0x40
+    c.req("M%x,10:%s" % (pc, bytes(ins).hex()))
+    r = c.req("vCont;c", timeout=60)
+    t.ok(r.startswith("T05swbreak:"), "a thread stops at the breakpoint", r[:40])
+    t.eq(siginfo_of(c, r), (5, 1), "its siginfo: si_signo 5 (SIGTRAP), si_code 1 (TRAP_BRKPT)")
+    c.req("M%x,10:%s" % (pc, orig))  # no thread stops on it after the detach
+    c.req("D;1")
+    srv.close()
 
 gdb = h.find_gdb()
 with h.guarded(t, "stock GDB"):
