@@ -14,10 +14,12 @@
  * leaves or detaches, so no thread ever stops on a breakpoint with nobody
  * to report it to. A bit that was already set (by the client or in the
  * module) is left alone by z0. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gdbstub/h_break.h"
+
 #include "gdbstub/handlers.h"
 #include "gdbstub/hooks.h"
 #include "gdbstub/output.h"
@@ -96,7 +98,14 @@ enum rsp_hresult rsp_h_insert_bp(struct rsp_server *s, const char *arg, size_t l
     if (plant(s, pid, addr, &was_set, e, sizeof(e)) < 0) {
         rsp_logf(&s->cfg.log, RSP_LOG_DEBUG, "breakpoint at p%u 0x%llx: %s", (unsigned)pid,
                  (unsigned long long)addr, e[0] ? e : "no reason given");
-        rsp_reply_etext(&s->reply, "cannot plant a breakpoint there (no code at that address)");
+        /* The target's reason (not an instruction start, no module
+         * there) for a client that shows error texts. */
+        if (e[0]) {
+            char text[RSP_ERR_LEN + 64];
+            snprintf(text, sizeof(text), "cannot plant a breakpoint there: %s", e);
+            rsp_reply_etext(&s->reply, text);
+        } else
+            rsp_reply_etext(&s->reply, "cannot plant a breakpoint there (no code at that address)");
         return RSP_H_REPLY;
     }
     s->bps[s->nbps++] = (struct rsp_breakpoint){.pid = pid, .addr = addr, .ours = !was_set};

@@ -35,6 +35,26 @@ static bool ended(struct tgt *t, uint32_t pid, char *err, size_t errlen)
     return true;
 }
 
+/* A memory access that failed because the process is gone: the driver
+ * says "device lost" a moment before sessions/ hears of the exit (GDB's
+ * `next` past a kernel's end reads right then). Said as the exit, as
+ * ended() says it, when the application has ended: -ESRCH; else the
+ * driver's words: -EIO. */
+static int failed_access(struct tgt *t, uint32_t pid, const struct zd_error *e, char *err,
+                         size_t errlen)
+{
+    struct zd_proc p;
+    if (e->code == ZD_E_LOST &&
+        (ended(t, pid, err, errlen) ||
+         (t->host_pid && zd_proc_probe(t->host_pid, &p) != -ENOMEM && (!p.exists || p.exited)))) {
+        if (errlen)
+            snprintf(err, errlen, "device process %u has exited", (unsigned)pid);
+        return -ESRCH;
+    }
+    tgt_say(err, errlen, e->msg);
+    return -EIO;
+}
+
 static void release_manager(struct tgt *t);
 
 static size_t t_process_count(void *ctx);
@@ -289,10 +309,8 @@ static int t_read_memory(void *ctx, const struct rsp_mem_ref *ref, uint8_t *buf,
         return rc;
     if (sess_read_memory(t->m, ref->pid - 1, ref->tid ? ref->tid - 1 : UINT32_MAX,
                          ref->space ? ZD_SPACE_SLM : ZD_SPACE_DEFAULT, ref->addr, len, buf,
-                         &e) != 0) {
-        tgt_say(err, errlen, e.msg);
-        return -EIO;
-    }
+                         &e) != 0)
+        return failed_access(t, ref->pid, &e, err, errlen);
     *done = len;
     return 0;
 }
@@ -309,10 +327,8 @@ static int t_write_memory(void *ctx, const struct rsp_mem_ref *ref, const uint8_
         tgt_code_written(t, ref->pid - 1, ref->addr, len);
     if (sess_write_memory(t->m, ref->pid - 1, ref->tid ? ref->tid - 1 : UINT32_MAX,
                           ref->space ? ZD_SPACE_SLM : ZD_SPACE_DEFAULT, ref->addr, len, buf,
-                          &e) != 0) {
-        tgt_say(err, errlen, e.msg);
-        return -EIO;
-    }
+                          &e) != 0)
+        return failed_access(t, ref->pid, &e, err, errlen);
     return 0;
 }
 

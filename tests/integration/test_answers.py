@@ -100,7 +100,7 @@ with h.guarded(t, "Z0 in the middle of an instruction"):
     env = h.small_device(5)
     app, _ = h.start_app(env, args=["--print-buffers"], running="buffers:")
     srv = h.Stdio(env, timeout=30.0, keep_stderr=True)  # default log level
-    srv.c.req(STOCK)
+    srv.c.req(STOCK + ";error-message+")  # errors carry their text
     stop = srv.c.req("vAttach;%x" % app.pid, timeout=60)
     m = re.search(r"thread:p([0-9a-f]+)\.([0-9a-f]+);", stop)
     c = srv.c
@@ -109,7 +109,8 @@ with h.guarded(t, "Z0 in the middle of an instruction"):
     ins = bytes.fromhex(c.req("m%x,10" % pc))
     size = 8 if ins[3] & 0x20 else 16
     mid = c.req("Z0,%x,1" % (pc + 4))
-    t.ok(mid.startswith("E"), "Z0 at PC+4 is refused with an error", mid)
+    t.ok(mid.startswith("E.") and "not an instruction start" in mid,
+         "Z0 at PC+4 is refused with an error that says why", mid)
     log = srv.stderr()
     want = ("0x%x is not an instruction start: the instruction there begins at 0x%x, %d bytes "
             "long" % (pc + 4, pc, size))
