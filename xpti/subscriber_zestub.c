@@ -3,6 +3,9 @@
  * XPTI_SUBSCRIBERS so zestub can learn where its kernels were submitted and
  * where its device memory came from. It writes the XPTI table (xpti/README.md)
  * and nothing else: no output, no files, no effect on the notifications.
+ * It calls only the public xpti* functions (and the C++ interface methods
+ * they hand out) and is linked against no framework: the one the
+ * application loaded provides them, ours or Intel's.
  *
  * Its state is process-global because a subscriber's entry points and
  * callbacks carry no context. */
@@ -13,6 +16,7 @@
 #include <time.h>
 
 #include "xpti/subscriber.h"
+#include "xpti/xpti_if.h"
 
 XPTI_API void xptiTraceInit(unsigned maj, unsigned min, const char *version, const char *stream);
 XPTI_API void xptiTraceFinish(const char *stream);
@@ -86,10 +90,10 @@ static void on_sycl(uint16_t type, struct xpti_event *parent, struct xpti_event 
 }
 
 /* mem_alloc notifications may come without an event; the code location is
- * then the thread's current tracepoint scope. */
+ * then the thread's current tracepoint scope (its event_ref()). */
 static const struct xpti_event *alloc_event(const struct xpti_event *ev)
 {
-    return ev ? ev : xpti_tracepoint_event(xptiGetTracepointScopeData());
+    return ev ? ev : xpti_if_tracepoint_event(xptiGetTracepointScopeData());
 }
 
 static void on_mem(uint16_t type, struct xpti_event *parent, struct xpti_event *event,
