@@ -41,6 +41,11 @@ tests_xpti_sycl_app_LDADD = $(XPTI_TEST_LDADD)
 TESTS += $(XPTI_CHECKS) tests/xpti/bench_smoke.sh
 EXTRA_DIST += tests/xpti/bench_smoke.sh tests/xpti/README.md
 
+# libzestub_xpti.so imports only the public XPTI ABI and needs no framework
+# (issue 34): it must run under Intel's framework as under ours.
+TESTS += tests/xpti/test_public_abi.py
+EXTRA_DIST += tests/xpti/test_public_abi.py
+
 # The XPTI table (xpti/xtab*): round trip, full-table policy, concurrent
 # writers, corrupt tables, and end to end through libzestub_xpti.so.
 XTAB_CHECKS = \
