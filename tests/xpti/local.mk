@@ -45,6 +45,11 @@ EXTRA_DIST += tests/xpti/bench_smoke.sh tests/xpti/README.md
 # (issue 34): it must run under Intel's framework as under ours.
 TESTS += tests/xpti/test_public_abi.py
 EXTRA_DIST += tests/xpti/test_public_abi.py
+# examples/sycl_like under Intel's framework with our subscriber: the same
+# dump join as under ours. Runs only when INTEL_XPTIFW names Intel's
+# libxptifw.so; skipped (with the reason) otherwise.
+TESTS += tests/xpti/test_intel_interop.py
+EXTRA_DIST += tests/xpti/test_intel_interop.py
 
 # The XPTI table (xpti/xtab*): round trip, full-table policy, concurrent
 # writers, corrupt tables, and end to end through libzestub_xpti.so.

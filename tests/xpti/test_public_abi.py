@@ -45,7 +45,9 @@ ENTRY_POINTS = {"xptiTraceInit", "xptiTraceFinish"}
 top = os.environ.get("top_builddir", ".")
 sub = os.environ.get("ZESTUB_XPTI_SUBSCRIBER", os.path.join(top, ".libs", "libzestub_xpti.so"))
 fw = os.path.join(top, ".libs", "libxptifw.so")
-t = Tap(6)
+# The stand-ins for a SYCL runtime must run on any framework too.
+EXAMPLES = ("sycl_like", "sycl_hang")
+t = Tap(6 + len(EXAMPLES))
 
 
 def symbols(path, undefined):
@@ -83,4 +85,12 @@ if t.ok(os.path.exists(sub), "the subscriber is built: %s" % sub):
     bad = [d for d in deps if "xpti" in d.lower()]
     t.ok(not bad, "no DT_NEEDED on a framework (needs: %s)" % " ".join(deps),
          "DT_NEEDED: %s" % " ".join(bad))
+for name in EXAMPLES:
+    exe = os.path.join(top, "examples", ".libs", name)
+    if not os.path.exists(exe):
+        exe = os.path.join(top, "examples", name)
+    calls = {n for n in symbols(exe, True) if n.lower().startswith("xpti")} \
+        if os.path.exists(exe) else set()
+    t.ok(calls and calls <= PUBLIC, "examples/%s calls only public XPTI functions (%d)"
+         % (name, len(calls)), "not in the public ABI: %s" % " ".join(sorted(calls - PUBLIC)))
 sys.exit(t.done())
