@@ -23,7 +23,11 @@ uint64_t xptiRegisterPayload(struct xpti_payload *payload)
                                         atomic_load(&fw->default_event_type), XPTI_ACTIVITY_ACTIVE);
     if (!inst)
         return XPTI_INVALID_UID;
+    /* As upstream: the caller's payload learns its key (the legacy uid)
+     * and that it is registered, besides the id. */
     payload->internal = tp_inst_uid64(inst);
+    payload->uid = inst->payload.uid;
+    payload->flags |= XPTI_PAYLOAD_REGISTERED;
     return tp_inst_uid64(inst);
 }
 

@@ -19,6 +19,7 @@ XPTI_CHECKS = \
 	tests/xpti/test_uid_processes \
 	tests/xpti/test_cxx_interfaces \
 	tests/xpti/test_subscriber \
+	tests/xpti/test_intel_parity \
 	tests/xpti/sycl_app
 check_PROGRAMS += $(XPTI_CHECKS)
 tests_xpti_test_tables_LDADD = $(XPTI_TEST_LDADD)
@@ -30,6 +31,7 @@ tests_xpti_test_concurrency_LDADD = $(XPTI_TEST_LDADD)
 tests_xpti_test_uidix_SOURCES = tests/xpti/test_uidix.c xpti/uidix.c xpti/uidix.h \
 	xpti/arena.c xpti/arena.h
 tests_xpti_test_uid_processes_LDADD = $(XPTI_TEST_LDADD)
+tests_xpti_test_intel_parity_LDADD = $(XPTI_TEST_LDADD)
 tests_xpti_test_cxx_interfaces_SOURCES = tests/xpti/test_cxx_interfaces.cpp
 tests_xpti_test_cxx_interfaces_LDADD = $(XPTI_TEST_LDADD)
 tests_xpti_test_subscriber_SOURCES = tests/xpti/test_subscriber.c tests/xpti/recorder.h \
