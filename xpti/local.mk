@@ -48,7 +48,7 @@ libzestub_xpti_la_SOURCES = \
 	xpti/subscriber.h xpti/subscriber_site.c xpti/subscriber_zestub.c
 libzestub_xpti_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 libzestub_xpti_la_LDFLAGS = -module -avoid-version -Wl,--allow-shlib-undefined
-libzestub_xpti_la_LIBADD = $(PTHREAD_LIBS)
+libzestub_xpti_la_LIBADD = $(DL_LIBS) $(PTHREAD_LIBS)
 
 # libxtab: the table's reader, for zestub (sessions/) and the tests. Needs
 # neither the dispatcher nor the subscriber.

@@ -46,6 +46,12 @@ EXTRA_DIST += tests/xpti/bench_smoke.sh tests/xpti/README.md
 # libzestub_xpti.so imports only the public XPTI ABI and needs no framework
 # (issue 34): it must run under Intel's framework as under ours.
 TESTS += tests/xpti/test_public_abi.py
+# The subscriber under a framework dlopen()ed RTLD_LOCAL, as the proxy does;
+# the program links no framework (libxtab reads the table).
+check_PROGRAMS += tests/xpti/test_local_framework
+tests_xpti_test_local_framework_LDADD = libxtab.la $(DL_LIBS)
+tests_xpti_test_local_framework_DEPENDENCIES = libxtab.la libxptifw.la libzestub_xpti.la
+TESTS += tests/xpti/test_local_framework
 EXTRA_DIST += tests/xpti/test_public_abi.py
 # examples/sycl_like under Intel's framework with our subscriber: the same
 # dump join as under ours. Runs only when INTEL_XPTIFW names Intel's

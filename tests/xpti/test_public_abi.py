@@ -47,7 +47,7 @@ sub = os.environ.get("ZESTUB_XPTI_SUBSCRIBER", os.path.join(top, ".libs", "libze
 fw = os.path.join(top, ".libs", "libxptifw.so")
 # The stand-ins for a SYCL runtime must run on any framework too.
 EXAMPLES = ("sycl_like", "sycl_hang")
-t = Tap(6 + len(EXAMPLES))
+t = Tap(7 + len(EXAMPLES))
 
 
 def symbols(path, undefined):
@@ -81,6 +81,15 @@ if t.ok(os.path.exists(sub), "the subscriber is built: %s" % sub):
     t.ok(xpti and xpti <= PUBLIC,
          "it imports only public XPTI functions (%d: %s)" % (len(xpti), " ".join(sorted(xpti))),
          "not in the public ABI: %s" % " ".join(sorted(xpti - PUBLIC)))
+    # The subscriber checks, before its first call, that each import
+    # resolves (a failed lazy lookup would end the application): its list
+    # must name every one.
+    src = os.path.join(os.environ.get("top_srcdir", "."), "xpti", "subscriber_zestub.c")
+    with open(src) as fh:
+        m = re.search(r"imports\[\] = \{(.*?)\};", fh.read(), re.S)
+    listed = set(re.findall(r'"(xpti\w+)"', m.group(1))) if m else set()
+    t.ok(listed == xpti, "subscriber_zestub.c's imports[] lists exactly its xpti imports",
+         "listed %s\nimported %s" % (sorted(listed), sorted(xpti)))
     deps = needed(sub)
     bad = [d for d in deps if "xpti" in d.lower()]
     t.ok(not bad, "no DT_NEEDED on a framework (needs: %s)" % " ".join(deps),
