@@ -74,6 +74,20 @@ static void test_string_ids(void)
            "name_string_id() / file_string_id() are the FNV-1a ids, as on Intel's");
 }
 
+/* The first object of a fresh framework is 0 on Intel's (issue 34); this
+ * runs first, before any object is registered. */
+static void test_first_object(void)
+{
+    const char v = 'x';
+    xpti_object_id_t id = xptiRegisterObject(&v, 1, XPTI_MD_STRING);
+    struct xpti_object_data d = xptiLookupObject(id);
+    tap_ok(id == 0 && d.size == 1 && d.data && d.data[0] == 'x',
+           "the first object id is 0 and resolves (id %d)", (int)id);
+    tap_ok(xptiLookupObject(-1).data == NULL &&
+               xptiLookupObject(XPTI_INVALID_OBJECT_ID).data == NULL,
+           "negative and invalid object ids resolve to nothing");
+}
+
 static void test_default_stream(void)
 {
     tap_ok(xptiSetDefaultStreamID(0) == XPTI_RESULT_SUCCESS && xptiGetDefaultStreamID() == 0,
@@ -112,8 +126,9 @@ static void test_interfaces_from_c(void)
 
 int main(void)
 {
-    tap_plan(13);
+    tap_plan(15);
     xptiFrameworkInitialize();
+    test_first_object();
     test_register_payload();
     test_name_only();
     test_string_ids();
