@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "xpti/xpti.h"
+#include "xpti/xpti_if.h"
 
 /* Set once by rt_init, before any other thread exists. */
 static xpti_stream_id_t sycl_stream, mem_stream;
@@ -49,10 +50,13 @@ void rt_queue_destroy(struct rt_queue *q)
 }
 
 /* Each call is a new instance of the location's tracepoint, as the
- * runtime makes one per API call. */
+ * runtime makes one per API call. Its event comes from the tracepoint's C++
+ * interface (event_ref()), as in the runtime: only the public ABI, so this
+ * runs on any conforming framework. */
 static struct xpti_event *event_at(struct rt_loc loc)
 {
-    return xpti_tracepoint_event(xptiCreateTracepoint(loc.function, loc.file, loc.line, 0, NULL));
+    return xpti_if_tracepoint_event(
+        xptiCreateTracepoint(loc.function, loc.file, loc.line, 0, NULL));
 }
 
 static void mem_notify(uint16_t type, struct xpti_event *ev, void *p, size_t bytes)
@@ -137,7 +141,7 @@ ze_result_t rt_submit(struct rt_queue *q, ze_kernel_handle_t kernel, const char 
                       uint32_t groups, struct rt_loc loc)
 {
     struct xpti_tracepoint_if *tp = xptiCreateTracepoint(loc.function, loc.file, loc.line, 0, NULL);
-    struct xpti_event *ev = xpti_tracepoint_event(tp);
+    struct xpti_event *ev = xpti_if_tracepoint_event(tp);
     if (!ev)
         return launch(q, kernel, groups);
     uint64_t instance = ev->instance_id;

@@ -23,7 +23,11 @@ uint64_t xptiRegisterPayload(struct xpti_payload *payload)
                                         atomic_load(&fw->default_event_type), XPTI_ACTIVITY_ACTIVE);
     if (!inst)
         return XPTI_INVALID_UID;
+    /* As upstream: the caller's payload learns its key (the legacy uid)
+     * and that it is registered, besides the id. */
     payload->internal = tp_inst_uid64(inst);
+    payload->uid = inst->payload.uid;
+    payload->flags |= XPTI_PAYLOAD_REGISTERED;
     return tp_inst_uid64(inst);
 }
 
@@ -115,8 +119,14 @@ xpti_result_t xptiAddMetadata(struct xpti_event *event, const char *key, xpti_ob
     return tp_add_metadata(inst, key, value);
 }
 
+/* Our events get their map built from the stored items here, on demand:
+ * only C++ subscribers read it, and the runtime's many xptiAddMetadata
+ * calls then cost nothing extra. */
 void *xptiQueryMetadata(struct xpti_event *event)
 {
+    struct tp_inst *inst = inst_of_event(event);
+    if (inst)
+        md_build_map_image(tp_md(inst), event->reserved.metadata);
     return event ? event->reserved.metadata : NULL;
 }
 

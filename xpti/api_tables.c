@@ -58,8 +58,9 @@ xpti_stream_id_t xptiGetDefaultStreamID(void)
 
 xpti_result_t xptiSetDefaultStreamID(xpti_stream_id_t stream)
 {
-    /* Ids are handed out from 1; 128 and above are rejected as upstream does. */
-    if (stream == 0 || stream >= 128)
+    /* 128 and above are rejected as upstream does; 0 (never a registered
+     * stream's id) is accepted, as upstream accepts it. */
+    if (stream >= 128)
         return XPTI_RESULT_INVALIDARG;
     atomic_store(&xpti_fw_get()->default_stream, stream);
     return XPTI_RESULT_SUCCESS;

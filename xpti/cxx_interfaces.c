@@ -44,11 +44,13 @@ static uint64_t pl_flags(struct xpti_payload_if *self)
 }
 static int32_t pl_name_string_id(struct xpti_payload_if *self)
 {
-    return (int32_t)PL(self)->key->name_sid;
+    /* The id inside the key, as upstream: the FNV-1a hash, or the string
+     * id in strict mode (XPTI_USE_STRICT_HASH). */
+    return (int32_t)PL(self)->key->name_id;
 }
 static int32_t pl_file_string_id(struct xpti_payload_if *self)
 {
-    return (int32_t)PL(self)->key->file_sid;
+    return (int32_t)PL(self)->key->file_id;
 }
 static uint64_t pl_uid64(struct xpti_payload_if *self)
 {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Per-event metadata: (key string, object id) pairs in insertion order.
- * Upstream keeps a std::unordered_map inside the event; a C library cannot
- * build one, so the event's map bytes hold an empty-map image instead and the
- * pairs live here (see xpti/README.md). */
+ * Upstream keeps a std::unordered_map inside the event; ours keeps the pairs
+ * here, and the event's map bytes hold an empty-map image until
+ * xptiQueryMetadata builds a real one from them (see xpti/README.md). */
 #ifndef ZESTUB_XPTI_METADATA_H
 #define ZESTUB_XPTI_METADATA_H
 
@@ -23,7 +23,9 @@ struct md_store {
     pthread_mutex_t lock; /* adders and readers of one event may race */
     size_t count, cap;
     struct md_item *items;
-    size_t cursor; /* for xpti_metadata_if first_item/next_item */
+    size_t cursor;           /* for xpti_metadata_if first_item/next_item */
+    uint64_t version, built; /* changes made; the change the map image shows */
+    void *images;            /* the map images' memory, newest first; freed with the store */
 };
 
 /* Stores are made on an event's first metadata item, so the many events that
@@ -41,6 +43,13 @@ size_t md_count(struct md_store *m);
 /* The iteration protocol of xpti_metadata_t: FALSE when there is no item. */
 xpti_result_t md_first(struct md_store *m, const char **key_text, xpti_object_id_t *value);
 xpti_result_t md_next(struct md_store *m, const char **key_text, xpti_object_id_t *value);
+
+/* Writes into `bytes` (an event's 56 map bytes) a libstdc++
+ * std::unordered_map<string_id_t, object_id_t> holding the store's items,
+ * for C++ subscribers that read xptiQueryMetadata(); rebuilt only when items
+ * changed since the last call. Earlier images stay allocated until
+ * md_free, so a reader still walking one never touches freed memory. */
+void md_build_map_image(struct md_store *m, unsigned char bytes[56]);
 
 /* The 56 bytes of an empty libstdc++ unordered_map, so C++ subscribers that
  * read xptiQueryMetadata() see "no metadata" instead of garbage. Inline:

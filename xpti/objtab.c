@@ -41,17 +41,18 @@ xpti_object_id_t objtab_add(struct objtab *t, const char *data, size_t size, uin
     e->view = (struct xpti_object_data){.size = size, .data = e->bytes, .type = type};
     pthread_mutex_lock(&t->lock);
     size_t index =
-        t->by_id.count + 1 < (size_t)XPTI_INVALID_OBJECT_ID ? idvec_push(&t->by_id, e) : (size_t)-1;
+        t->by_id.count < (size_t)XPTI_INVALID_OBJECT_ID ? idvec_push(&t->by_id, e) : (size_t)-1;
     pthread_mutex_unlock(&t->lock);
     if (index == (size_t)-1) {
         free(e);
         return XPTI_INVALID_OBJECT_ID;
     }
-    return (xpti_object_id_t)(index + 1);
+    /* Ids are the indices, from 0, as upstream numbers objects. */
+    return (xpti_object_id_t)index;
 }
 
 struct xpti_object_data objtab_get(const struct objtab *t, xpti_object_id_t id)
 {
-    const struct obj_entry *e = id > 0 ? idvec_get(&t->by_id, (size_t)id - 1) : NULL;
+    const struct obj_entry *e = id >= 0 ? idvec_get(&t->by_id, (size_t)id) : NULL;
     return e ? e->view : (struct xpti_object_data){0};
 }

@@ -3,9 +3,13 @@
  * XPTI_SUBSCRIBERS so zestub can learn where its kernels were submitted and
  * where its device memory came from. It writes the XPTI table (xpti/README.md)
  * and nothing else: no output, no files, no effect on the notifications.
+ * It calls only the public xpti* functions (and the C++ interface methods
+ * they hand out) and is linked against no framework: the one the
+ * application loaded provides them, ours or Intel's.
  *
  * Its state is process-global because a subscriber's entry points and
  * callbacks carry no context. */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -13,6 +17,7 @@
 #include <time.h>
 
 #include "xpti/subscriber.h"
+#include "xpti/xpti_if.h"
 
 XPTI_API void xptiTraceInit(unsigned maj, unsigned min, const char *version, const char *stream);
 XPTI_API void xptiTraceFinish(const char *stream);
@@ -86,10 +91,10 @@ static void on_sycl(uint16_t type, struct xpti_event *parent, struct xpti_event 
 }
 
 /* mem_alloc notifications may come without an event; the code location is
- * then the thread's current tracepoint scope. */
+ * then the thread's current tracepoint scope (its event_ref()). */
 static const struct xpti_event *alloc_event(const struct xpti_event *ev)
 {
-    return ev ? ev : xpti_tracepoint_event(xptiGetTracepointScopeData());
+    return ev ? ev : xpti_if_tracepoint_event(xptiGetTracepointScopeData());
 }
 
 static void on_mem(uint16_t type, struct xpti_event *parent, struct xpti_event *event,
@@ -110,6 +115,45 @@ static void on_mem(uint16_t type, struct xpti_event *parent, struct xpti_event *
         xtab_w_release(&table, d->alloc_pointer, uid, site, now_ns());
 }
 
+/* The xpti* functions this library imports; all must resolve before the
+ * first call (test_public_abi.py checks the list is public). */
+static const char *const imports[] = {
+    "xptiGetStashedTuple", "xptiGetTracepointScopeData", "xptiGetUniversalId", "xptiLookupEvent",
+    "xptiLookupObject",    "xptiRegisterCallback",       "xptiRegisterStream",
+};
+static atomic_bool imports_ok;
+static pthread_once_t imports_once = PTHREAD_ONCE_INIT;
+/* An address in the code of whoever called xptiTraceInit: the framework. */
+static _Atomic(const void *) init_caller;
+
+/* Our xpti* imports are looked up in the process's global scope, but a
+ * SYCL runtime's proxy dlopen()s the framework RTLD_LOCAL, and we carry no
+ * DT_NEEDED that would bring it into our scope (it could load a second
+ * framework). So the framework that calls xptiTraceInit (`caller` is in its
+ * code) is promoted to the global scope (RTLD_NOLOAD | RTLD_GLOBAL changes
+ * only the flags of the loaded object). If some import is still missing,
+ * we stay off: a lazy lookup that fails would end the application. */
+static void resolve_imports(void)
+{
+    const void *caller = atomic_load(&init_caller);
+    Dl_info info;
+    if (caller && dladdr(caller, &info) && info.dli_fname) {
+        void *h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_GLOBAL);
+        if (h)
+            dlclose(h); /* the promotion stays; the framework's lifetime is unchanged */
+    }
+    for (size_t i = 0; i < sizeof(imports) / sizeof(*imports); i++) {
+        if (!dlsym(RTLD_DEFAULT, imports[i])) {
+            fprintf(stderr,
+                    "libzestub_xpti: the XPTI framework's %s is not reachable; zestub will not "
+                    "see this process\n",
+                    imports[i]);
+            return;
+        }
+    }
+    atomic_store(&imports_ok, true);
+}
+
 void xptiTraceInit(unsigned maj, unsigned min, const char *version, const char *stream)
 {
     static const uint16_t sycl_types[] = {XPTI_TP_NODE_CREATE, XPTI_TP_TASK_BEGIN,
@@ -118,6 +162,10 @@ void xptiTraceInit(unsigned maj, unsigned min, const char *version, const char *
     bool sycl = stream && (strcmp(stream, "sycl") == 0 || strcmp(stream, "sycl.pi") == 0);
     bool mem = stream && strcmp(stream, "sycl.experimental.mem_alloc") == 0;
     if (!sycl && !mem)
+        return;
+    atomic_store(&init_caller, __builtin_return_address(0));
+    pthread_once(&imports_once, resolve_imports);
+    if (!atomic_load(&imports_ok))
         return;
     pthread_once(&table_once, create_table);
     if (!writing())

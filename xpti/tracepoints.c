@@ -290,6 +290,13 @@ static void init_payload(struct tp_inst *inst, const struct xpti_payload *p)
         /* Legacy uid: name id in p2's low half, file id in p1's high half. */
         .uid = {.p1 = (uint64_t)k->file_id << 32 | (uint32_t)k->p2, .p2 = k->name_id, .p3 = 1},
     };
+    /* A payload with a name only gets the placeholder file (the one its
+     * key was hashed with) and its flag, as upstream does, so readers
+     * never print a NULL file. */
+    if (!inst->payload.source_file) {
+        inst->payload.source_file = UNKNOWN_FILE;
+        inst->payload.flags |= XPTI_PAYLOAD_SOURCE_FILE_AVAILABLE;
+    }
 }
 
 static void init_event(struct tp_inst *inst, uint16_t event_type, uint16_t activity)

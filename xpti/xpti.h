@@ -176,7 +176,8 @@ struct xpti_payload {
 
 /* trace_event_data_t. reserved.metadata is a C++ std::unordered_map in the
  * upstream ABI; zestub keeps metadata elsewhere and fills these bytes with
- * the image of an empty libstdc++ map (see xpti/README.md). */
+ * the image of a libstdc++ map, empty until xptiQueryMetadata builds it
+ * from the event's items (see xpti/README.md). */
 struct xpti_event {
     uint64_t unique_id;
     uint64_t data_id;

@@ -19,6 +19,7 @@ XPTI_CHECKS = \
 	tests/xpti/test_uid_processes \
 	tests/xpti/test_cxx_interfaces \
 	tests/xpti/test_subscriber \
+	tests/xpti/test_intel_parity \
 	tests/xpti/sycl_app
 check_PROGRAMS += $(XPTI_CHECKS)
 tests_xpti_test_tables_LDADD = $(XPTI_TEST_LDADD)
@@ -30,6 +31,7 @@ tests_xpti_test_concurrency_LDADD = $(XPTI_TEST_LDADD)
 tests_xpti_test_uidix_SOURCES = tests/xpti/test_uidix.c xpti/uidix.c xpti/uidix.h \
 	xpti/arena.c xpti/arena.h
 tests_xpti_test_uid_processes_LDADD = $(XPTI_TEST_LDADD)
+tests_xpti_test_intel_parity_LDADD = $(XPTI_TEST_LDADD)
 tests_xpti_test_cxx_interfaces_SOURCES = tests/xpti/test_cxx_interfaces.cpp
 tests_xpti_test_cxx_interfaces_LDADD = $(XPTI_TEST_LDADD)
 tests_xpti_test_subscriber_SOURCES = tests/xpti/test_subscriber.c tests/xpti/recorder.h \
@@ -40,6 +42,22 @@ tests_xpti_sycl_app_LDADD = $(XPTI_TEST_LDADD)
 
 TESTS += $(XPTI_CHECKS) tests/xpti/bench_smoke.sh
 EXTRA_DIST += tests/xpti/bench_smoke.sh tests/xpti/README.md
+
+# libzestub_xpti.so imports only the public XPTI ABI and needs no framework
+# (issue 34): it must run under Intel's framework as under ours.
+TESTS += tests/xpti/test_public_abi.py
+# The subscriber under a framework dlopen()ed RTLD_LOCAL, as the proxy does;
+# the program links no framework (libxtab reads the table).
+check_PROGRAMS += tests/xpti/test_local_framework
+tests_xpti_test_local_framework_LDADD = libxtab.la $(DL_LIBS)
+tests_xpti_test_local_framework_DEPENDENCIES = libxtab.la libxptifw.la libzestub_xpti.la
+TESTS += tests/xpti/test_local_framework
+EXTRA_DIST += tests/xpti/test_public_abi.py
+# examples/sycl_like under Intel's framework with our subscriber: the same
+# dump join as under ours. Runs only when INTEL_XPTIFW names Intel's
+# libxptifw.so; skipped (with the reason) otherwise.
+TESTS += tests/xpti/test_intel_interop.py
+EXTRA_DIST += tests/xpti/test_intel_interop.py
 
 # The XPTI table (xpti/xtab*): round trip, full-table policy, concurrent
 # writers, corrupt tables, and end to end through libzestub_xpti.so.

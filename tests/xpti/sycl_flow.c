@@ -58,7 +58,7 @@ static struct xpti_event *copy_node(struct sycl_flow *f, xpti_stream_id_t s,
 {
     struct xpti_tracepoint_if *tp =
         xptiCreateTracepoint("memory_transfer_node", SYCL_FLOW_FILE, SYCL_FLOW_LINE - 2, 3, NULL);
-    struct xpti_event *ev = xpti_tracepoint_event(tp);
+    struct xpti_event *ev = xpti_if_tracepoint_event(tp);
     check(f, ev != NULL);
     if (ev) {
         check(f, xptiAddMetadata(ev, "memory_object", int_value(0x1000)) == XPTI_RESULT_SUCCESS);
@@ -93,7 +93,7 @@ static void submit(struct sycl_flow *f, xpti_stream_id_t s, struct xpti_event *g
     static const char device_event[] = "device event";
     struct xpti_tracepoint_if *tp = xptiCreateTracepoint(SYCL_FLOW_FUNCTION, SYCL_FLOW_FILE,
                                                          SYCL_FLOW_LINE, SYCL_FLOW_COLUMN, NULL);
-    struct xpti_event *ev = xpti_tracepoint_event(tp);
+    struct xpti_event *ev = xpti_if_tracepoint_event(tp);
     check(f, ev != NULL);
     if (!ev)
         return;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "xpti/xpti.h"
+#include "xpti/xpti_if.h"
 
 #define SYCL_FLOW_KERNEL "_ZTS9VectorAdd"
 #define SYCL_FLOW_FUNCTION "main"

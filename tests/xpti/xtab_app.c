@@ -18,7 +18,7 @@ static void mem_event(xpti_stream_id_t s, uint16_t type, uint64_t ptr, uint64_t 
                                     .alloc_pointer = (uintptr_t)ptr,
                                     .alloc_size = (size_t)size,
                                     .guard_zone_size = XTAB_APP_GUARD};
-    xptiNotifySubscribers(s, type, NULL, xpti_tracepoint_event(tp), 0, &d);
+    xptiNotifySubscribers(s, type, NULL, xpti_if_tracepoint_event(tp), 0, &d);
 }
 
 static void memory(void)
@@ -40,7 +40,7 @@ static void running_task(void)
     xptiInitialize("sycl", 1, 0, "sycl 1.0");
     struct xpti_tracepoint_if *tp = xptiCreateTracepoint(SYCL_FLOW_FUNCTION, SYCL_FLOW_FILE,
                                                          SYCL_FLOW_LINE, SYCL_FLOW_COLUMN, NULL);
-    struct xpti_event *ev = xpti_tracepoint_event(tp);
+    struct xpti_event *ev = xpti_if_tracepoint_event(tp);
     xptiStashTuple("queue_id", XTAB_APP_QUEUE);
     xptiNotifySubscribers(s, XPTI_TP_TASK_BEGIN, NULL, ev, ev->instance_id, NULL);
 }
