@@ -73,7 +73,7 @@ static void usage(FILE *f)
                "      judged, what could be read dumped. Launch mode: the program's exit\n"
                "      code when nothing was dumped, 5 when it faulted and the dump was\n"
                "      written, 6 when it hung and the dump was written, 1 could not start it,\n"
-               "      2 usage, 3 timeout, 7 as above.\n");
+               "      2 usage, 3 timeout, 7 and 8 as above.\n");
 }
 
 static int parse_trigger(const char *v, struct dump_opts *o)

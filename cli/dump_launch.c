@@ -160,6 +160,8 @@ static int finish(struct run *r, int rc)
         status = DUMP_EXIT_START;
     else if (rc == 3)
         status = DUMP_EXIT_TIMEOUT;
+    else if (rc == DUMP_EXIT_NO_INTERRUPT) /* the hang could not be judged: said, not hidden */
+        status = rc;
     else if (r->dumped)
         status = r->core_failed ? DUMP_EXIT_CORE : r->hang ? DUMP_EXIT_HANG : DUMP_EXIT_DUMPED;
     else
@@ -175,8 +177,10 @@ static int finish(struct run *r, int rc)
             lost        ? ", the record could not be written"
             : r->dumped ? ", the dump was written"
             : rc == 1   ? ""
-            : r->hang   ? " without a hang: nothing dumped"
-                        : " without a fault: nothing dumped");
+            : rc == DUMP_EXIT_NO_INTERRUPT
+                ? "; whether it hung could not be told (the driver refused the interrupt)"
+            : r->hang ? " without a hang: nothing dumped"
+                      : " without a fault: nothing dumped");
     if (r->m)
         sess_detach_all(r->m);
     zd_close(r->zd);

@@ -374,6 +374,22 @@ def _(c, app, srv, addr, check):
     check("device lost" in srv.stderr(), "stderr names the lost device", srv.stderr())
 
 
+@cell("write_memory / error in a Z0", "write_memory")
+def _(c, app, srv, addr, check):
+    # As stock GDB (x86 host registers): the client zestub plants Z0 for.
+    c.req("qSupported:multiprocess+;swbreak+;vContSupported+;xmlRegisters=i386;error-message+")
+    stop = attach(c, app)
+    m = re.search(r"thread:p([0-9a-f]+)\.([0-9a-f]+);", stop)
+    c.req("Hgp%s.%s" % (m.group(1), m.group(2)))
+    pc = int.from_bytes(bytes.fromhex(c.req("p10")), "little")
+    before = c.req("m%x,10" % pc)
+    r = c.req("Z0,%x,1" % pc)
+    check(names(r, "ERROR_UNKNOWN"), "Z0 at the PC -> E naming the driver's failure", r)
+    check(c.req("m%x,10" % pc) == before and c.req("z0,%x,1" % pc) in ("OK", ""),
+          "the code reads back unchanged; z0 is answered", before)
+    check(c.req("D;%s" % m.group(1)) == "OK", "D -> OK")
+
+
 @cell("write_registers / error", "write_registers")
 def _(c, app, srv, addr, check):
     attach(c, app)
@@ -575,6 +591,39 @@ def hang_cell():
 HANG_CHECKS = 4
 
 
+def launch_hang_cell():
+    """The same refusal in launch mode: vadd on a slow device (about 6 s)
+    started by zestub dump --on hang=1s; the deadline rule's interrupt is
+    refused. Status 8 and the driver's words, not the program's 0 with
+    "without a hang"; the program still runs to its end. (GTSIM_FAULTS
+    reaches the program too; it makes no interrupt call.)"""
+    name = "launch dump --on hang / interrupt refused"
+    slow = h.gtsim_env("platform=xehpc,subslices=2,eus=2,threads=4,pace=50")
+    out = os.path.join(tempfile.mkdtemp(), "h.json")
+    p = subprocess.run([os.path.join(h.top, "zestub"), "dump", "--on", "hang=1s", "--json", out,
+                        "--", os.path.join(h.top, "examples", "vadd")],
+                       env=dict(slow, GTSIM_FAULTS="interrupt:result=ERROR_UNKNOWN"),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    err = p.stderr.decode(errors="replace")
+    try:
+        with open(out) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        doc = {"error": repr(e)}
+    t.ok(p.returncode == 8 and doc.get("status") == 8,
+         "%s: status 8, in the document too (not the program's 0)" % name,
+         "rc %d, doc %s\n%s" % (p.returncode, doc.get("status"), err))
+    t.ok("could not be told" in err and "without a hang" not in err and
+         "ERROR_UNKNOWN" in doc.get("error", ""),
+         "%s: stderr says whether it hung could not be told; the document has the driver's words"
+         % name, err[-800:])
+    t.ok("vadd: PASSED" in p.stdout.decode(errors="replace"),
+         "%s: the program ran to its end" % name, p.stdout.decode(errors="replace")[-400:])
+
+
+LAUNCH_HANG_CHECKS = 3
+
+
 def launch_cell():
     """The device lost at the application's first kernel launch (the
     fault is in the application's environment): the client is told the
@@ -626,7 +675,7 @@ def bad_settings():
 if os.environ.get("FAULT_CELLS"):
     CELLS = [c for c in CELLS if os.environ["FAULT_CELLS"] in c[0]]
 t = h.Tap(sum(c[4] + COMMON for c in CELLS) + DUMP_CHECKS * len(DUMPS) + HANG_CHECKS +
-          LAUNCH_CHECKS + len(BAD_SETTINGS))
+          LAUNCH_HANG_CHECKS + LAUNCH_CHECKS + len(BAD_SETTINGS))
 bad_settings()
 for name, faults, fn, wait_load, checks in CELLS:
     run_cell(name, faults, fn, wait_load, checks)
@@ -643,6 +692,13 @@ try:
 except Exception as e:  # the cell's checks fail, the plan holds
     for i in range(HANG_CHECKS):
         t.ok(False, "dump --on hang cell: %r" % e)
+finally:
+    h.cleanup()
+try:
+    launch_hang_cell()
+except Exception as e:  # the cell's checks fail, the plan holds
+    for i in range(LAUNCH_HANG_CHECKS):
+        t.ok(False, "launch dump --on hang cell: %r" % e)
 finally:
     h.cleanup()
 launch_cell()
