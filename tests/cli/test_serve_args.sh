@@ -58,7 +58,7 @@ check "--once without --attach or --multi: exit 2, saying why" 2 \
 
 run --help
 check "zestub --help lists --log-level" 0 "--log-level LEVEL"
-check "zestub --help lists --library-ack-timeout" 0 "--library-ack-timeout SECONDS"
+check "zestub --help lists --library-ack-timeout" 0 "--library-ack-timeout DURATION"
 check "zestub --help has the server's own option list (--once explained)" 0 \
     "--once +serve one client"
 
