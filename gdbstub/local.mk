@@ -10,7 +10,8 @@ libgdbstub_la_SOURCES = gdbstub/packet.h gdbstub/packet.c gdbstub/log.h gdbstub/
 	gdbstub/target.h gdbstub/target_check.h gdbstub/target_check.c \
 	gdbstub/server.h gdbstub/server_config.h gdbstub/server_state.h gdbstub/server.c \
 	gdbstub/hooks.h gdbstub/features.h gdbstub/features.c \
-	gdbstub/threadid.h gdbstub/threadid.c gdbstub/stopreply.h gdbstub/stopreply.c \
+	gdbstub/threadid.h gdbstub/threadid.c gdbstub/gdb_signal.h gdbstub/gdb_signal.c \
+	gdbstub/stopreply.h gdbstub/stopreply.c \
 	gdbstub/output.h gdbstub/output.c gdbstub/attach.h gdbstub/attach.c \
 	gdbstub/nsqueue.h gdbstub/nsqueue.c \
 	gdbstub/handlers.h gdbstub/dispatch.h gdbstub/dispatch.c \

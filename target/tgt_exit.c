@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "gdbstub/gdb_signal.h"
 #include "sessions/sess.h"
 
 /* The driver's exit event may come a moment before the process has become
@@ -43,19 +44,6 @@ bool tgt_exit_pending(struct tgt *t)
     return false;
 }
 
-/* GDB's number for a Linux signal that ends a process by default (the
- * protocol's X reply uses GDB's numbering; 1-6, 8, 9, 11, 13-15 agree). */
-static int gdb_signal(int sig)
-{
-    static const int map[][2] = {{SIGBUS, 10},  {SIGUSR1, 30},   {SIGUSR2, 31},
-                                 {SIGSYS, 12},  {SIGXCPU, 24},   {SIGXFSZ, 25},
-                                 {SIGPROF, 27}, {SIGVTALRM, 26}, {SIGIO, 23}};
-    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-        if (map[i][0] == sig)
-            return map[i][1];
-    return sig;
-}
-
 /* How our own child ended, without reaping it (WNOWAIT: whoever started
  * it, launch mode in cli/, still waits for it and exits with its status).
  * False at once when the application is not our child (attached by pid:
@@ -72,7 +60,7 @@ static bool child_status(pid_t pid, int *code, int *sig)
             return false; /* ECHILD: not ours */
         }
         if (si.si_pid == pid) {
-            *sig = si.si_code == CLD_EXITED ? 0 : gdb_signal(si.si_status);
+            *sig = si.si_code == CLD_EXITED ? 0 : rsp_gdb_signal(si.si_status);
             *code = si.si_code == CLD_EXITED ? si.si_status : 0;
             return true;
         }
