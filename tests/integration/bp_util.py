@@ -14,6 +14,18 @@ def regnums(c):
             re.finditer(r'<reg name="([^"]+)"[^>]*regnum="(\d+)"', xml)}
 
 
+def with_breakpoint_bit(insn):
+    """The instruction bytes with the breakpoint control bit set, as a
+    client plants a breakpoint by writing memory: bit 7 of a compacted
+    instruction (compaction is bit 29), bit 30 of a native one."""
+    planted = bytearray(insn)
+    if planted[3] & 0x20:
+        planted[0] |= 0x80
+    else:
+        planted[3] |= 0x40
+    return bytes(planted)
+
+
 def pc_of(c, rn, tid):
     c.req("Hgp1.%x" % tid)
     cr0 = bytes.fromhex(c.req("p%x" % rn["cr0"]))

@@ -22,7 +22,7 @@ import time
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
-from bp_util import line_rows, load_module  # noqa: E402
+from bp_util import line_rows, load_module, with_breakpoint_bit  # noqa: E402
 
 t = h.Tap(13)  # the plan: every check this test makes
 ex = os.path.join(h.top, "examples")
@@ -137,12 +137,7 @@ with h.guarded(t, "unpaced: range steps to the kernel's end, then the program en
     lines = sorted({a for a, _ in rows})
     bp = lines[-2]  # the kernel's last line but one: a `next` or two from its end
     insn = bytes.fromhex(c.req("m%x,10" % bp))
-    planted = bytearray(insn)
-    if planted[3] & 0x20:
-        planted[0] |= 0x80
-    else:
-        planted[3] |= 0x40
-    c.req("M%x,10:%s" % (bp, bytes(planted).hex()))
+    c.req("M%x,10:%s" % (bp, with_breakpoint_bit(insn).hex()))
     c.req("vAck:in-memory-library:0x%x,0x%x" % mod)
     r = c.req("vCont;c", timeout=60)
     tid = int(re.search(r"thread:p1\.([0-9a-f]+);", r).group(1), 16)

@@ -17,7 +17,7 @@ import time
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
-from bp_util import line_rows, load_module, pc_of, regnums  # noqa: E402
+from bp_util import line_rows, load_module, pc_of, regnums, with_breakpoint_bit  # noqa: E402
 
 env = h.small_device(200)
 INTEL = h.FEATURES + ";qXfer:libraries:read:in-memory-library+;vAck:in-memory-library+"
@@ -70,12 +70,7 @@ with h.guarded(t, "breakpoint session", lambda: None):
     nxt = min(a for a in lines if a > bp) if bp else 0
     rn = regnums(c)
     insn = bytes.fromhex(c.req("m%x,10" % bp))
-    planted = bytearray(insn)
-    if planted[3] & 0x20:
-        planted[0] |= 0x80
-    else:
-        planted[3] |= 0x40
-    t.eq(c.req("M%x,10:%s" % (bp, bytes(planted).hex())), "OK", "X/M plants the breakpoint bit")
+    t.eq(c.req("M%x,10:%s" % (bp, with_breakpoint_bit(insn).hex())), "OK", "X/M plants the breakpoint bit")
     c.req("vAck:in-memory-library:0x%x,0x%x" % mod if mod else "vAck:in-memory-library:0,0")
     c.send("vCont;c")
     r = c.recv(timeout=60).decode()

@@ -17,7 +17,7 @@ import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
-from bp_util import line_rows, load_module, pc_of, regnums  # noqa: E402
+from bp_util import line_rows, load_module, pc_of, regnums, with_breakpoint_bit  # noqa: E402
 
 env = h.small_device(1000)
 HIT_TRIES = 8
@@ -55,12 +55,7 @@ def first_hit(tag):
     bp = lines[2] if len(lines) > 3 else 0
     rn = regnums(c)
     insn = bytes.fromhex(c.req("m%x,10" % bp))
-    planted = bytearray(insn)
-    if planted[3] & 0x20:
-        planted[0] |= 0x80  # compacted: bit 7
-    else:
-        planted[3] |= 0x40  # native: bit 30
-    c.req("M%x,10:%s" % (bp, bytes(planted).hex()))
+    c.req("M%x,10:%s" % (bp, with_breakpoint_bit(insn).hex()))
     c.req("vAck:in-memory-library:0x%x,0x%x" % mod if mod else "vAck:in-memory-library:0,0")
     # Threads start together, but how many reach the bit before the stop
     # of the first one depends on the machine: hits are taken until one

@@ -19,6 +19,7 @@ import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
+from bp_util import with_breakpoint_bit  # noqa: E402
 
 t = h.Tap(14)  # the plan: every check this test makes
 env = h.small_device(200)
@@ -110,12 +111,7 @@ with h.guarded(t, "the stop and its siginfo agree"):
     for _ in range(2):
         pc += 8 if bytes.fromhex(c.req("m%x,10" % pc))[3] & 0x20 else 16
     orig = c.req("m%x,10" % pc)
-    ins = bytearray(bytes.fromhex(orig))
-    if ins[3] & 0x20:
-        ins[0] |= 0x80
-    else:
-        ins[3] |= 0x40
-    c.req("M%x,10:%s" % (pc, bytes(ins).hex()))
+    c.req("M%x,10:%s" % (pc, with_breakpoint_bit(bytes.fromhex(orig)).hex()))
     r = c.req("vCont;c", timeout=60)
     t.ok(r.startswith("T05swbreak:"), "a thread stops at the breakpoint", r[:40])
     t.eq(siginfo_of(c, r), (5, 1), "its siginfo: si_signo 5 (SIGTRAP), si_code 1 (TRAP_BRKPT)")
