@@ -153,6 +153,13 @@ void tgt_code_intact_at(struct tgt *t, unsigned k, uint64_t pc, size_t len);
 void tgt_code_forget(struct tgt *t);
 
 /* tgt_isa.c: the sw_breakpoints table (gdbstub/target.h). */
+/* A client's memory write that would plant a breakpoint bit in the middle
+ * of an instruction (Intel's GDB plants breakpoints with M/X writes of
+ * the instruction's bytes, so `break *ADDR` at a wrong address arrives
+ * this way): refused with the reason, logged as a warning, as Z0 is
+ * (tgt_isa.c). 0 for every other write, which goes ahead. */
+int tgt_check_code_write(struct tgt *t, uint32_t pid, uint64_t addr, const uint8_t *buf, size_t len,
+                         char *err, size_t errlen);
 int tgt_insert_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, bool *was_set, char *err,
                              size_t errlen);
 int tgt_remove_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, char *err, size_t errlen);

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "isa/isa.h"
 #include "sessions/sess.h"
@@ -71,32 +72,37 @@ static int refuse(struct tgt *t, enum rsp_log_level level, int rc, char *err, si
     return rc;
 }
 
-/* A breakpoint bit belongs on the first byte of an instruction of a loaded
- * module's kernel: anywhere else (a data buffer, a kernel argument, the
- * middle of an instruction) setting "the bit" would change the program's
- * data or another field of an instruction. The kernel is walked from its
- * start with the instruction lengths. */
-static int check_code_address(struct tgt *t, uint32_t pid, uint64_t addr, char *err, size_t errlen)
+/* Where addr lies in a loaded module's kernel: 1 with the start and length
+ * of the instruction it falls in the middle of, 0 at an instruction start,
+ * -EFAULT outside every kernel's code (*why says so), another negative
+ * value when the kernel cannot be read (*why says why). The kernel is
+ * walked from its start with the instruction lengths. */
+static int mid_instruction(struct tgt *t, uint32_t pid, uint64_t addr, uint64_t *start_addr,
+                           unsigned *insn_len, const char **kernel, char *why, size_t whylen)
 {
     uint64_t off, p = 0, start = 0;
     struct sess_where w;
     const struct sym_location *loc = &w.loc;
     struct zd_error e;
 
-    if (sess_where_pc(t->m, pid - 1, addr, &w) != 0)
-        return refuse(t, RSP_LOG_INFO, -EFAULT, err, errlen,
-                      "0x%llx is not in the code of a loaded module", (unsigned long long)addr);
+    if (sess_where_pc(t->m, pid - 1, addr, &w) != 0) {
+        snprintf(why, whylen, "0x%llx is not in the code of a loaded module",
+                 (unsigned long long)addr);
+        return -EFAULT;
+    }
     off = addr - loc->kernel_addr;
     if (off == 0 || off > MAX_WALK)
         return 0;
     uint8_t *code = calloc(1, off + ISA_INSN_MAX);
-    if (!code)
+    if (!code) {
+        snprintf(why, whylen, "out of memory");
         return -ENOMEM;
+    }
     if (sess_read_memory(t->m, pid - 1, UINT32_MAX, ZD_SPACE_DEFAULT, loc->kernel_addr, off, code,
                          &e) != 0) {
         free(code);
-        return refuse(t, RSP_LOG_INFO, -EFAULT, err, errlen, "cannot read kernel %s: %s",
-                      loc->kernel, e.msg);
+        snprintf(why, whylen, "cannot read kernel %s: %s", loc->kernel, e.msg);
+        return -EIO;
     }
     while (p < off) {
         start = p;
@@ -105,11 +111,59 @@ static int check_code_address(struct tgt *t, uint32_t pid, uint64_t addr, char *
     free(code);
     if (p == off)
         return 0;
+    *start_addr = loc->kernel_addr + start;
+    *insn_len = (unsigned)(p - start);
+    *kernel = loc->kernel; /* the module's symbols outlive this call */
+    return 1;
+}
+
+/* A breakpoint bit belongs on the first byte of an instruction of a loaded
+ * module's kernel: anywhere else (a data buffer, a kernel argument, the
+ * middle of an instruction) setting "the bit" would change the program's
+ * data or another field of an instruction. */
+static int check_code_address(struct tgt *t, uint32_t pid, uint64_t addr, char *err, size_t errlen)
+{
+    uint64_t start;
+    unsigned len;
+    const char *kernel;
+    char why[400];
+    int rc = mid_instruction(t, pid, addr, &start, &len, &kernel, why, sizeof(why));
+    if (rc == 0)
+        return 0;
+    if (rc < 0)
+        return refuse(t, RSP_LOG_INFO, rc == -ENOMEM ? -ENOMEM : -EFAULT, err, errlen, "%s", why);
     return refuse(t, RSP_LOG_WARNING, -EINVAL, err, errlen,
                   "0x%llx is not an instruction start: the instruction there begins at 0x%llx, "
                   "%u bytes long (kernel %s)",
-                  (unsigned long long)addr, (unsigned long long)(loc->kernel_addr + start),
-                  (unsigned)(p - start), loc->kernel);
+                  (unsigned long long)addr, (unsigned long long)start, len, kernel);
+}
+
+int tgt_check_code_write(struct tgt *t, uint32_t pid, uint64_t addr, const uint8_t *buf, size_t len,
+                         char *err, size_t errlen)
+{
+    uint8_t now[ISA_INSN_MAX], planted[ISA_INSN_MAX];
+    uint64_t start;
+    unsigned ilen;
+    const char *kernel;
+    char why[400];
+    struct zd_error e;
+
+    /* Only a write the size of an instruction can be a plant; the walk
+     * (one read of the kernel up to addr) is paid only inside code. */
+    if ((len != 8 && len != ISA_INSN_MAX) || !alive(t, pid) ||
+        mid_instruction(t, pid, addr, &start, &ilen, &kernel, why, sizeof(why)) != 1)
+        return 0;
+    if (sess_read_memory(t->m, pid - 1, UINT32_MAX, ZD_SPACE_DEFAULT, addr, len, now, &e) != 0)
+        return 0; /* the write itself will say what is wrong */
+    /* A plant: the bytes there now with only "the breakpoint bit" set. */
+    memcpy(planted, now, len);
+    isa_insn_set_breakpoint(planted, true);
+    if (isa_insn_breakpoint(now) || memcmp(planted, buf, len) != 0)
+        return 0;
+    return refuse(t, RSP_LOG_WARNING, -EINVAL, err, errlen,
+                  "0x%llx is not an instruction start: the instruction there begins at 0x%llx, "
+                  "%u bytes long (kernel %s); setting a breakpoint bit there would corrupt it",
+                  (unsigned long long)addr, (unsigned long long)start, ilen, kernel);
 }
 
 int tgt_insert_sw_breakpoint(void *ctx, uint32_t pid, uint64_t addr, bool *was_set, char *err,

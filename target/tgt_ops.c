@@ -323,8 +323,11 @@ static int t_write_memory(void *ctx, const struct rsp_mem_ref *ref, const uint8_
     int rc;
     if ((rc = mem_ref_usable(t, ref, err, errlen)) != 0)
         return rc;
-    if (!ref->space) /* code, perhaps: a breakpoint bit may go (tgt_code_writes.c) */
-        tgt_code_written(t, ref->pid - 1, ref->addr, len);
+    if (!ref->space) { /* code, perhaps */
+        if ((rc = tgt_check_code_write(t, ref->pid, ref->addr, buf, len, err, errlen)) != 0)
+            return rc;
+        tgt_code_written(t, ref->pid - 1, ref->addr, len); /* a breakpoint bit may go */
+    }
     if (sess_write_memory(t->m, ref->pid - 1, ref->tid ? ref->tid - 1 : UINT32_MAX,
                           ref->space ? ZD_SPACE_SLM : ZD_SPACE_DEFAULT, ref->addr, len, buf,
                           &e) != 0)

@@ -8,7 +8,8 @@ test_siginfo.py):
   it was always W1;
 - Z0 in the middle of an instruction: an error reply, and a warning at the
   default log level naming the instruction that is there and its length
-  (a client shows only "Cannot access memory");
+  (a client shows only "Cannot access memory"); the same for a breakpoint
+  planted by an M write of the instruction's bytes, as Intel's GDB plants;
 - unpaced gtsim, a thread stepped to the end of its kernel and the program
   left to end: every register or memory read the client makes meanwhile
   is data, unavailable (x...), or an error that names the exit, never a
@@ -24,7 +25,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import harness as h  # noqa: E402
 from bp_util import line_rows, load_module, with_breakpoint_bit  # noqa: E402
 
-t = h.Tap(13)  # the plan: every check this test makes
+t = h.Tap(17)  # the plan: every check this test makes
 ex = os.path.join(h.top, "examples")
 STOCK = "qSupported:multiprocess+;swbreak+;vContSupported+;xmlRegisters=i386"
 
@@ -120,6 +121,20 @@ with h.guarded(t, "Z0 in the middle of an instruction"):
     t.ok("not an instruction start" not in srv.stderr()[len(log):],
          "and nothing more is warned")
     c.req("z0,%x,1" % pc)
+    # Intel's GDB plants by writing the instruction's bytes (M/X): the
+    # same refusal and warning for a plant in the middle of one.
+    before = c.req("m%x,10" % (pc + 4))
+    planted = with_breakpoint_bit(bytes.fromhex(before))
+    seen = len(srv.stderr())
+    r = c.req("M%x,10:%s" % (pc + 4, planted.hex()))
+    t.ok(r.startswith("E.") and "not an instruction start" in r,
+         "an M plant at PC+4 is refused with an error that says why", r)
+    t.eq(c.req("m%x,10" % (pc + 4)), before, "the refused M changed no code")
+    t.ok(want in srv.stderr()[seen:], "and the server warns why", srv.stderr()[seen:][-400:])
+    insn = c.req("m%x,10" % pc)
+    t.eq(c.req("M%x,10:%s" % (pc, with_breakpoint_bit(bytes.fromhex(insn)).hex())), "OK",
+         "an M plant at the instruction's start is written")
+    c.req("M%x,10:%s" % (pc, insn))
     c.req("D;%s" % m.group(1))
     t.eq(srv.close(), 0, "zestub exits 0")
 
