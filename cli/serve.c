@@ -235,12 +235,16 @@ static int parse_serve_args(int argc, char **argv, struct serve_args *o)
         cli_serve_usage(stderr);
         return 2;
     }
-    /* gdbserver's usage also wants something to serve: without --attach
-     * or --multi no client could ever attach, so --once would listen
-     * forever. */
+    /* gdbserver's usage also wants something to serve: without --attach,
+     * a PROGRAM or --multi no client could ever attach (plain "target
+     * remote" has no attach), so the server would listen for nothing. */
     if (o->cfg.once && !o->attach && !o->cfg.multi && !o->program)
         return usage_error("--once needs --attach PID or --multi: a --once server "
                            "that cannot attach would never serve anything",
+                           NULL);
+    if (!o->attach && !o->cfg.multi && !o->program)
+        return usage_error("nothing to serve: give --attach PID, -- PROGRAM, or --multi "
+                           "(then attach PID or run from GDB's target extended-remote)",
                            NULL);
     return -1;
 }
@@ -392,6 +396,9 @@ static int serve(struct rsp_server *srv, struct rsp_listener *l, char *err, size
     int rc = rsp_server_serve(srv, l, &why, err, errlen) == 0 ? 0 : 1;
     if (rc)
         fprintf(stderr, "zestub: %s\n", err);
+    else if (why == RSP_END_NOTHING_LEFT)
+        fprintf(stderr, "zestub: no device left to debug (the client detached or left, or the "
+                        "program ended): exiting; --multi keeps serving\n");
     return rc;
 }
 

@@ -5,7 +5,7 @@
 noinst_LTLIBRARIES += libgdbstub.la
 libgdbstub_la_SOURCES = gdbstub/packet.h gdbstub/packet.c gdbstub/log.h gdbstub/log.c \
 	gdbstub/progress.h gdbstub/progress.c \
-	gdbstub/transport.h gdbstub/transport.c gdbstub/peercred.h gdbstub/peercred.c \
+	gdbstub/transport.h gdbstub/transport.c gdbstub/peercred.h gdbstub/peercred.c gdbstub/turnaway.h gdbstub/turnaway.c \
 	gdbstub/confine.h gdbstub/confine.c \
 	gdbstub/target.h gdbstub/target_check.h gdbstub/target_check.c \
 	gdbstub/server.h gdbstub/server_config.h gdbstub/server_state.h gdbstub/server.c \

@@ -251,7 +251,8 @@ static enum rsp_end finish(struct rsp_server *s, enum rsp_end why)
     static const char *const whys[] = {[RSP_END_DISCONNECT] = "disconnected",
                                        [RSP_END_EXIT] = "monitor exit",
                                        [RSP_END_WAKE] = "signal",
-                                       [RSP_END_ERROR] = "error"};
+                                       [RSP_END_ERROR] = "error",
+                                       [RSP_END_NOTHING_LEFT] = "nothing left to serve"};
     rsp_logf(&s->cfg.log, RSP_LOG_INFO, "client gone (%s): resuming every thread, detaching",
              (size_t)why < sizeof(whys) / sizeof(whys[0]) && whys[why] ? whys[why] : "?");
     /* Whatever ended the session, the devices must not stay stopped. */
@@ -267,8 +268,8 @@ static enum rsp_end finish(struct rsp_server *s, enum rsp_end why)
 
 /* What the loop polls this round. */
 struct loop_fds {
-    struct pollfd p[4];
-    int n, ci, ei, wi, timeout; /* ci: the client's input (or -1), ei, wi: -1 */
+    struct pollfd p[5];
+    int n, ci, ei, wi, li, timeout; /* ci: the client's input (or -1), ei, wi, li: -1 */
 };
 
 /* The client's input is polled only while its output is not congested;
@@ -280,7 +281,7 @@ static void loop_fds(struct rsp_server *s, struct rsp_conn *c, bool want_input, 
     int ft;
 
     f->n = 0;
-    f->ci = f->ei = f->wi = -1;
+    f->ci = f->ei = f->wi = f->li = -1;
     f->timeout = -1;
     if (want_input) {
         f->ci = f->n;
@@ -304,6 +305,10 @@ static void loop_fds(struct rsp_server *s, struct rsp_conn *c, bool want_input, 
     if (s->cfg.wake_fd >= 0) {
         f->wi = f->n;
         f->p[f->n++] = (struct pollfd){.fd = s->cfg.wake_fd, .events = POLLIN};
+    }
+    if (s->listener && s->listener->fd >= 0) {
+        f->li = f->n;
+        f->p[f->n++] = (struct pollfd){.fd = s->listener->fd, .events = POLLIN};
     }
 }
 
@@ -347,6 +352,10 @@ enum rsp_end rsp_server_run(struct rsp_server *s, struct rsp_conn *c, char *err,
         }
         if (f.wi >= 0 && (f.p[f.wi].revents & POLLIN))
             return finish(s, RSP_END_WAKE);
+        if (f.li >= 0 && (f.p[f.li].revents & POLLIN))
+            rsp_listener_turn_away(s->listener,
+                                   "zestub is already serving another client (one at a time): "
+                                   "disconnect or detach that one first");
         rsp_features_expire(s);
         if (rsp_conn_pending(c) && rsp_conn_flush(c) < 0)
             return finish(s, RSP_END_DISCONNECT);
@@ -396,8 +405,15 @@ int rsp_server_serve(struct rsp_server *s, struct rsp_listener *l, enum rsp_end 
         }
         if (rc < 0)
             break;
+        s->listener = l;
         end = rsp_server_run(s, &c, err, errlen);
+        s->listener = NULL;
         rsp_conn_close(&c);
+        if (end == RSP_END_DISCONNECT && !s->cfg.multi && !s->cfg.once &&
+            s->target.ops->process_count(s->target.ctx) == 0) {
+            end = RSP_END_NOTHING_LEFT;
+            break;
+        }
         if (end != RSP_END_DISCONNECT || s->cfg.once || l->kind == RSP_TRANSPORT_STDIO)
             break;
     }

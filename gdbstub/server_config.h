@@ -33,6 +33,12 @@ enum rsp_end {
     RSP_END_EXIT,           /* monitor exit */
     RSP_END_WAKE,           /* wake_fd became readable */
     RSP_END_ERROR,          /* see the error buffer */
+    /* Plain "target remote" (not multi): the client left and no device is
+     * attached any more (a client's end detaches them all), so nothing is
+     * left to serve: the server ends, as gdbserver does when its program
+     * is gone, instead of listening for clients it could only tell "the
+     * target is not running". */
+    RSP_END_NOTHING_LEFT,
 };
 
 #endif

@@ -57,6 +57,9 @@ struct rsp_server {
     struct rsp_target target;
     struct rsp_server_config cfg;
     struct rsp_conn *conn;
+    /* While rsp_server_serve serves a client: its listener, so a second
+     * client is told it must wait (NULL otherwise). */
+    struct rsp_listener *listener;
     struct rsp_rx rx;
     struct rsp_buf reply; /* the payload a handler builds */
     struct rsp_buf last;  /* the last frame sent, for '-' */

@@ -2,6 +2,7 @@
 #include "gdbstub/transport.h"
 
 #include "gdbstub/peercred.h"
+#include "gdbstub/turnaway.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -339,9 +340,9 @@ static void conn_init(struct rsp_conn *c)
 /* Applies the listener's rule on who may connect, and records who did in
  * c (peer_known, peer_uid, confined); a refusal is reported through
  * l->refused. */
-static bool peer_may_connect(const struct rsp_listener *l, int fd, struct rsp_conn *c)
+static bool peer_may_connect(const struct rsp_listener *l, int fd, struct rsp_conn *c, char *why,
+                             size_t whylen)
 {
-    char why[RSP_ERR_LEN];
     uid_t uid, self = geteuid();
     int rc = rsp_peer_uid(fd, l->proc_net, &uid);
 
@@ -356,9 +357,9 @@ static bool peer_may_connect(const struct rsp_listener *l, int fd, struct rsp_co
         return true;
     }
     if (rc == 0)
-        rc = rsp_peer_allowed(uid, self, why, sizeof(why));
+        rc = rsp_peer_allowed(uid, self, why, whylen);
     else
-        snprintf(why, sizeof(why),
+        snprintf(why, whylen,
                  "refused a connection: cannot tell which user made it (%s); "
                  "--allow-any-user lets every local user in",
                  strerror(-rc));
@@ -372,6 +373,7 @@ static bool peer_may_connect(const struct rsp_listener *l, int fd, struct rsp_co
 int rsp_accept(struct rsp_listener *l, struct rsp_conn *c, int wake_fd, char *err, size_t errlen)
 {
     int fd, rc, one = 1;
+    char why[RSP_ERR_LEN];
 
     conn_init(c);
     if (l->kind == RSP_TRANSPORT_STDIO) {
@@ -400,10 +402,10 @@ int rsp_accept(struct rsp_listener *l, struct rsp_conn *c, int wake_fd, char *er
         if (wake_fd >= 0 && (p[1].revents & POLLIN))
             return fail(err, errlen, -EINTR, "interrupted while waiting for a client");
         fd = accept4(l->fd, NULL, NULL, SOCK_CLOEXEC);
-        if (fd >= 0 && peer_may_connect(l, fd, c))
+        if (fd >= 0 && peer_may_connect(l, fd, c, why, sizeof(why)))
             break;
         if (fd >= 0) {
-            close(fd);
+            rsp_turn_away(fd, why); /* its GDB says why, as our log does */
             continue;
         }
         if (errno == EINTR || errno == ECONNABORTED || errno == EAGAIN || errno == EWOULDBLOCK)
@@ -420,6 +422,27 @@ int rsp_accept(struct rsp_listener *l, struct rsp_conn *c, int wake_fd, char *er
     c->in_fd = c->out_fd = fd;
     c->is_socket = true;
     return 0;
+}
+
+void rsp_listener_turn_away(struct rsp_listener *l, const char *busy)
+{
+    struct rsp_conn c;
+    char why[RSP_ERR_LEN];
+    int fd;
+
+    if (l->kind == RSP_TRANSPORT_STDIO || l->fd < 0)
+        return;
+    fd = accept4(l->fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    if (fd < 0)
+        return; /* gone before we looked, or a transient error: nothing to tell */
+    conn_init(&c);
+    if (peer_may_connect(l, fd, &c, why, sizeof(why))) {
+        snprintf(why, sizeof(why), "%s", busy);
+        if (l->refused)
+            l->refused(l->refused_ctx, "turned away a second client: zestub serves one client "
+                                       "at a time and another one is connected");
+    }
+    rsp_turn_away(fd, why);
 }
 
 void rsp_listener_close(struct rsp_listener *l)

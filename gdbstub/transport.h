@@ -105,6 +105,10 @@ int rsp_listen(struct rsp_listener *l, const char *spec, char *err, size_t errle
  * with -EINTR. */
 int rsp_accept(struct rsp_listener *l, struct rsp_conn *c, int wake_fd, char *err, size_t errlen);
 /* Closes the listening socket and removes a unix socket file. */
+/* A client that connects while another is served: accepted and told
+ * busy (or, when the listener refuses its user, that reason), then closed
+ * (turnaway.h). Call when the listening fd is readable. */
+void rsp_listener_turn_away(struct rsp_listener *l, const char *busy);
 void rsp_listener_close(struct rsp_listener *l);
 /* A connection over existing descriptors (tests, socketpairs). */
 int rsp_conn_open_fds(struct rsp_conn *c, int in_fd, int out_fd, char *err, size_t errlen);

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The server's command line (cli/serve.c): the port is taken before the
-# attach, usage errors exit 2 with a short message, --once needs something
-# to serve, and zestub --help lists every server option.
+# attach, usage errors exit 2 with a short message, --once and a bare COMM
+# need something to serve, and zestub --help lists every server option.
 zestub="$top_builddir/zestub"
 . "$top_srcdir/tests/lib/tap.sh"
 show() { printf '%s\n' "$1" | sed 's/^/# /'; }
@@ -23,7 +23,7 @@ check() { # description wanted-rc pattern [pattern that must not appear]
     fi
 }
 
-tap_plan 9
+tap_plan 11
 tmp=$(mktemp -d)
 sleep 300 &
 sleeper=$!
@@ -55,6 +55,12 @@ check "unix: without a path is a usage error (exit 2)" 2 "needs a path"
 run --once :0
 check "--once without --attach or --multi: exit 2, saying why" 2 \
     "--once needs --attach PID or --multi"
+
+run :0
+check "a bare COMM (nothing to attach, no --multi): exit 2, saying why" 2 \
+    "nothing to serve: give --attach PID, -- PROGRAM, or --multi"
+run unix:"$(mktemp -u)"
+check "... for a unix: socket too" 2 "nothing to serve"
 
 run --help
 check "zestub --help lists --log-level" 0 "--log-level LEVEL"

@@ -9,6 +9,7 @@ INTEGRATION_TESTS = \
 	tests/integration/test_death.py \
 	tests/integration/test_soak.py \
 	tests/integration/test_siginfo.py \
+	tests/integration/test_lifetime.py \
 	tests/integration/test_packets.py \
 	tests/integration/test_stock_gdb.py \
 	tests/integration/test_stock_gdb_exit.py \
