@@ -87,7 +87,7 @@ def one_run(n):
     tag = "run %d" % n
     app, _ = h.start_app(env, args=["--wait-before-load"], stdin=True)
     srv = h.Zestub(env, "--multi")
-    term = Terminal([gdb, "-nx", "-q", "-iex", "set pagination off", "-iex",
+    term = Terminal(h.gdb_argv(gdb) + ["-nx", "-q", "-iex", "set pagination off", "-iex",
                      "set remotetimeout 20", "-iex", "set breakpoint pending on",
                      "-iex", "set width 0", "-iex", "set confirm off"], dict(env, TERM="dumb"))
     try:

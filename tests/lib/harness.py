@@ -19,6 +19,7 @@ import traceback
 
 sys.dont_write_bytecode = True
 import mi  # noqa: E402
+from gdbpath import gdb_argv  # noqa: E402,F401
 from rspclient import Client, decode_payload, escape, frame  # noqa: E402,F401
 from tap import Tap  # noqa: E402,F401
 
@@ -214,7 +215,7 @@ def mi_session(t, what, gdb):
 
 def gdb_batch(gdb, commands, timeout=90, extra=()):
     """Runs gdb -batch with one -ex per command; returns (status, output)."""
-    argv = [gdb, "-nx", "-batch", "-iex", "set remotetimeout 20"] + list(extra)
+    argv = gdb_argv(gdb) + ["-nx", "-batch", "-iex", "set remotetimeout 20"] + list(extra)
     for c in commands:
         argv += ["-ex", c]
     try:

@@ -8,6 +8,8 @@ import subprocess
 import threading
 import time
 
+from gdbpath import gdb_argv  # noqa: E402
+
 
 class MIError(Exception):
     pass
@@ -140,7 +142,7 @@ class GDB:
     def __init__(self, gdb, env=None):
         # stderr is not MI (start-up warnings of a GDB build go there): it
         # must not count against the records.
-        self.proc = subprocess.Popen([gdb, "-nx", "-q", "-i=mi"], stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen(gdb_argv(gdb) + ["-nx", "-q", "-i=mi"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
         self.lines = queue.Queue()
         self.records = []  # every parsed record, in order
