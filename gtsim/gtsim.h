@@ -30,6 +30,7 @@ enum gtsim_magic {
     GTSIM_MAGIC_POOL = 0x47545070,
     GTSIM_MAGIC_EVENT = 0x47544576,
     GTSIM_MAGIC_FENCE = 0x47544663,
+    GTSIM_MAGIC_SAMPLER = 0x47545370,
 };
 
 struct gtsim_device {
@@ -87,6 +88,10 @@ struct gtsim_module {
     size_t debug_size;
     uint64_t load;       /* lowest device address of the module's code */
     uint64_t *kernel_at; /* device address of each kernel's code */
+    /* Build flags that change what the runtime answers for symbols
+     * (zeModuleGetGlobalPointer, zeModuleGetFunctionPointer). */
+    bool take_global_address; /* -ze-take-global-address */
+    bool library_compile;     /* -library-compile */
 };
 
 struct gtsim_build_log {
@@ -108,6 +113,15 @@ struct gtsim_kernel {
     uint32_t group_size[3];
     struct gtsim_kernel_arg *args;
     uint32_t nargs;
+    /* Kept for the getters; gtsim's memory is one address space, so
+     * neither changes what a launch can reach. */
+    ze_kernel_indirect_access_flags_t indirect_access;
+    ze_cache_config_flags_t cache_config;
+};
+
+struct gtsim_sampler {
+    uint32_t magic;
+    ze_sampler_desc_t desc;
 };
 
 enum gtsim_cmd_type {
@@ -224,5 +238,6 @@ void gtsim_fill_command_queue(ze_command_queue_dditable_t *t);
 void gtsim_fill_event_pool(ze_event_pool_dditable_t *t);
 void gtsim_fill_event(ze_event_dditable_t *t);
 void gtsim_fill_fence(ze_fence_dditable_t *t);
+void gtsim_fill_sampler(ze_sampler_dditable_t *t);
 
 #endif
