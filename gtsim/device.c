@@ -113,13 +113,13 @@ static ze_result_t ZE_APICALL gtsim_zeDeviceGet(ze_driver_handle_t hDriver, uint
     if (!pCount)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     if (*pCount == 0 || !phDevices) {
-        *pCount = drv->ndevices;
+        *pCount = drv->nvisible;
         return ZE_RESULT_SUCCESS;
     }
-    if (*pCount > drv->ndevices)
-        *pCount = drv->ndevices;
+    if (*pCount > drv->nvisible)
+        *pCount = drv->nvisible;
     for (uint32_t i = 0; i < *pCount; i++)
-        phDevices[i] = (ze_device_handle_t)drv->devices[i];
+        phDevices[i] = (ze_device_handle_t)drv->visible[i];
     return ZE_RESULT_SUCCESS;
 }
 
@@ -128,18 +128,23 @@ static ze_result_t ZE_APICALL gtsim_zeDeviceGetSubDevices(ze_device_handle_t hDe
                                                           ze_device_handle_t *phSubdevices)
 {
     struct gtsim_device *d = gtsim_as_device(hDevice);
+    uint32_t shown = 0;
     if (!d)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!pCount)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (*pCount == 0 || !phSubdevices) {
-        *pCount = d->nsub;
-        return ZE_RESULT_SUCCESS;
+    /* The tiles ZE_AFFINITY_MASK left (all without one). */
+    for (uint32_t i = 0; i < d->nsub; i++) {
+        if (d->tile_mask && !(d->tile_mask & (1u << i)))
+            continue;
+        if (*pCount != 0 && phSubdevices) {
+            if (shown == *pCount)
+                break;
+            phSubdevices[shown] = (ze_device_handle_t)d->sub[i];
+        }
+        shown++;
     }
-    if (*pCount > d->nsub)
-        *pCount = d->nsub;
-    for (uint32_t i = 0; i < *pCount; i++)
-        phSubdevices[i] = (ze_device_handle_t)d->sub[i];
+    *pCount = shown;
     return ZE_RESULT_SUCCESS;
 }
 
@@ -157,9 +162,11 @@ static ze_result_t ZE_APICALL gtsim_zeDeviceGetProperties(ze_device_handle_t hDe
     p->vendorId = 0x8086;
     p->deviceId = d->device_id;
     p->flags = ZE_DEVICE_PROPERTY_FLAG_INTEGRATED * (c->platform == GTSIM_GEN12LP);
-    if (d->root)
+    /* A tile ZE_AFFINITY_MASK shows alone is a root device to the
+     * application, as with the runtime. */
+    if (d->root && !d->shown_as_root)
         p->flags |= ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE;
-    p->subdeviceId = d->root ? d->subdevice_id : 0;
+    p->subdeviceId = d->root && !d->shown_as_root ? d->subdevice_id : 0;
     p->coreClockRate = 1600;
     p->maxMemAllocSize = platform_info[c->platform].mem_size / 2;
     p->maxHardwareContexts = 64;

@@ -48,6 +48,10 @@ struct gtsim_device {
     uint8_t uuid[ZE_MAX_DEVICE_UUID_SIZE];
     char name[ZE_MAX_DEVICE_NAME];
     bool lost; /* a fault nobody debugged: every later submission fails */
+    /* ZE_AFFINITY_MASK (affinity.c): the tiles a root shows (bit per
+     * tile; 0 = all), and a tile shown as a root device. */
+    uint32_t tile_mask;
+    bool shown_as_root;
 };
 
 struct gtsim_alloc {
@@ -63,6 +67,11 @@ struct gtsim_driver {
     struct gtsim_config cfg;
     uint32_t ndevices;
     struct gtsim_device **devices;
+    /* What zeDeviceGet shows after ZE_AFFINITY_MASK (affinity.c): roots,
+     * or a root's one selected tile. devices[] keeps every root, which
+     * the debug endpoint addresses by ordinal. */
+    uint32_t nvisible;
+    struct gtsim_device **visible;
     bool debugging_enabled; /* ZET_ENABLE_PROGRAM_DEBUGGING=1 at zeInit */
 
     pthread_mutex_t mem_lock;   /* guards allocs */
@@ -203,6 +212,10 @@ struct gtsim_fence {
  * the API's design (zeDriverGet takes no context), so this is gtsim's one
  * piece of global state. NULL until zeInit succeeds. */
 struct gtsim_driver *gtsim_driver_get(void);
+
+/* Applies ZE_AFFINITY_MASK (NULL or empty: everything) to the built
+ * devices; 0, or -1 when out of memory. */
+int gtsim_affinity_apply(struct gtsim_driver *drv, const char *mask);
 
 /* Allocation table (memory.c). */
 const struct gtsim_alloc *gtsim_mem_find_locked(struct gtsim_driver *drv, uint64_t addr);

@@ -23,6 +23,7 @@ libze_gtsim_la_SOURCES = \
 	gtsim/gtsim.h gtsim/device_build.h gtsim/zet_fill.h \
 	gtsim/ddi.c \
 	gtsim/driver.c \
+	gtsim/affinity.c \
 	gtsim/device.c \
 	gtsim/context.c \
 	gtsim/memory.c \
