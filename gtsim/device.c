@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gtsim/device_build.h"
 #include "gtsim/gtsim.h"
@@ -112,13 +113,13 @@ static ze_result_t ZE_APICALL gtsim_zeDeviceGet(ze_driver_handle_t hDriver, uint
     if (!pCount)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     if (*pCount == 0 || !phDevices) {
-        *pCount = drv->ndevices;
+        *pCount = drv->nvisible;
         return ZE_RESULT_SUCCESS;
     }
-    if (*pCount > drv->ndevices)
-        *pCount = drv->ndevices;
+    if (*pCount > drv->nvisible)
+        *pCount = drv->nvisible;
     for (uint32_t i = 0; i < *pCount; i++)
-        phDevices[i] = (ze_device_handle_t)drv->devices[i];
+        phDevices[i] = (ze_device_handle_t)drv->visible[i];
     return ZE_RESULT_SUCCESS;
 }
 
@@ -127,18 +128,23 @@ static ze_result_t ZE_APICALL gtsim_zeDeviceGetSubDevices(ze_device_handle_t hDe
                                                           ze_device_handle_t *phSubdevices)
 {
     struct gtsim_device *d = gtsim_as_device(hDevice);
+    uint32_t shown = 0;
     if (!d)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!pCount)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (*pCount == 0 || !phSubdevices) {
-        *pCount = d->nsub;
-        return ZE_RESULT_SUCCESS;
+    /* The tiles ZE_AFFINITY_MASK left (all without one). */
+    for (uint32_t i = 0; i < d->nsub; i++) {
+        if (d->tile_mask && !(d->tile_mask & (1u << i)))
+            continue;
+        if (*pCount != 0 && phSubdevices) {
+            if (shown == *pCount)
+                break;
+            phSubdevices[shown] = (ze_device_handle_t)d->sub[i];
+        }
+        shown++;
     }
-    if (*pCount > d->nsub)
-        *pCount = d->nsub;
-    for (uint32_t i = 0; i < *pCount; i++)
-        phSubdevices[i] = (ze_device_handle_t)d->sub[i];
+    *pCount = shown;
     return ZE_RESULT_SUCCESS;
 }
 
@@ -156,9 +162,11 @@ static ze_result_t ZE_APICALL gtsim_zeDeviceGetProperties(ze_device_handle_t hDe
     p->vendorId = 0x8086;
     p->deviceId = d->device_id;
     p->flags = ZE_DEVICE_PROPERTY_FLAG_INTEGRATED * (c->platform == GTSIM_GEN12LP);
-    if (d->root)
+    /* A tile ZE_AFFINITY_MASK shows alone is a root device to the
+     * application, as with the runtime. */
+    if (d->root && !d->shown_as_root)
         p->flags |= ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE;
-    p->subdeviceId = d->root ? d->subdevice_id : 0;
+    p->subdeviceId = d->root && !d->shown_as_root ? d->subdevice_id : 0;
     p->coreClockRate = 1600;
     p->maxMemAllocSize = platform_info[c->platform].mem_size / 2;
     p->maxHardwareContexts = 64;
@@ -176,26 +184,33 @@ static ze_result_t ZE_APICALL gtsim_zeDeviceGetProperties(ze_device_handle_t hDe
     return ZE_RESULT_SUCCESS;
 }
 
+void gtsim_device_group_limits(const struct gtsim_device *d, uint32_t *total, uint32_t dims[3])
+{
+    const struct gtsim_config *c = &d->driver->cfg;
+    /* A work-group must fit one subslice; at the smallest SIMD width. */
+    uint32_t max_group = c->eus * c->threads * platform_info[c->platform].subgroup_sizes[0];
+    if (max_group > 1024)
+        max_group = 1024;
+    *total = max_group;
+    dims[0] = dims[1] = max_group;
+    dims[2] = 64 < max_group ? 64 : max_group;
+}
+
 static ze_result_t ZE_APICALL gtsim_zeDeviceGetComputeProperties(ze_device_handle_t hDevice,
                                                                  ze_device_compute_properties_t *p)
 {
     struct gtsim_device *d = gtsim_as_device(hDevice);
     const struct gtsim_config *c;
-    uint32_t per_subslice, max_group;
+    uint32_t dims[3];
     if (!d)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!p)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     c = &d->driver->cfg;
-    /* A work-group must fit one subslice; at the smallest SIMD width. */
-    per_subslice = c->eus * c->threads;
-    max_group = per_subslice * platform_info[c->platform].subgroup_sizes[0];
-    if (max_group > 1024)
-        max_group = 1024;
-    p->maxTotalGroupSize = max_group;
-    p->maxGroupSizeX = max_group;
-    p->maxGroupSizeY = max_group;
-    p->maxGroupSizeZ = 64 < max_group ? 64 : max_group;
+    gtsim_device_group_limits(d, &p->maxTotalGroupSize, dims);
+    p->maxGroupSizeX = dims[0];
+    p->maxGroupSizeY = dims[1];
+    p->maxGroupSizeZ = dims[2];
     p->maxGroupCountX = 0xffffffffu;
     p->maxGroupCountY = 0xffffffffu;
     p->maxGroupCountZ = 0xffffffffu;
@@ -215,8 +230,9 @@ static ze_result_t ZE_APICALL gtsim_zeDeviceGetModuleProperties(ze_device_handle
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!p)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    /* No SPIR-V: gtsim runs only native Intel GT binaries. */
-    p->spirvVersionSupported = 0;
+    /* SPIR-V is compiled by ocloc (il_build.h); 1.2 is what Intel's runtime
+     * reports. */
+    p->spirvVersionSupported = ZE_MAKE_VERSION(1, 2);
     p->flags = ZE_DEVICE_MODULE_FLAG_FP16 | ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
     p->fp16flags = ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST;
     p->fp32flags = ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST | ZE_DEVICE_FP_FLAG_FMA;
@@ -329,6 +345,25 @@ static ze_result_t ZE_APICALL gtsim_zeDevicePciGetPropertiesExt(ze_device_handle
     return ZE_RESULT_SUCCESS;
 }
 
+/* Host time in nanoseconds of the monotonic clock; device time in ticks of
+ * the timerResolution zeDeviceGetProperties reports (1000 ns), from the
+ * same clock, so the two advance together as on hardware. */
+static ze_result_t ZE_APICALL gtsim_zeDeviceGetGlobalTimestamps(ze_device_handle_t hDevice,
+                                                                uint64_t *host, uint64_t *device)
+{
+    struct timespec ts;
+    uint64_t ns;
+    if (!gtsim_as_device(hDevice))
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!host || !device)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    *host = ns;
+    *device = ns / 1000;
+    return ZE_RESULT_SUCCESS;
+}
+
 void gtsim_fill_device(ze_device_dditable_t *t)
 {
     t->pfnGet = gtsim_zeDeviceGet;
@@ -342,4 +377,5 @@ void gtsim_fill_device(ze_device_dditable_t *t)
     t->pfnGetCacheProperties = gtsim_zeDeviceGetCacheProperties;
     t->pfnGetStatus = gtsim_zeDeviceGetStatus;
     t->pfnPciGetPropertiesExt = gtsim_zeDevicePciGetPropertiesExt;
+    t->pfnGetGlobalTimestamps = gtsim_zeDeviceGetGlobalTimestamps;
 }

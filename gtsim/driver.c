@@ -69,6 +69,8 @@ static ze_result_t create_driver(void)
         }
         drv->ndevices++;
     }
+    if (gtsim_affinity_apply(drv, getenv("ZE_AFFINITY_MASK")) != 0)
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     the_driver = drv;
     gtsim_dbg_server_start(drv);
     return ZE_RESULT_SUCCESS;
@@ -88,8 +90,10 @@ static ze_result_t ZE_APICALL gtsim_zeInit(ze_init_flags_t flags)
     }
     r = init_result;
     pthread_mutex_unlock(&init_lock);
-    /* A VPU-only request does not see a GPU driver. */
-    if (r == ZE_RESULT_SUCCESS && flags == ZE_INIT_FLAG_VPU_ONLY)
+    /* A VPU-only request does not see a GPU driver; nor does anyone when
+     * ZE_AFFINITY_MASK left no device (the runtime makes no driver then). */
+    if (r == ZE_RESULT_SUCCESS &&
+        (flags == ZE_INIT_FLAG_VPU_ONLY || gtsim_driver_get()->nvisible == 0))
         return ZE_RESULT_ERROR_UNINITIALIZED;
     return r;
 }

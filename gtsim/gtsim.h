@@ -30,6 +30,7 @@ enum gtsim_magic {
     GTSIM_MAGIC_POOL = 0x47545070,
     GTSIM_MAGIC_EVENT = 0x47544576,
     GTSIM_MAGIC_FENCE = 0x47544663,
+    GTSIM_MAGIC_SAMPLER = 0x47545370,
 };
 
 struct gtsim_device {
@@ -47,6 +48,10 @@ struct gtsim_device {
     uint8_t uuid[ZE_MAX_DEVICE_UUID_SIZE];
     char name[ZE_MAX_DEVICE_NAME];
     bool lost; /* a fault nobody debugged: every later submission fails */
+    /* ZE_AFFINITY_MASK (affinity.c): the tiles a root shows (bit per
+     * tile; 0 = all), and a tile shown as a root device. */
+    uint32_t tile_mask;
+    bool shown_as_root;
 };
 
 struct gtsim_alloc {
@@ -62,6 +67,11 @@ struct gtsim_driver {
     struct gtsim_config cfg;
     uint32_t ndevices;
     struct gtsim_device **devices;
+    /* What zeDeviceGet shows after ZE_AFFINITY_MASK (affinity.c): roots,
+     * or a root's one selected tile. devices[] keeps every root, which
+     * the debug endpoint addresses by ordinal. */
+    uint32_t nvisible;
+    struct gtsim_device **visible;
     bool debugging_enabled; /* ZET_ENABLE_PROGRAM_DEBUGGING=1 at zeInit */
 
     pthread_mutex_t mem_lock;   /* guards allocs */
@@ -87,6 +97,10 @@ struct gtsim_module {
     size_t debug_size;
     uint64_t load;       /* lowest device address of the module's code */
     uint64_t *kernel_at; /* device address of each kernel's code */
+    /* Build flags that change what the runtime answers for symbols
+     * (zeModuleGetGlobalPointer, zeModuleGetFunctionPointer). */
+    bool take_global_address; /* -ze-take-global-address */
+    bool library_compile;     /* -library-compile */
 };
 
 struct gtsim_build_log {
@@ -108,6 +122,15 @@ struct gtsim_kernel {
     uint32_t group_size[3];
     struct gtsim_kernel_arg *args;
     uint32_t nargs;
+    /* Kept for the getters; gtsim's memory is one address space, so
+     * neither changes what a launch can reach. */
+    ze_kernel_indirect_access_flags_t indirect_access;
+    ze_cache_config_flags_t cache_config;
+};
+
+struct gtsim_sampler {
+    uint32_t magic;
+    ze_sampler_desc_t desc;
 };
 
 enum gtsim_cmd_type {
@@ -190,6 +213,10 @@ struct gtsim_fence {
  * piece of global state. NULL until zeInit succeeds. */
 struct gtsim_driver *gtsim_driver_get(void);
 
+/* Applies ZE_AFFINITY_MASK (NULL or empty: everything) to the built
+ * devices; 0, or -1 when out of memory. */
+int gtsim_affinity_apply(struct gtsim_driver *drv, const char *mask);
+
 /* Allocation table (memory.c). */
 const struct gtsim_alloc *gtsim_mem_find_locked(struct gtsim_driver *drv, uint64_t addr);
 bool gtsim_mem_is_valid(struct gtsim_driver *drv, uint64_t addr, size_t len);
@@ -224,5 +251,6 @@ void gtsim_fill_command_queue(ze_command_queue_dditable_t *t);
 void gtsim_fill_event_pool(ze_event_pool_dditable_t *t);
 void gtsim_fill_event(ze_event_dditable_t *t);
 void gtsim_fill_fence(ze_fence_dditable_t *t);
+void gtsim_fill_sampler(ze_sampler_dditable_t *t);
 
 #endif

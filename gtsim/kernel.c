@@ -110,22 +110,30 @@ static uint32_t divisor_at_most(uint32_t n, uint32_t limit)
     return 1;
 }
 
+static uint32_t min_u32(uint32_t a, uint32_t b)
+{
+    return a < b ? a : b;
+}
+
+/* Intel's runtime accepts a global size of 0 in any dimension (it sizes
+ * only the dimensions above 1 and gives the others a group size of 1), so
+ * gtsim does too; every suggestion stays within the kernel's total and the
+ * device's per-dimension limits (zeDeviceGetComputeProperties). */
 static ze_result_t ZE_APICALL gtsim_zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel,
                                                              uint32_t gx, uint32_t gy, uint32_t gz,
                                                              uint32_t *x, uint32_t *y, uint32_t *z)
 {
     struct gtsim_kernel *k = as_kernel(hKernel);
-    uint32_t limit;
+    uint32_t limit, total, dims[3];
     if (!k)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!x || !y || !z)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (!gx || !gy || !gz)
-        return ZE_RESULT_ERROR_INVALID_GLOBAL_WIDTH_DIMENSION;
-    limit = max_group_size(k);
-    *x = divisor_at_most(gx, limit);
-    *y = divisor_at_most(gy, limit / *x);
-    *z = divisor_at_most(gz, limit / (*x * *y));
+    gtsim_device_group_limits(k->module->device, &total, dims);
+    limit = min_u32(max_group_size(k), total);
+    *x = divisor_at_most(gx ? gx : 1, min_u32(limit, dims[0]));
+    *y = divisor_at_most(gy ? gy : 1, min_u32(limit / *x, dims[1]));
+    *z = divisor_at_most(gz ? gz : 1, min_u32(limit / (*x * *y), dims[2]));
     return ZE_RESULT_SUCCESS;
 }
 
@@ -205,6 +213,74 @@ static ze_result_t ZE_APICALL gtsim_zeKernelGetName(ze_kernel_handle_t hKernel, 
     return ZE_RESULT_SUCCESS;
 }
 
+/* Intel's runtime records the flags and answers success (kernel_imp.cpp,
+ * setIndirectAccess); every allocation is reachable from every kernel in
+ * gtsim anyway. */
+static ze_result_t ZE_APICALL gtsim_zeKernelSetIndirectAccess(ze_kernel_handle_t hKernel,
+                                                              ze_kernel_indirect_access_flags_t f)
+{
+    struct gtsim_kernel *k = as_kernel(hKernel);
+    if (!k)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (f & ~(ze_kernel_indirect_access_flags_t)(ZE_KERNEL_INDIRECT_ACCESS_FLAG_HOST |
+                                                 ZE_KERNEL_INDIRECT_ACCESS_FLAG_DEVICE |
+                                                 ZE_KERNEL_INDIRECT_ACCESS_FLAG_SHARED))
+        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    k->indirect_access |= f; /* the runtime only ever sets these */
+    return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL gtsim_zeKernelGetIndirectAccess(ze_kernel_handle_t hKernel,
+                                                              ze_kernel_indirect_access_flags_t *f)
+{
+    struct gtsim_kernel *k = as_kernel(hKernel);
+    if (!k)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!f)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    *f = k->indirect_access;
+    return ZE_RESULT_SUCCESS;
+}
+
+/* A cache preference: recorded, as the runtime records it; gtsim has no
+ * cache whose split it could change. */
+static ze_result_t ZE_APICALL gtsim_zeKernelSetCacheConfig(ze_kernel_handle_t hKernel,
+                                                           ze_cache_config_flags_t flags)
+{
+    struct gtsim_kernel *k = as_kernel(hKernel);
+    if (!k)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (flags & ~(ze_cache_config_flags_t)(ZE_CACHE_CONFIG_FLAG_LARGE_SLM |
+                                           ZE_CACHE_CONFIG_FLAG_LARGE_DATA))
+        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    k->cache_config = flags;
+    return ZE_RESULT_SUCCESS;
+}
+
+/* The kernel's language attributes (OpenCL C __attribute__s) as a string.
+ * gtsim's zebin reader does not keep them, so the string is empty, which
+ * is the runtime's answer for a kernel declared without attributes. The
+ * runtime's protocol: with pString NULL the size (with the NUL) is
+ * returned, else the string is copied into *pString. */
+static ze_result_t ZE_APICALL gtsim_zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel,
+                                                                uint32_t *pSize, char **pString)
+{
+    struct gtsim_kernel *k = as_kernel(hKernel);
+    if (!k)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!pSize)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (!pString) {
+        *pSize = 1;
+        return ZE_RESULT_SUCCESS;
+    }
+    if (!*pString)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (*pSize > 0)
+        (*pString)[0] = 0;
+    return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t gtsim_kernel_snapshot(struct gtsim_kernel *k, struct gtsim_hw_launch *out)
 {
     struct gtsim_driver *drv = k->module->device->driver;
@@ -249,4 +325,8 @@ void gtsim_fill_kernel(ze_kernel_dditable_t *t)
     t->pfnSetArgumentValue = gtsim_zeKernelSetArgumentValue;
     t->pfnGetProperties = gtsim_zeKernelGetProperties;
     t->pfnGetName = gtsim_zeKernelGetName;
+    t->pfnSetIndirectAccess = gtsim_zeKernelSetIndirectAccess;
+    t->pfnGetIndirectAccess = gtsim_zeKernelGetIndirectAccess;
+    t->pfnSetCacheConfig = gtsim_zeKernelSetCacheConfig;
+    t->pfnGetSourceAttributes = gtsim_zeKernelGetSourceAttributes;
 }

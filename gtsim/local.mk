@@ -12,6 +12,7 @@ libgtsim_core_la_SOURCES = \
 	gtsim/isa.c gtsim/isa.h \
 	gtsim/zebin.c gtsim/zebin.h \
 	gtsim/debug_zebin.c gtsim/debug_zebin.h \
+	gtsim/spirv_spec.c gtsim/spirv_spec.h \
 	gtsim/hw.c gtsim/hw.h
 libgtsim_core_la_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) -fvisibility=hidden -fPIC
 libgtsim_core_la_LIBADD = $(LIBELF_LIBS) $(PTHREAD_LIBS)
@@ -22,14 +23,18 @@ libze_gtsim_la_SOURCES = \
 	gtsim/gtsim.h gtsim/device_build.h gtsim/zet_fill.h \
 	gtsim/ddi.c \
 	gtsim/driver.c \
+	gtsim/affinity.c \
 	gtsim/device.c \
 	gtsim/context.c \
 	gtsim/memory.c \
 	gtsim/module.c \
+	gtsim/il_build.c gtsim/il_build.h \
+	gtsim/il_cache.c gtsim/il_cache.h \
 	gtsim/kernel.c \
 	gtsim/cmdlist.c \
 	gtsim/queue.c \
 	gtsim/event.c \
+	gtsim/sampler.c \
 	gtsim/dbg_proto.c gtsim/dbg_proto.h \
 	gtsim/dbg_server.c gtsim/dbg_server.h gtsim/dbg_srv_int.h \
 	gtsim/dbg_stale.c gtsim/dbg_stale.h \

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Modules and build logs: a module is a zebin (native Intel GT ELF) whose
- * kernels' code is copied into the device's instruction heap. gtsim has no
- * compiler, so SPIR-V input fails with a build log that says what to do. */
+ * kernels' code is copied into the device's instruction heap. SPIR-V is
+ * first compiled to a zebin by ocloc (il_build.h), as the runtime compiles
+ * it; from there both load the same way. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "gtsim/debug_zebin.h"
 #include "gtsim/device_build.h"
 #include "gtsim/gtsim.h"
+#include "gtsim/il_build.h"
 #include "gtsim/zebin.h"
 
 static struct gtsim_build_log *new_log(const char *fmt, ...)
@@ -51,19 +53,13 @@ static ze_result_t fail(ze_module_build_log_handle_t *phLog, ze_result_t r, cons
 /* The argument checks of zeModuleCreate, in the order the driver makes them;
  * ZE_RESULT_SUCCESS when the module can be built. */
 static ze_result_t check_module_args(struct gtsim_context *c, struct gtsim_device *d,
-                                     const ze_module_desc_t *desc, ze_module_handle_t *phModule,
-                                     ze_module_build_log_handle_t *phLog)
+                                     const ze_module_desc_t *desc, ze_module_handle_t *phModule)
 {
     if (!c || c->magic != GTSIM_MAGIC_CONTEXT || !d)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!desc || !phModule || !desc->pInputModule)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (desc->format == ZE_MODULE_FORMAT_IL_SPIRV)
-        return fail(phLog, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
-                    "SPIR-V is not supported: gtsim has no compiler. Compile the kernel "
-                    "offline (ocloc compile -device pvc|dg2|tgllp) and create the module "
-                    "with ZE_MODULE_FORMAT_NATIVE.");
-    if (desc->format != ZE_MODULE_FORMAT_NATIVE)
+    if (desc->format != ZE_MODULE_FORMAT_NATIVE && desc->format != ZE_MODULE_FORMAT_IL_SPIRV)
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;
     if (desc->inputSize == 0)
         return ZE_RESULT_ERROR_INVALID_SIZE;
@@ -79,13 +75,13 @@ static void discard_module(struct gtsim_module *m)
     free(m);
 }
 
-/* Parses the application's zebin and keeps a copy of it; on failure the
- * module is discarded. */
-static ze_result_t load_zebin(struct gtsim_module *m, const ze_module_desc_t *desc,
+/* Parses the zebin (the application's, or what ocloc made of its SPIR-V)
+ * and keeps a copy of it; on failure the module is discarded. */
+static ze_result_t load_zebin(struct gtsim_module *m, const void *bin, size_t size,
                               ze_module_build_log_handle_t *phLog)
 {
     char err[256];
-    if (gtsim_zebin_parse(desc->pInputModule, desc->inputSize, &m->zebin, err, sizeof(err))) {
+    if (gtsim_zebin_parse(bin, size, &m->zebin, err, sizeof(err))) {
         free(m);
         return fail(phLog, ZE_RESULT_ERROR_INVALID_NATIVE_BINARY, err);
     }
@@ -94,14 +90,14 @@ static ze_result_t load_zebin(struct gtsim_module *m, const ze_module_desc_t *de
         return fail(phLog, ZE_RESULT_ERROR_INVALID_NATIVE_BINARY,
                     "not an Intel GT zebin with kernels");
     }
-    m->image_size = desc->inputSize;
+    m->image_size = size;
     m->image = malloc(m->image_size);
     m->kernel_at = calloc(m->zebin->nkernels, sizeof(uint64_t));
     if (!m->image || !m->kernel_at) {
         discard_module(m);
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
-    memcpy(m->image, desc->pInputModule, m->image_size);
+    memcpy(m->image, bin, m->image_size);
     return ZE_RESULT_SUCCESS;
 }
 
@@ -146,6 +142,36 @@ static ze_result_t make_debug_image(struct gtsim_module *m, ze_module_build_log_
     return ZE_RESULT_ERROR_INVALID_NATIVE_BINARY;
 }
 
+/* Is flag one of the space-separated words of flags? */
+static bool has_flag(const char *flags, const char *flag)
+{
+    size_t n = strlen(flag);
+    for (const char *p = flags; p && (p = strstr(p, flag)); p += n)
+        if ((p == flags || p[-1] == ' ') && (p[n] == 0 || p[n] == ' '))
+            return true;
+    return false;
+}
+
+/* SPIR-V: the zebin ocloc makes of it (*bin, malloc'd) and ocloc's words
+ * (*words, malloc'd, for the build log). */
+static ze_result_t compile_il(struct gtsim_device *d, const ze_module_desc_t *desc, void **bin,
+                              size_t *size, char **words, ze_module_build_log_handle_t *phLog)
+{
+    struct gtsim_il_result res;
+    ze_result_t r = gtsim_il_build(d->driver->cfg.platform, desc->pInputModule, desc->inputSize,
+                                   desc->pBuildFlags, desc->pConstants, &res);
+    if (r != ZE_RESULT_SUCCESS) {
+        give_log(phLog, res.log ? new_log("%s", res.log) : NULL);
+        free(res.log);
+        free(res.zebin);
+        return r;
+    }
+    *bin = res.zebin;
+    *size = res.zebin_size;
+    *words = res.log;
+    return ZE_RESULT_SUCCESS;
+}
+
 static ze_result_t ZE_APICALL gtsim_zeModuleCreate(ze_context_handle_t hContext,
                                                    ze_device_handle_t hDevice,
                                                    const ze_module_desc_t *desc,
@@ -155,25 +181,46 @@ static ze_result_t ZE_APICALL gtsim_zeModuleCreate(ze_context_handle_t hContext,
     struct gtsim_context *c = (struct gtsim_context *)hContext;
     struct gtsim_device *d = gtsim_as_device(hDevice);
     struct gtsim_module *m;
+    const void *bin;
+    size_t size;
+    void *compiled = NULL;
+    char *words = NULL;
     ze_result_t r;
 
     if (phLog)
         *phLog = NULL;
-    r = check_module_args(c, d, desc, phModule, phLog);
+    r = check_module_args(c, d, desc, phModule);
     if (r != ZE_RESULT_SUCCESS)
         return r;
+    bin = desc->pInputModule;
+    size = desc->inputSize;
+    if (desc->format == ZE_MODULE_FORMAT_IL_SPIRV) {
+        r = compile_il(d, desc, &compiled, &size, &words, phLog);
+        if (r != ZE_RESULT_SUCCESS)
+            return r;
+        bin = compiled;
+    }
     m = calloc(1, sizeof(*m));
-    if (!m)
+    if (!m) {
+        free(compiled);
+        free(words);
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
     m->magic = GTSIM_MAGIC_MODULE;
     m->device = d;
-    if ((r = load_zebin(m, desc, phLog)) != ZE_RESULT_SUCCESS ||
-        (r = place_kernels(m, d, phLog)) != ZE_RESULT_SUCCESS ||
-        (r = make_debug_image(m, phLog)) != ZE_RESULT_SUCCESS)
+    m->take_global_address = has_flag(desc->pBuildFlags, "-ze-take-global-address");
+    m->library_compile = has_flag(desc->pBuildFlags, "-library-compile");
+    r = load_zebin(m, bin, size, phLog);
+    free(compiled);
+    if (r != ZE_RESULT_SUCCESS || (r = place_kernels(m, d, phLog)) != ZE_RESULT_SUCCESS ||
+        (r = make_debug_image(m, phLog)) != ZE_RESULT_SUCCESS) {
+        free(words);
         return r;
+    }
     /* Blocks while an attached debugger looks at the new module. */
     gtsim_dbg_module_created(m);
-    give_log(phLog, new_log("%s", ""));
+    give_log(phLog, new_log("%s", words ? words : ""));
+    free(words);
     *phModule = (ze_module_handle_t)m;
     return ZE_RESULT_SUCCESS;
 }
@@ -250,6 +297,48 @@ static ze_result_t ZE_APICALL gtsim_zeModuleGetNativeBinary(ze_module_handle_t h
     return ZE_RESULT_SUCCESS;
 }
 
+/* gtsim loads no global variables (only the kernels' code), so no name is
+ * found; the answer is then the runtime's for a name it does not know:
+ * UNSUPPORTED_FEATURE unless the module was built with
+ * -ze-take-global-address, else INVALID_GLOBAL_NAME (module_imp.cpp,
+ * getGlobalPointer). */
+static ze_result_t ZE_APICALL gtsim_zeModuleGetGlobalPointer(ze_module_handle_t hModule,
+                                                             const char *pGlobalName, size_t *pSize,
+                                                             void **pptr)
+{
+    struct gtsim_module *m = as_module(hModule);
+    (void)pSize;
+    (void)pptr;
+    if (!m)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!pGlobalName)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    return m->take_global_address ? ZE_RESULT_ERROR_INVALID_GLOBAL_NAME
+                                  : ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+}
+
+/* A kernel's name gives its code's device address, as the runtime does
+ * when the name is not an exported function; other names get the
+ * runtime's answers (module_imp.cpp, getFunctionPointer). gtsim does not
+ * read exported function symbols. */
+static ze_result_t ZE_APICALL gtsim_zeModuleGetFunctionPointer(ze_module_handle_t hModule,
+                                                               const char *pFunctionName,
+                                                               void **pfnFunction)
+{
+    struct gtsim_module *m = as_module(hModule);
+    if (!m)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!pFunctionName || !pfnFunction)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    for (size_t i = 0; i < m->zebin->nkernels; i++)
+        if (strcmp(m->zebin->kernels[i].name, pFunctionName) == 0) {
+            *pfnFunction = (void *)(uintptr_t)m->kernel_at[i];
+            return ZE_RESULT_SUCCESS;
+        }
+    return m->library_compile ? ZE_RESULT_ERROR_INVALID_FUNCTION_NAME
+                              : ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+}
+
 static ze_result_t ZE_APICALL gtsim_zeModuleBuildLogDestroy(ze_module_build_log_handle_t h)
 {
     struct gtsim_build_log *log = (struct gtsim_build_log *)h;
@@ -287,6 +376,8 @@ void gtsim_fill_module(ze_module_dditable_t *t)
     t->pfnGetKernelNames = gtsim_zeModuleGetKernelNames;
     t->pfnGetProperties = gtsim_zeModuleGetProperties;
     t->pfnGetNativeBinary = gtsim_zeModuleGetNativeBinary;
+    t->pfnGetGlobalPointer = gtsim_zeModuleGetGlobalPointer;
+    t->pfnGetFunctionPointer = gtsim_zeModuleGetFunctionPointer;
 }
 
 void gtsim_fill_build_log(ze_module_build_log_dditable_t *t)

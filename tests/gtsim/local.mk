@@ -5,7 +5,8 @@
 # libdwarf), then the whole driver through the real Level Zero loader, as
 # applications see it. The fixtures are found through $top_srcdir.
 GTSIM_CORE_TESTS = tests/gtsim/test_isa tests/gtsim/test_zebin tests/gtsim/test_debug_zebin \
-	tests/gtsim/test_exec tests/gtsim/test_config tests/gtsim/test_barrier
+	tests/gtsim/test_exec tests/gtsim/test_config tests/gtsim/test_barrier \
+	tests/gtsim/test_spirv_spec
 check_PROGRAMS += $(GTSIM_CORE_TESTS)
 TESTS += $(GTSIM_CORE_TESTS)
 
@@ -30,6 +31,9 @@ tests_gtsim_test_barrier_SOURCES = tests/gtsim/test_barrier.c tests/lib/tap.h te
 tests_gtsim_test_barrier_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 tests_gtsim_test_barrier_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
 
+tests_gtsim_test_spirv_spec_SOURCES = tests/gtsim/test_spirv_spec.c tests/lib/tap.h
+tests_gtsim_test_spirv_spec_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
+
 tests_gtsim_test_config_SOURCES = tests/gtsim/test_config.c tests/lib/tap.h
 tests_gtsim_test_config_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
 
@@ -37,6 +41,16 @@ check_PROGRAMS += tests/gtsim/topology_probe
 tests_gtsim_topology_probe_SOURCES = tests/gtsim/topology_probe.c
 tests_gtsim_topology_probe_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
 tests_gtsim_topology_probe_LDADD = $(ZE_LIBS)
-TESTS += tests/gtsim/test_topology.sh tests/gtsim/test_examples.sh tests/gtsim/test_stale_sockets.sh
+check_PROGRAMS += tests/gtsim/il_probe tests/gtsim/test_runtime_answers
+TESTS += tests/gtsim/test_runtime_answers
+tests_gtsim_test_runtime_answers_SOURCES = tests/gtsim/test_runtime_answers.c tests/lib/tap.h \
+	tests/lib/slurp.h
+tests_gtsim_test_runtime_answers_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
+tests_gtsim_test_runtime_answers_LDADD = $(ZE_LIBS)
+tests_gtsim_il_probe_SOURCES = tests/gtsim/il_probe.c tests/lib/slurp.h
+tests_gtsim_il_probe_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
+tests_gtsim_il_probe_LDADD = $(ZE_LIBS)
+TESTS += tests/gtsim/test_topology.sh tests/gtsim/test_examples.sh tests/gtsim/test_stale_sockets.sh \
+	tests/gtsim/test_spirv.sh
 EXTRA_DIST += tests/gtsim/README.md tests/gtsim/test_topology.sh tests/gtsim/test_examples.sh \
-	tests/gtsim/test_stale_sockets.sh
+	tests/gtsim/test_stale_sockets.sh tests/gtsim/test_spirv.sh
