@@ -36,7 +36,7 @@ TOPO.update({k: int(v) for k, v in (kv.split("=") for kv in CONFIG.split(","))
 NTHREADS = TOPO["tiles"] * TOPO["slices"] * TOPO["subslices"] * TOPO["eus"] * TOPO["threads"]
 
 env = h.gtsim_env(CONFIG)
-t = Tap(198)  # the plan: every check this test makes
+t = Tap(199)  # the plan: every check this test makes
 log = []  # (request, reply) of every exchange, for the error-class check
 
 
@@ -608,6 +608,13 @@ def run(c, app, bufline):
         t.ok(re.fullmatch(r"[0-9a-f]{32}", cr0) is not None and
              u32(bytes.fromhex(cr0), 2) >= entry.get(stop_tid, 0),
              "the interrupted thread is stopped inside the kernel", cr0)
+        # The stop of a thread nobody read before: its expedited registers
+        # (the sets the stop reply read for it) are those p reads now.
+        sx = {int(k, 16): v for k, v in re.findall(r"([0-9a-f]{2,}):([0-9a-f]+);", st)}
+        sp = {n: q("p%x" % n) for n in expedited}
+        t.ok(sorted(sx) == expedited and all(sx[n] == sp[n] for n in sx),
+             "the interrupt's stop reply carries every expedited register with p's values",
+             (sorted(sx), [n for n in sx if sx[n] != sp.get(n)]))
         t.eq(q("?"), st, "? repeats the interrupt's stop reply")
 
     t.eq(q("qDeltaThreadList"), "1", "qDeltaThreadList: 1 (the thread set is fixed)")
