@@ -8,7 +8,9 @@ at 8,192 threads made zestub's first `info threads` 2.5x slower than
 Intel's own server. Here zestub logs every packet (--debug-rsp), GDB
 brackets its first `info threads` with two `maint packet` markers, and the
 packets between them are counted per thread: no `g` (nor `p`) may be among
-them. Skipped when INTELGT_GDB is unset (CI does not have Intel's GDB)."""
+them, and about one `e` per thread. Skipped when INTELGT_GDB is unset (CI
+does not have Intel's GDB; with stock GDB, which has no intelgt
+architecture and reads with `g`, checks 3 and 7 fail)."""
 import collections
 import os
 import re
@@ -39,15 +41,15 @@ with h.guarded(t, "Intel's GDB info threads"):
                                 "detach",
                                 "monitor exit"], timeout=300)
     rows = re.findall(r"ZE \d+\.\d+\.\d+\.\d+", out)
-    t.eq(len(rows), NTHREADS, "info threads lists every hardware thread by its ZE id",
-         out[-1500:])
+    t.ok(len(rows) == NTHREADS, "info threads lists every hardware thread by its ZE id (%d of "
+         "%d)" % (len(rows), NTHREADS), out[-1500:])
     t.eq(h.wait_exit(app), 0, "the application finishes after detach")
     srv.wait()
 
     # The packets GDB sent between the markers: its first info threads.
     sent = [m.group(1) for m in re.finditer(r"^rsp <- (.*)$", srv.stderr(), re.M)]
     marks = [i for i, p in enumerate(sent) if p in (BEGIN, END)]
-    t.eq(len(marks), 2, "both markers are in zestub's packet log", sent[-20:])
+    t.ok(len(marks) == 2, "both markers are in zestub's packet log", sent[-20:])
     walk = sent[marks[0] + 1:marks[1]] if len(marks) == 2 else []
     kinds = collections.Counter(
         p[:2] if p.startswith("Hg") else re.split(r"[:;,]", p)[0] if p[:1] in "qQv" else p[:1]
@@ -58,8 +60,10 @@ with h.guarded(t, "Intel's GDB info threads"):
     t.ok(walk and kinds["g"] == 0 and kinds["p"] == 0,
          "no g and no p among the packets of the first info threads (%d g, %d p)"
          % (kinds["g"], kinds["p"]))
-    # Hg and e per thread, as with Intel's gdbserver; a few packets more
-    # (the thread list, memory of the kernel's code) are fine.
-    per = len(walk) / NTHREADS
-    t.ok(walk and per <= 2.5, "at most 2.5 packets per thread (%.2f)" % per)
+    # The registers of a thread's frame in one e each, as with Intel's
+    # gdbserver (memory reads are the client's own business and not
+    # counted here).
+    regs = kinds["e"] + kinds["g"] + kinds["p"]
+    t.ok(walk and regs <= 1.1 * NTHREADS,
+         "about one register packet per thread (%d for %d threads)" % (regs, NTHREADS))
 sys.exit(t.done())
