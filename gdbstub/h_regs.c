@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Registers of the Hg thread: g, G, p, P and Intel's e (the expedited
- * registers that cost no device access beyond the PC's).
+/* Registers of the Hg thread: g, G, p, P and Intel's e (every expedited
+ * register: Intel's GDB falls back to g, not p, for an expedited register
+ * that e left out; doc/intel-gdb.md).
  * Registers that cannot be read are sent as "xx" per byte, which GDB shows
  * as <unavailable> (protocol 1.3).
  *
@@ -95,17 +96,16 @@ enum rsp_hresult rsp_h_read_regs(struct rsp_server *s, const char *arg, size_t l
 
 enum rsp_hresult rsp_h_expedited(struct rsp_server *s, const char *arg, size_t len)
 {
-    const struct rsp_target_ops *o = s->target.ops;
     struct regctx r;
     if (!current(s, &r))
         return RSP_H_REPLY;
+    /* Every expedited register, each set read once per thread and stop (the
+     * target's cache): a register left out would cost the client's g, every
+     * register set of the thread. */
     for (size_t i = 0; i < regs_catalog_count(r.regs); i++) {
         const struct regs_reg *reg = regs_catalog_at(r.regs, i);
         if (!reg->expedited)
             continue;
-        if (o->cheap_registers &&
-            !o->cheap_registers->register_cheap(s->target.ctx, r.pid, r.tid, reg->regnum))
-            continue; /* fetched with p if the client needs it */
         rsp_buf_printf(&s->reply, "%02x:", (unsigned)reg->regnum);
         put_reg(s, &r, reg);
         rsp_buf_putc(&s->reply, ';');

@@ -235,17 +235,6 @@ struct rsp_siginfo_ops {
                           char *err, size_t errlen);
 };
 
-/* Cheap registers: Intel's `e` (expedited registers) answers only the
- * registers that cost nothing now, the client fetches the others with `p`
- * when it needs them, so a thread list that only wants PCs pays one
- * register read per thread instead of one per register set. Without:
- * `e` answers every expedited register. */
-struct rsp_cheap_registers_ops {
-    /* True when the register is needed for the thread's PC or reading it
-     * costs no device access now (already read since the stop). */
-    bool (*register_cheap)(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnum);
-};
-
 /* Process exits while attached. Without: no process ever exits while
  * attached (only its EXITED event, if any, says so). */
 struct rsp_exits_ops {
@@ -329,7 +318,6 @@ struct rsp_target_ops {
     const struct rsp_monitor_ops *monitor;
     const struct rsp_thread_names_ops *thread_names;
     const struct rsp_siginfo_ops *siginfo;
-    const struct rsp_cheap_registers_ops *cheap_registers;
     const struct rsp_exits_ops *exits;
 };
 

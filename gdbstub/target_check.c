@@ -62,7 +62,6 @@ int rsp_target_check(const struct rsp_target_ops *o, char *err, size_t errlen)
         IN_TABLE(monitor, commands),
         IN_TABLE(thread_names, thread_name),
         IN_TABLE(siginfo, thread_siginfo),
-        IN_TABLE(cheap_registers, register_cheap),
         IN_TABLE(exits, process_exited),
     };
 

@@ -254,18 +254,6 @@ static int t_read_register(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnu
     return 0;
 }
 
-/* The PC is cr0 and isabase (the CR and SBA sets; SBA is kept once per
- * device); any other set is cheap once it is in the per-stop cache. */
-static bool t_register_cheap(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnum)
-{
-    struct tgt *t = ctx;
-    const struct regs_reg *r = reg_of(t, pid, regnum);
-    if (!r || !valid(t, pid, tid) || tid == 0)
-        return false;
-    return r->regset_type == REGS_CR || r->regset_type == REGS_SBA ||
-           sess_regset_cached(t->m, pid - 1, tid - 1, r->regset_type);
-}
-
 static int t_write_register(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnum,
                             const uint8_t *buf, size_t size, char *err, size_t errlen)
 {
@@ -530,7 +518,6 @@ static const struct rsp_non_stop_ops non_stop = {.set_non_stop = t_set_non_stop}
 static const struct rsp_monitor_ops monitor = {.commands = tgt_monitor_commands};
 static const struct rsp_thread_names_ops thread_names = {.thread_name = t_thread_name};
 static const struct rsp_siginfo_ops siginfo = {.thread_siginfo = tgt_thread_siginfo};
-static const struct rsp_cheap_registers_ops cheap_registers = {.register_cheap = t_register_cheap};
 static const struct rsp_exits_ops exits = {.process_exited = t_process_exited};
 
 /* Every capability but programs, which tgt_target_set_launcher adds: each
@@ -559,7 +546,6 @@ static const struct rsp_target_ops ops = {
     .monitor = &monitor,
     .thread_names = &thread_names,
     .siginfo = &siginfo,
-    .cheap_registers = &cheap_registers,
     .exits = &exits,
 };
 

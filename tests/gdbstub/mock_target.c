@@ -739,8 +739,7 @@ static const struct rsp_sw_breakpoints_ops sw_breakpoints = {
     .kernel_entries = m_kernel_entries,
 };
 
-/* No programs, non-stop, thread names, siginfo, cheap registers or
- * exits: the server must do without them. */
+/* No programs, non-stop, thread names, siginfo or exits: the server must do without them. */
 static const struct rsp_target_ops ops = {
     .attach = m_attach,
     .process_count = m_process_count,

@@ -48,11 +48,6 @@ static int d_siginfo(void *ctx, uint32_t pid, uint32_t tid, uint8_t *buf, size_t
     (void)ctx, (void)pid, (void)tid, (void)buf, (void)len, (void)err, (void)errlen;
     return -1;
 }
-static bool d_cheap(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnum)
-{
-    (void)ctx, (void)pid, (void)tid, (void)regnum;
-    return true;
-}
 static bool d_exited(void *ctx, uint32_t pid)
 {
     (void)ctx, (void)pid;
@@ -63,7 +58,6 @@ static const struct rsp_programs_ops programs = {d_create, d_release, d_kill, d_
 static const struct rsp_non_stop_ops non_stop = {d_set_non_stop};
 static const struct rsp_thread_names_ops thread_names = {d_thread_name};
 static const struct rsp_siginfo_ops siginfo = {d_siginfo};
-static const struct rsp_cheap_registers_ops cheap_registers = {d_cheap};
 static const struct rsp_exits_ops exits = {d_exited};
 
 static struct mock_target *mock;
@@ -110,7 +104,7 @@ int main(void)
     struct rsp_target_ops full, o;
     char err[RSP_ERR_LEN] = "";
 
-    tap_plan(24);
+    tap_plan(23);
     mock = mock_target_new();
     if (!mock)
         return 1;
@@ -121,7 +115,6 @@ int main(void)
     full.non_stop = &non_stop;
     full.thread_names = &thread_names;
     full.siginfo = &siginfo;
-    full.cheap_registers = &cheap_registers;
     full.exits = &exits;
     tap_ok(server_new(&full, err, sizeof(err)) == 0, "a target with every table is accepted (%s)",
            err);
@@ -141,7 +134,6 @@ int main(void)
     HALF(full, monitor, struct rsp_monitor_ops, commands);
     HALF(full, thread_names, struct rsp_thread_names_ops, thread_name);
     HALF(full, siginfo, struct rsp_siginfo_ops, thread_siginfo);
-    HALF(full, cheap_registers, struct rsp_cheap_registers_ops, register_cheap);
     HALF(full, exits, struct rsp_exits_ops, process_exited);
 
     o = full;
@@ -164,7 +156,6 @@ int main(void)
     o.non_stop = NULL;
     o.thread_names = NULL;
     o.siginfo = NULL;
-    o.cheap_registers = NULL;
     o.exits = NULL;
     tap_ok(server_new(&o, err, sizeof(err)) == 0, "the other tables left out: accepted (%s)", err);
     mock_target_free(mock);

@@ -17,6 +17,7 @@ INTEGRATION_TESTS = \
 	tests/integration/test_intelgt_gdb.py \
 	tests/integration/test_intelgt_break.py \
 	tests/integration/test_intelgt_pty.py \
+	tests/integration/test_intelgt_info_threads.py \
 	tests/integration/test_libraries.py \
 	tests/integration/test_process_exit.py \
 	tests/integration/test_breakpoints.py \

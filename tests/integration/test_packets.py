@@ -36,7 +36,7 @@ TOPO.update({k: int(v) for k, v in (kv.split("=") for kv in CONFIG.split(","))
 NTHREADS = TOPO["tiles"] * TOPO["slices"] * TOPO["subslices"] * TOPO["eus"] * TOPO["threads"]
 
 env = h.gtsim_env(CONFIG)
-t = Tap(197)  # the plan: every check this test makes
+t = Tap(199)  # the plan: every check this test makes
 log = []  # (request, reply) of every exchange, for the error-class check
 
 
@@ -215,7 +215,6 @@ def run(c, app, bufline):
     size = [int(r["bitsize"]) // 8 for r in regs]
     byname = {r["name"]: int(r["regnum"]) for r in regs}
     expedited = [int(r["regnum"]) for r in regs if r.get("expedited") == "yes"]
-    cheap_e = sorted(byname[n] for n in ("cr0", "genstbase", "isabase"))
     readonly = [int(r["regnum"]) for r in regs if r.get("save-restore") == "no"]
     grfs = sorted(int(n[1:]) for n in byname if re.fullmatch(r"r\d+", n))
     t.ok(all(n in byname for n in ("r0", "r26", "ce", "cr0", "sr0", "isabase", "genstbase",
@@ -259,16 +258,19 @@ def run(c, app, bufline):
     entry = {}
     code = {}
     problems = []
+    e_bad = []
     avail = unavail = 0
     sel_bad = []
     for lwp in range(1, NTHREADS + 1):
         if q("Hgp1.%x" % lwp) != "OK":
             sel_bad.append(lwp)
             continue
-        # The first look at a thread since the stop: e carries what its PC
-        # needs (cr0, and the SBA pair kept once per device), not the sets
-        # only a g or p would read (issue 22: info threads pays one read).
+        # The first look at a thread since the stop: e carries every
+        # expedited register (r0, the last GRF, ce, sr0, cr0, genstbase,
+        # isabase), since Intel's GDB sends g for any it leaves out (issue
+        # 36); the values are those p (and g) read.
         first_e = {int(k, 16): v for k, v in re.findall(r"([0-9a-f]{2,}):([0-9a-fx]+);", q("e"))}
+        pe = {n: q("p%x" % n) for n in expedited}
         gg = q("g")
         if len(gg) != 2 * sum(size):
             problems.append((lwp, "g length %d" % len(gg)))
@@ -288,9 +290,9 @@ def run(c, app, bufline):
             problems.append((lwp, "partly unavailable"))
             continue
         avail += 1
-        if lwp != stop_tid and (sorted(first_e) != cheap_e or
-                                any(first_e[n] != vals[n] for n in first_e)):
-            problems.append((lwp, "first e is %r, not cr0/genstbase/isabase" % sorted(first_e)))
+        if sorted(first_e) != expedited or any(first_e[n] != vals[n] or first_e[n] != pe[n]
+                                               for n in first_e):
+            e_bad.append((lwp, sorted(first_e), [n for n in first_e if first_e[n] != pe[n]]))
         b = {n: bytes.fromhex(v) for n, v in vals.items()}
         sl, ss, eu, tt = coords(lwp)
         sr0, ce, cr0 = b[byname["sr0"]], b[byname["ce"]], b[byname["cr0"]]
@@ -318,6 +320,8 @@ def run(c, app, bufline):
     t.ok(avail >= 1, "%d threads stopped with registers, %d unavailable" % (avail, unavail))
     t.ok(not problems, "registers of every thread match gtsim: ids in sr0, ce = dispatch mask, "
          "GRF pattern, IP after the kernel entry", problems[:10])
+    t.ok(avail >= 1 and not e_bad, "the first e of each of the %d stopped threads carries every "
+         "expedited register %r with p's and g's values" % (avail, expedited), e_bad[:5])
     t.ok(len(set(isab.values())) == 1 and len(set(entry.values())) == 1 and 0 not in isab.values(),
          "one isabase and one kernel entry (dbg0.1) for every thread",
          (set(isab.values()), set(entry.values())))
@@ -604,6 +608,13 @@ def run(c, app, bufline):
         t.ok(re.fullmatch(r"[0-9a-f]{32}", cr0) is not None and
              u32(bytes.fromhex(cr0), 2) >= entry.get(stop_tid, 0),
              "the interrupted thread is stopped inside the kernel", cr0)
+        # The stop of a thread nobody read before: its expedited registers
+        # (the sets the stop reply read for it) are those p reads now.
+        sx = {int(k, 16): v for k, v in re.findall(r"([0-9a-f]{2,}):([0-9a-f]+);", st)}
+        sp = {n: q("p%x" % n) for n in expedited}
+        t.ok(sorted(sx) == expedited and all(sx[n] == sp[n] for n in sx),
+             "the interrupt's stop reply carries every expedited register with p's values",
+             (sorted(sx), [n for n in sx if sx[n] != sp.get(n)]))
         t.eq(q("?"), st, "? repeats the interrupt's stop reply")
 
     t.eq(q("qDeltaThreadList"), "1", "qDeltaThreadList: 1 (the thread set is fixed)")

@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""A user's session through Intel's GDB (issue 36): zestub against Intel's
+gdbserver for the GPU on the same gtsim device, interleaved in one run
+window. Intel's GDB runs at its command line on a pseudo-terminal, as a
+person types: `target extended-remote`, `attach PID`, `info threads`
+twice, `continue &`, `interrupt`, `detach`, on examples/vadd with every
+hardware thread busy (gtsim pace=1, 8,192 threads by default). Per step:
+the wall time from the command to what the user waits for (the prompt;
+for `interrupt`, the stop shown) and the server's Level Zero debug calls
+(zecount.c preloaded into the server, as scale.py does; all calls but
+zetDebugReadEvent, which an event reader makes whether anything happens or
+not).
+
+Needs INTELGT_GDB (Intel's GDB) and GDBSERVER_ZE (Intel's gdbserver
+built for the GPU); without either it says so and exits 0. Results and
+method: bench/README.md, "Intel's GDB's session at 8,192 threads"."""
+
+import argparse
+import os
+import pty
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "lib"))
+sys.path.insert(0, HERE)
+
+from rig import App, RigError, Where  # noqa: E402
+from scale import (FUNCS, SHAPES, CountedWhere, Counter, build_counter,  # noqa: E402
+                   wait_dispatched)
+
+PROMPT = "(gdb) "
+STEPS = ["attach", "info threads (first)", "info threads (second)", "continue &",
+         "interrupt -> stop shown", "detach"]
+clock = time.perf_counter
+
+
+class Terminal:
+    """Intel's GDB on the slave side of a pseudo-terminal."""
+
+    def __init__(self, argv, env):
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.execvpe(argv[0], argv, env)
+        self.text = ""
+
+    def read_until(self, pattern, timeout):
+        """The text up to the end of the first match of pattern (the text
+        after it is kept for the next call); None on timeout or EOF."""
+        deadline = time.monotonic() + timeout
+        while True:
+            m = re.search(pattern, self.text)
+            if m:
+                got, self.text = self.text[:m.end()], self.text[m.end():]
+                return got
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            r, _, _ = select.select([self.fd], [], [], left)
+            if r:
+                try:
+                    data = os.read(self.fd, 1 << 20)
+                except OSError:
+                    return None
+                if not data:
+                    return None
+                self.text += data.decode("utf-8", "replace").replace("\r", "")
+
+    def type(self, line):
+        os.write(self.fd, line.encode() + b"\n")
+
+    def close(self):
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+
+class Listener:
+    """A server that listens on a port it prints as "Listening on port N"
+    (zestub and gdbserver both do, for port 0), its stderr drained."""
+
+    def __init__(self, argv, env):
+        self.proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.lines, self.port, ready = [], None, threading.Event()
+
+        def drain():
+            for raw in self.proc.stderr:
+                line = raw.decode(errors="replace").rstrip("\n")
+                self.lines.append(line)
+                m = re.search(r"Listening on port (\d+)", line)
+                if m and self.port is None:
+                    self.port = int(m.group(1))
+                    ready.set()
+            ready.set()
+
+        threading.Thread(target=drain, daemon=True).start()
+        if not ready.wait(30) or self.port is None:
+            self.kill()
+            raise RigError("%s did not listen: %s" % (argv[0], "\n".join(self.lines[-10:])))
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+
+
+def session(a, gdb, where, counted, counter, argv):
+    """One application, one fresh server and one GDB: every step once.
+    Returns {step: (wall, {function: calls})}."""
+    app = App(where, a.settle, ["--items", str(a.threads * 32)])
+    wait_dispatched(app, a.timeout)
+    srv = term = None
+    out = {}
+    try:
+        srv = Listener(argv, counted.env())
+        term = Terminal([gdb, "-nx", "-q", "-iex", "set pagination off", "-iex",
+                         "set remotetimeout 60", "-iex", "set width 0", "-iex",
+                         "set confirm off", "-iex", "set height 0"], dict(os.environ, TERM="dumb"))
+        if term.read_until(re.escape(PROMPT), 60) is None:
+            raise RigError("no GDB prompt")
+
+        def step(name, command, until=re.escape(PROMPT) + "$"):
+            s0, t0 = counter.snap(), clock()
+            term.type(command)
+            got = term.read_until(until, a.timeout)
+            t1 = clock()
+            s1 = counter.snap()
+            if got is None:
+                raise RigError("%s: no answer (%r)" % (command, term.text[-300:]))
+            if name:
+                out[name] = (t1 - t0, {f: s1[i][0] - s0[i][0] for i, f in enumerate(FUNCS)})
+            return got
+
+        step(None, "target extended-remote :%d" % srv.port)
+        got = step("attach", "attach %d" % app.pid)
+        if "rror" in got:
+            raise RigError("attach: %s" % got[-300:])
+        for name in ("info threads (first)", "info threads (second)"):
+            got = step(name, "info threads")
+            rows = len(re.findall(r"ZE \d+\.\d+\.\d+\.\d+", got))
+            if rows < a.threads:
+                raise RigError("%s listed %d threads: %s" % (name, rows, got[-300:]))
+        step("continue &", "continue &")
+        time.sleep(a.run_ms / 1000)
+        step("interrupt -> stop shown", "interrupt",
+             r"(received signal SIG\w+|stopped)[^\n]*\n(.*\n)?")
+        term.read_until(re.escape(PROMPT), 5)  # a prompt printed with the stop, if any
+        got = step("detach", "detach")
+        if "Detaching" not in got:
+            raise RigError("detach: %s" % got[-300:])
+        return out
+    finally:
+        if term:
+            term.close()
+        if srv:
+            srv.kill()
+        app.kill()
+
+
+def busy(calls):
+    """Debug calls but zetDebugReadEvent: a server's event reader calls it
+    whether anything happens or not, so its count follows wall time."""
+    return sum(n for f, n in calls.items() if f != "ReadEvent")
+
+
+def median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2] if xs else None
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--builddir", default=os.environ.get("top_builddir", "."))
+    p.add_argument("--threads", type=int, default=8192, choices=sorted(SHAPES))
+    p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--run-ms", type=float, default=200, help="running time before interrupt")
+    p.add_argument("--timeout", type=float, default=300)
+    p.add_argument("--settle", type=float, default=0.3)
+    a = p.parse_args()
+    gdb, gds = os.environ.get("INTELGT_GDB"), os.environ.get("GDBSERVER_ZE")
+    if not gdb or not gds:
+        print("intelgdb_session: skipped: INTELGT_GDB (Intel's GDB) and GDBSERVER_ZE (Intel's "
+              "gdbserver for the GPU) must both name executables")
+        return 0
+    builddir = os.path.abspath(a.builddir)
+    argvs = {"zestub": [os.path.join(builddir, "zestub"), "--once", "--multi", ":0"],
+             "gdbserver-ze": [os.path.abspath(gds), "--multi", "--once", "127.0.0.1:0"]}
+    tmp = tempfile.mkdtemp(prefix="zestub-igdb-")
+    try:
+        so = build_counter(tmp)
+        counter = Counter(os.path.join(tmp, "counts"))
+        config = "platform=xehpc,%s,subslices=8,eus=8,threads=16,pace=1" % SHAPES[a.threads]
+        where = Where(builddir, config, tmp)
+        counted = CountedWhere(where, so, counter.path)
+        res = {b: [] for b in argvs}
+        with open("/proc/loadavg") as f:
+            print("# load before: %s" % f.read().strip())
+        for rep in range(a.reps):
+            for b in argvs:  # interleaved: both see the same machine
+                print("# %s, rep %d" % (b, rep + 1), file=sys.stderr)
+                res[b].append(session(a, gdb, where, counted, counter, argvs[b]))
+        with open("/proc/loadavg") as f:
+            print("# load after: %s" % f.read().strip())
+        counter.close()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    print("\n### Intel's GDB at %s busy threads (median of %d)\n" % (format(a.threads, ","),
+                                                                      a.reps))
+    print("| step | zestub | gdbserver-ze | zestub / gdbserver-ze | ReadRegisters calls, "
+          "zestub | gdbserver-ze | debug calls but ReadEvent, zestub | gdbserver-ze |")
+    print("|---|---|---|---|---|---|---|---|")
+    whole = {}
+    for st in STEPS + ["whole session"]:
+        if st == "whole session":
+            w = {b: median([sum(r[s][0] for s in STEPS) for r in res[b]]) for b in argvs}
+            rr = {b: median([sum(r[s][1]["ReadRegisters"] for s in STEPS) for r in res[b]])
+                  for b in argvs}
+            al = {b: median([sum(busy(r[s][1]) for s in STEPS) for r in res[b]])
+                  for b in argvs}
+        else:
+            w = {b: median([r[st][0] for r in res[b]]) for b in argvs}
+            rr = {b: median([r[st][1]["ReadRegisters"] for r in res[b]]) for b in argvs}
+            al = {b: median([busy(r[st][1]) for r in res[b]]) for b in argvs}
+        whole[st] = w["zestub"] / w["gdbserver-ze"]
+        print("| %s | %.3f s | %.3f s | %.2fx | %d | %d | %d | %d |" % (
+            st, w["zestub"], w["gdbserver-ze"], whole[st], rr["zestub"], rr["gdbserver-ze"],
+            al["zestub"], al["gdbserver-ze"]))
+    for st in ("info threads (first)", "whole session"):
+        print("# %s: zestub at %.2fx gdbserver-ze's time: %s the 0.5x goal" % (
+            st, whole[st], "meets" if whole[st] <= 0.5 else "misses"))
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except RigError as e:
+        sys.exit("intelgdb_session: %s" % e)
