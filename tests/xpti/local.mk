@@ -55,7 +55,8 @@ TESTS += tests/xpti/test_local_framework
 EXTRA_DIST += tests/xpti/test_public_abi.py
 # examples/sycl_like under Intel's framework with our subscriber: the same
 # dump join as under ours. Runs only when INTEL_XPTIFW names Intel's
-# libxptifw.so; skipped (with the reason) otherwise.
+# libxptifw.so; skipped (with the reason) otherwise. The reverse (Intel's
+# basic_collector on our framework) runs when INTEL_XPTI_COLLECTOR names it.
 TESTS += tests/xpti/test_intel_interop.py
 EXTRA_DIST += tests/xpti/test_intel_interop.py
 
