@@ -49,6 +49,7 @@ struct iga_api {
     uint32_t (*send_descs)(const kv_t *, int32_t pc, uint32_t *exdesc, uint32_t *desc);
     uint32_t (*msg_len)(const kv_t *, int32_t pc, uint32_t *mlen, uint32_t *emlen, uint32_t *rlen);
     int32_t (*syncfc)(const kv_t *, int32_t pc);
+    uint32_t (*targets)(const kv_t *, int32_t pc, int32_t *pcs);
 };
 
 /* Process-wide: the library is loaded once and never unloaded (README.md,
@@ -107,6 +108,7 @@ static void load_iga(void)
     RESOLVE(send_descs, "kv_get_send_descs");
     RESOLVE(msg_len, "kv_get_message_len");
     RESOLVE(syncfc, "kv_get_syncfc");
+    RESOLVE(targets, "kv_get_inst_targets");
     iga_ok = true;
     iga_why = NULL;
 }
@@ -234,6 +236,10 @@ static void fill(const kv_t *kv, const uint8_t *code, struct gtsim_xinsn *x)
         x->sfid = 0xff; /* a register descriptor: not modelled */
     }
     x->syncfc = x->opcode == 0x01 ? iga.syncfc(kv, 0) : -1;
+    int32_t t[3] = {0, 0, 0};
+    uint32_t nt = iga.targets(kv, 0, t);
+    x->ntargets = (uint8_t)(nt > 3 ? 3 : nt);
+    memcpy(x->targets, t, sizeof(t));
 }
 
 int gtsim_iga_decode(enum gtsim_platform p, const uint8_t *code, size_t len,
@@ -260,7 +266,11 @@ int gtsim_iga_decode(enum gtsim_platform p, const uint8_t *code, size_t len,
     pthread_mutex_lock(&iga_lock);
     kv_t *kv = iga.create(IGA_XE_HPC, buf, out->length, &status, err, sizeof(err), 0);
     int rc = 0;
-    if (!kv || status != 0 || iga.inst_size(kv, 0) != out->length)
+    /* Decoded alone, a branch targets code outside the one instruction IGA
+     * sees, which it reports as an error (and still decodes, targets
+     * included); any other error means the bytes are not an instruction. */
+    bool only_targets = kv && status != 0 && iga.targets(kv, 0, NULL) > 0;
+    if (!kv || (status != 0 && !only_targets) || iga.inst_size(kv, 0) != out->length)
         rc = -EINVAL;
     else
         fill(kv, buf, out);

@@ -80,6 +80,10 @@ struct gtsim_xinsn {
     uint8_t mlen, emlen, rlen;
     bool eot;
     int32_t syncfc; /* sync's function: 0 nop, other values as IGA numbers them */
+    /* Branches: their targets, in bytes relative to this instruction
+     * (jmpi, goto, join, call, ...: IGA's kv_get_inst_targets). */
+    uint8_t ntargets;
+    int32_t targets[3];
 };
 
 /* Raw SFIDs seen in the xehpc fixtures (bits 95..92 of a send). */
