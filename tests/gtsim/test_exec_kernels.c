@@ -22,7 +22,7 @@
 #include "tests/lib/slurp.h"
 #include "tests/lib/tap.h"
 
-#define PLAN 17
+#define PLAN 19
 #define ITEMS 96 /* three SIMD32 threads per group */
 #define GROUPS 3
 #define N (ITEMS * GROUPS)
@@ -95,22 +95,23 @@ static struct gtsim_hw *make_hw(void)
     return hw;
 }
 
-/* Copies vadd's code into the heap; returns its address or 0. */
-static uint64_t load_vadd(struct gtsim_hw *hw, uint32_t *size, uint32_t *local_id_size)
+/* Copies a fixture kernel's code into the heap; returns its address or 0. */
+static uint64_t load_kernel(struct gtsim_hw *hw, const char *name, uint32_t *size,
+                            uint32_t *local_id_size)
 {
     char path[1024], err[256];
     const char *top = getenv("top_srcdir");
     struct gtsim_zebin *zb = NULL;
     size_t n = 0;
     uint64_t entry = 0;
-    snprintf(path, sizeof(path), "%s/tests/kernels/fixtures/vadd-xehpc.elf", top ? top : ".");
+    snprintf(path, sizeof(path), "%s/tests/kernels/fixtures/%s-xehpc.elf", top ? top : ".", name);
     void *img = tests_slurp(path, &n);
     if (!img || gtsim_zebin_parse(img, n, &zb, err, sizeof(err)) != 0) {
         free(img);
         return 0;
     }
     free(img);
-    const struct gtsim_zebin_kernel *k = gtsim_zebin_find_kernel(zb, "vadd");
+    const struct gtsim_zebin_kernel *k = gtsim_zebin_find_kernel(zb, name);
     if (k && gtsim_hw_isa_alloc(hw, k->text_size, &entry) == 0) {
         gtsim_hw_isa_write(hw, entry, k->text, k->text_size);
         *size = (uint32_t)k->text_size;
@@ -179,6 +180,57 @@ static void set_reg32(struct gtsim_hw *hw, uint32_t t, enum gtsim_regset_type se
     gtsim_regfile_set32(gtsim_hw_layout(hw), gtsim_hw_thread_regs(hw, t), set, r, dw, v);
 }
 
+/* slm.cl: each item writes tile[lid % 64] and scratch[lid] (the local
+ * pointer argument, after the static 256 bytes), waits at the barrier, then
+ * reads what two other items of its group (other threads among them)
+ * wrote. Payload of slm-xehpc's .ze_info: local_size at 12 and 64,
+ * scratch at 32 (its SLM offset), in at 40, out at 48, enqueued_local_size
+ * at 76. */
+static void check_slm(struct gtsim_hw *hw)
+{
+    enum { LSZ = 64, NG = 3 };
+    static struct memory m; /* in = a, out = c */
+    static struct gtsim_hw_launch l;
+    uint32_t size = 0, lid = 0;
+    uint64_t entry = load_kernel(hw, "slm", &size, &lid);
+    uint64_t pin = (uint64_t)(uintptr_t)m.a, pout = (uint64_t)(uintptr_t)m.c, scratch = 256;
+    uint32_t ls[3] = {LSZ, 1, 1};
+
+    fill(&m);
+    memset(&l, 0, sizeof(l));
+    snprintf(l.kernel.name, sizeof(l.kernel.name), "slm");
+    l.kernel.entry = entry;
+    l.kernel.size = size;
+    l.kernel.simd = 32;
+    l.kernel.slm_size = 256 + LSZ * 4;
+    l.group_count[0] = NG;
+    l.group_count[1] = l.group_count[2] = 1;
+    l.group_size[0] = LSZ;
+    l.group_size[1] = l.group_size[2] = 1;
+    l.slice_count = 1;
+    memcpy(l.cross_thread + 12, ls, 12);
+    memcpy(l.cross_thread + 32, &scratch, 8);
+    memcpy(l.cross_thread + 40, &pin, 8);
+    memcpy(l.cross_thread + 48, &pout, 8);
+    memcpy(l.cross_thread + 64, ls, 12);
+    memcpy(l.cross_thread + 76, ls, 12);
+    l.cross_thread_size = 88;
+    l.local_id_size = lid;
+    l.mem_ok = mem_ok;
+    l.mem_ctx = &m;
+    int rc = entry ? gtsim_hw_run(hw, &l) : -1;
+    tap_ok(rc == 0, "slm: %d work-groups of %d (two threads each) complete", NG, LSZ);
+    int bad = 0;
+    for (int g = 0; g < NG; g++)
+        for (int i = 0; i < LSZ; i++)
+            bad += m.c[g * LSZ + i] !=
+                   m.a[g * LSZ + (i + 1) % 64] + 2 * m.a[g * LSZ + LSZ - 1 - i];
+    tap_ok(rc == 0 && bad == 0,
+           "slm: every item read what others of its group wrote to SLM before the barrier "
+           "(%d wrong)",
+           bad);
+}
+
 int main(void)
 {
     const char *why = NULL;
@@ -195,7 +247,7 @@ int main(void)
         return tap_done();
     }
     struct gtsim_hw *hw = make_hw();
-    uint64_t entry = hw ? load_vadd(hw, &size, &lid) : 0;
+    uint64_t entry = hw ? load_kernel(hw, "vadd", &size, &lid) : 0;
     if (!tap_ok(entry && gtsim_hw_executes(hw), "xehpc hardware with exec=1 executes"))
         return tap_done();
     tap_ok(lid == 192, "vadd's per-thread local ids: 192 bytes per SIMD32 thread (.ze_info)");
@@ -303,6 +355,7 @@ int main(void)
            "without a debugger the launch fails (-EFAULT) at the avg's address");
     tap_ok(m.c[0] == -1, "and computed nothing");
 
+    check_slm(hw);
     gtsim_hw_destroy(hw);
     return tap_done();
 }
