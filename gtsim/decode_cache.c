@@ -85,8 +85,7 @@ static size_t plain_bytes(const uint8_t *code, size_t avail, uint8_t out[16])
 }
 
 const struct gtsim_xinsn *gtsim_decode_cache_get(struct gtsim_decode_cache *c, uint32_t tile,
-                                                 uint32_t ip, const uint8_t *code,
-                                                 size_t avail)
+                                                 uint32_t ip, const uint8_t *code, size_t avail)
 {
     uint8_t raw[16];
     size_t len;

@@ -19,7 +19,6 @@ void gtsim_decode_cache_destroy(struct gtsim_decode_cache *c);
 /* The decoded instruction at code (avail bytes readable), which tile
  * fetches at ip. NULL when it cannot be decoded (or out of memory). */
 const struct gtsim_xinsn *gtsim_decode_cache_get(struct gtsim_decode_cache *c, uint32_t tile,
-                                                 uint32_t ip, const uint8_t *code,
-                                                 size_t avail);
+                                                 uint32_t ip, const uint8_t *code, size_t avail);
 
 #endif

@@ -178,8 +178,8 @@ static bool dst_ok(struct gtsim_exec_env *env, const struct gtsim_xop *d, unsign
     unsigned ts = type_size(d->type);
     if (!file_bytes(env, d->file, &size) || !ts || d->hs == GTSIM_XRGN_NONE || lanes == 0)
         return false;
-    size_t last = (size_t)d->reg * regsize + (size_t)d->subreg * ts +
-                  (size_t)(lanes - 1) * d->hs * ts + ts;
+    size_t last =
+        (size_t)d->reg * regsize + (size_t)d->subreg * ts + (size_t)(lanes - 1) * d->hs * ts + ts;
     return last <= size;
 }
 
@@ -201,9 +201,9 @@ static bool is_int(uint8_t t)
 static enum gtsim_exec_result alu(const struct gtsim_xinsn *x, struct gtsim_exec_env *env)
 {
     static const uint8_t nsrc_of[128] = {
-        [OP_ADD] = 2, [OP_MUL] = 2, [OP_ADD3] = 3, [OP_MACL] = 2, [OP_MAD] = 3, [OP_MOV] = 1,
-        [OP_NOT] = 1, [OP_AND] = 2, [OP_OR] = 2,   [OP_XOR] = 2,  [OP_SHR] = 2, [OP_SHL] = 2,
-        [OP_ASR] = 2,
+        [OP_ADD] = 2, [OP_MUL] = 2, [OP_ADD3] = 3, [OP_MACL] = 2, [OP_MAD] = 3,
+        [OP_MOV] = 1, [OP_NOT] = 1, [OP_AND] = 2,  [OP_OR] = 2,   [OP_XOR] = 2,
+        [OP_SHR] = 2, [OP_SHL] = 2, [OP_ASR] = 2,
     };
     uint64_t res[MAX_LANES];
     size_t regsize = grf_bytes(env);

@@ -86,7 +86,7 @@ struct gtsim_hw {
     uint32_t nworkers;
     struct hw_worker *workers;
 
-    bool exec;                           /* threads execute (gtsim_hw_executes) */
+    bool exec;                          /* threads execute (gtsim_hw_executes) */
     struct gtsim_decode_cache *decoded; /* when exec */
 };
 
@@ -225,9 +225,12 @@ static void raise_illegal(struct gtsim_hw *hw, uint32_t idx, bool debugger, uint
         set_cr0(hw, idx, 1, cr0(hw, idx, 1) | GTSIM_CR0_1_ILLEGAL_OPCODE);
         stop(hw, idx, GTSIM_STOP_ILLEGAL, 0);
     } else {
-        l->faulted = true;
-        l->fault_address = (uint64_t)(uintptr_t)hw->isa + ip;
-        l->fault_thread = idx;
+        if (!l->faulted) {
+            l->faulted = true;
+            l->fault_illegal = true;
+            l->fault_address = (uint64_t)(uintptr_t)hw->isa + ip;
+            l->fault_thread = idx;
+        }
         finish(hw, idx);
     }
 }
@@ -316,6 +319,7 @@ static bool step_one(struct gtsim_hw *hw, uint32_t idx)
             stop(hw, idx, GTSIM_STOP_ILLEGAL, 0);
         } else {
             l->faulted = true;
+            l->fault_illegal = true;
             l->fault_address = isabase + ip;
             l->fault_thread = idx;
             finish(hw, idx);
@@ -886,6 +890,7 @@ int gtsim_hw_run(struct gtsim_hw *hw, struct gtsim_hw_launch *l)
     l->groups_dispatched = l->groups_done = 0;
     l->live_threads = 0;
     l->faulted = false;
+    l->fault_illegal = false;
 
     struct hw_indirect indirect = {NULL, 0};
     if (hw->exec && build_indirect(l, &indirect) != 0)

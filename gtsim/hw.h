@@ -77,7 +77,8 @@ struct gtsim_hw_launch {
     uint32_t threads_per_group;
     uint64_t groups_total, groups_dispatched, groups_done;
     uint32_t live_threads;
-    bool faulted; /* a fault happened with no debugger to report it to */
+    bool faulted;       /* a fault happened with no debugger to report it to */
+    bool fault_illegal; /* it was an illegal instruction, at fault_address */
     uint64_t fault_address;
     uint32_t fault_thread;
 };

@@ -16,8 +16,8 @@ typedef struct kv_opaque kv_t;
 #define IGA_XE_HPC 0x01000004 /* XE_VER(1, 4) in iga.h */
 
 struct iga_api {
-    kv_t *(*create)(int plat, const void *bytes, size_t len, int *status, char *err,
-                    size_t errcap, int swsb_mode);
+    kv_t *(*create)(int plat, const void *bytes, size_t len, int *status, char *err, size_t errcap,
+                    int swsb_mode);
     void (*destroy)(kv_t *);
     int32_t (*inst_size)(const kv_t *, int32_t pc);
     uint32_t (*exec_size)(const kv_t *, int32_t pc);

@@ -53,7 +53,7 @@ struct gtsim_xop {
     uint8_t file; /* enum gtsim_xfile */
     uint8_t type; /* enum gtsim_xtype */
     uint16_t reg;
-    uint16_t subreg; /* in elements of type */
+    uint16_t subreg;   /* in elements of type */
     uint8_t vs, w, hs; /* region; dst uses hs only */
     uint8_t mod;       /* 0 none; nonzero: negate/abs as IGA reports it (not modelled) */
     uint64_t imm;
@@ -61,8 +61,8 @@ struct gtsim_xop {
 
 /* IGA's ExecSize, mask offset etc. are returned decoded (lanes, not codes). */
 struct gtsim_xinsn {
-    uint8_t opcode;   /* raw 7-bit opcode (isa.h), not IGA's enumeration */
-    uint8_t length;   /* 8 or 16 */
+    uint8_t opcode;    /* raw 7-bit opcode (isa.h), not IGA's enumeration */
+    uint8_t length;    /* 8 or 16 */
     uint8_t exec_size; /* lanes: 1..32 */
     uint8_t chan_off;  /* first lane: 0, 4, 8, ... (M0, M4, ...) */
     bool nomask;       /* (W): ignores the execution mask */

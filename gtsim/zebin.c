@@ -38,9 +38,9 @@ struct zeinfo_parser {
     struct yaml_frame stack[YAML_MAX_DEPTH];
     size_t depth;
     size_t cap_kernels;
-    size_t cap_args; /* of the current (last) kernel */
-    bool in_kernel;  /* a "kernels" item has been opened */
-    bool in_arg;     /* a payload_arguments item of the last kernel is open */
+    size_t cap_args;  /* of the current (last) kernel */
+    bool in_kernel;   /* a "kernels" item has been opened */
+    bool in_arg;      /* a payload_arguments item of the last kernel is open */
     char pt_type[32]; /* arg_type of the open per_thread_payload_arguments item */
     unsigned line;
     char *err;

@@ -22,7 +22,7 @@
 #include "tests/lib/slurp.h"
 #include "tests/lib/tap.h"
 
-#define PLAN 19
+#define PLAN 20
 #define ITEMS 96 /* three SIMD32 threads per group */
 #define GROUPS 3
 #define N (ITEMS * GROUPS)
@@ -223,12 +223,52 @@ static void check_slm(struct gtsim_hw *hw)
     int bad = 0;
     for (int g = 0; g < NG; g++)
         for (int i = 0; i < LSZ; i++)
-            bad += m.c[g * LSZ + i] !=
-                   m.a[g * LSZ + (i + 1) % 64] + 2 * m.a[g * LSZ + LSZ - 1 - i];
+            bad += m.c[g * LSZ + i] != m.a[g * LSZ + (i + 1) % 64] + 2 * m.a[g * LSZ + LSZ - 1 - i];
     tap_ok(rc == 0 && bad == 0,
            "slm: every item read what others of its group wrote to SLM before the barrier "
            "(%d wrong)",
            bad);
+}
+
+/* oob.cl in bounds: p[offset + gid] = value for 2 groups of 32, with a
+ * 64-bit offset and a by-value int. Payload of oob-xehpc's .ze_info: p at
+ * 32, offset at 40, value at 48, local_size 12, enqueued_local_size 52. */
+static void check_oob(struct gtsim_hw *hw)
+{
+    static struct memory m;
+    static struct gtsim_hw_launch l;
+    uint32_t size = 0, lid = 0, ls[3] = {32, 1, 1};
+    uint64_t entry = load_kernel(hw, "oob", &size, &lid);
+    uint64_t p = (uint64_t)(uintptr_t)m.c;
+    int64_t offset = 17;
+    int32_t value = -123456;
+
+    fill(&m);
+    memset(&l, 0, sizeof(l));
+    snprintf(l.kernel.name, sizeof(l.kernel.name), "oob");
+    l.kernel.entry = entry;
+    l.kernel.size = size;
+    l.kernel.simd = 32;
+    l.group_count[0] = 2;
+    l.group_count[1] = l.group_count[2] = 1;
+    l.group_size[0] = 32;
+    l.group_size[1] = l.group_size[2] = 1;
+    l.slice_count = 1;
+    memcpy(l.cross_thread + 12, ls, 12);
+    memcpy(l.cross_thread + 32, &p, 8);
+    memcpy(l.cross_thread + 40, &offset, 8);
+    memcpy(l.cross_thread + 48, &value, 4);
+    memcpy(l.cross_thread + 52, ls, 12);
+    l.cross_thread_size = 64;
+    l.local_id_size = lid;
+    l.mem_ok = mem_ok;
+    l.mem_ctx = &m;
+    int rc = entry ? gtsim_hw_run(hw, &l) : -1;
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += m.c[i] != (i >= 17 && i < 17 + 64 ? value : -1);
+    tap_ok(rc == 0 && bad == 0,
+           "oob in bounds: p[17 + gid] = value for 64 items, nothing else (%d wrong)", bad);
 }
 
 int main(void)
@@ -275,19 +315,19 @@ int main(void)
     uint32_t ip = reg32(hw, t, GTSIM_REGSET_CR, 0, 2);
     uint32_t group = reg32(hw, t, GTSIM_REGSET_GRF, 0, 1);
     uint32_t local = reg32(hw, t, GTSIM_REGSET_GRF, 0, 2);
-    uint64_t arg_a = (uint64_t)reg32(hw, t, GTSIM_REGSET_GRF, 4, 9) << 32 |
-                     reg32(hw, t, GTSIM_REGSET_GRF, 4, 8);
+    uint64_t arg_a =
+        (uint64_t)reg32(hw, t, GTSIM_REGSET_GRF, 4, 9) << 32 | reg32(hw, t, GTSIM_REGSET_GRF, 4, 8);
     tap_ok(ip == isabase_off + 0x170, "it stopped at the store (IP 0x%x)", ip - isabase_off);
     tap_ok(arg_a == (uint64_t)(uintptr_t)m.a, "r4.4:q holds the argument a (0x%llx)",
            (unsigned long long)arg_a);
     int badsum = 0;
     for (uint32_t lane = 0; lane < 32; lane++) {
         uint32_t i = group * ITEMS + local * 32 + lane;
-        badsum += (int32_t)reg32(hw, t, GTSIM_REGSET_GRF, 20 + lane / 16, lane % 16) !=
-                  m.a[i] + m.b[i];
+        badsum +=
+            (int32_t)reg32(hw, t, GTSIM_REGSET_GRF, 20 + lane / 16, lane % 16) != m.a[i] + m.b[i];
     }
-    tap_ok(badsum == 0, "r20-r21 hold the 32 lanes' sums of thread %u.%u (%d wrong)", group,
-           local, badsum);
+    tap_ok(badsum == 0, "r20-r21 hold the 32 lanes' sums of thread %u.%u (%d wrong)", group, local,
+           badsum);
     gtsim_isa_set_breakpoint(store, false);
     for (uint32_t i = 0; i < gtsim_hw_thread_count(hw); i++) {
         if (gtsim_hw_thread_state(hw, i) != GTSIM_T_STOPPED)
@@ -351,11 +391,12 @@ int main(void)
     gtsim_hw_resume_locked(hw, s.thread); /* no debugger now: it ends the launch */
     gtsim_hw_unlock(hw);
     pthread_join(r.tid, NULL);
-    tap_ok(r.rc == -EFAULT && l.fault_address == entry + 0x30,
+    tap_ok(r.rc == -EFAULT && l.fault_illegal && l.fault_address == entry + 0x30,
            "without a debugger the launch fails (-EFAULT) at the avg's address");
     tap_ok(m.c[0] == -1, "and computed nothing");
 
     check_slm(hw);
+    check_oob(hw);
     gtsim_hw_destroy(hw);
     return tap_done();
 }

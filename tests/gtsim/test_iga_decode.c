@@ -45,8 +45,7 @@ static void check_listing(const char *name)
     struct gtsim_zebin *zb = load(name, &k);
     unsigned n = 0, bad = 0;
 
-    snprintf(path, sizeof(path), "%s/tests/kernels/fixtures/%s-xehpc.insns", top ? top : ".",
-             name);
+    snprintf(path, sizeof(path), "%s/tests/kernels/fixtures/%s-xehpc.insns", top ? top : ".", name);
     FILE *f = fopen(path, "r");
     if (!zb || !k || !f) {
         tap_ok(0, "%s: fixture and listing readable", name);
@@ -85,8 +84,7 @@ static const struct gtsim_xinsn *at(const struct gtsim_zebin_kernel *k, uint32_t
     return gtsim_iga_decode(GTSIM_XEHPC, k->text + off, k->text_size - off, x) == 0 ? x : NULL;
 }
 
-static bool op_is(const struct gtsim_xop *o, uint8_t file, uint16_t reg, uint16_t sub,
-                  uint8_t type)
+static bool op_is(const struct gtsim_xop *o, uint8_t file, uint16_t reg, uint16_t sub, uint8_t type)
 {
     return o->file == file && o->reg == reg && o->subreg == sub && o->type == type;
 }
@@ -144,13 +142,13 @@ static void check_vadd_operands(void)
                x.src[0].w == 1 && x.src[0].hs == 0,
            "0xf8 compacted mov (16|M16): mask offset 16, dst stride 2");
     /* 0x0100 shl (16|M0) r30.0<1>:q r26.0<2;1,0>:ud 2:w {Compacted} */
-    tap_ok(at(k, 0x100, &x) && x.opcode == 0x69 && x.dst.type == GTSIM_XT_Q &&
-               x.src[0].vs == 2 && x.src[1].type == GTSIM_XT_W && x.src[1].imm == 2,
+    tap_ok(at(k, 0x100, &x) && x.opcode == 0x69 && x.dst.type == GTSIM_XT_Q && x.src[0].vs == 2 &&
+               x.src[1].type == GTSIM_XT_W && x.src[1].imm == 2,
            "0x100 compacted shl: :q destination, <2;1,0>:ud, 2:w");
     /* 0x0170 send.ugm (32|M0) null r22 r20:2 0x0 0x08000584: store.ugm.d32.a64 */
-    tap_ok(at(k, 0x170, &x) && x.is_send && x.desc == 0x08000584u && x.mlen == 4 &&
-               x.emlen == 2 && x.rlen == 0 && x.dst.file == GTSIM_XF_NULL &&
-               x.src[0].reg == 22 && x.src[1].reg == 20,
+    tap_ok(at(k, 0x170, &x) && x.is_send && x.desc == 0x08000584u && x.mlen == 4 && x.emlen == 2 &&
+               x.rlen == 0 && x.dst.file == GTSIM_XF_NULL && x.src[0].reg == 22 &&
+               x.src[1].reg == 20,
            "0x170 store.ugm.d32.a64: address r22 (4 GRF), data r20 (2 GRF)");
     /* 0x0180 (W) send.gtwy (8|M0) null r127 null:0 0x0 0x02000010 {EOT} */
     tap_ok(at(k, 0x180, &x) && x.is_send && x.eot && x.sfid == GTSIM_SFID_GATEWAY &&
