@@ -4,7 +4,7 @@
 # on every platform and in both of the loader's handle modes.
 ex="$top_builddir/examples"
 . "$top_srcdir/tests/lib/tap.sh"
-tap_plan 10 # 3 platforms, intercept, 16K threads, 2 without a driver, pagefault, 2 executed
+tap_plan 11 # 3 platforms, intercept, 16K threads, 2 without a driver, pagefault, 3 executed
 
 for plat in gen12lp xehpg xehpc; do
     out=$(ZE_ENABLE_ALT_DRIVERS="$GTSIM_LIB" GTSIM_CONFIG="platform=$plat" "$ex/vadd" 2>&1)
@@ -55,4 +55,13 @@ if printf '%s' "$out" | grep -q "exec=1 ignored"; then
 elif [ $rc -eq 0 ] && [ -n "$p" ] && printf '%s' "$out" | grep -q "gtsim: page fault at $p in kernel 'oob'"; then
     ok "pagefault executed: the store faults at p[0] ($p)"
 else notok "pagefault executed: faults at p (rc $rc)" "$out"; fi
+
+# Without libiga64, exec=1 says so and the threads walk as before.
+out=$(ZE_ENABLE_ALT_DRIVERS="$GTSIM_LIB" GTSIM_IGA_LIBRARY=/nonexistent/libiga64.so.1 \
+    GTSIM_CONFIG="platform=xehpc,exec=1" "$ex/vadd" 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && printf '%s' "$out" | grep -q "gtsim: exec=1 ignored, threads walk instructions: libiga64.so.1 not found" &&
+    printf '%s' "$out" | grep -q "vadd: PASSED"; then
+    ok "exec=1 without libiga64: a note on stderr, vadd runs walking"
+else notok "exec=1 without libiga64 (rc $rc)" "$out"; fi
 tap_done
