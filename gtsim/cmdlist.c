@@ -212,14 +212,14 @@ static ze_result_t ZE_APICALL gtsim_zeCommandListAppendLaunchKernel(
     c.launch = calloc(1, sizeof(*c.launch));
     if (!c.launch)
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    r = gtsim_kernel_snapshot(k, c.launch);
+    c.launch->group_count[0] = groups->groupCountX;
+    c.launch->group_count[1] = groups->groupCountY;
+    c.launch->group_count[2] = groups->groupCountZ;
+    r = gtsim_kernel_snapshot(k, c.launch); /* after the group counts: the payload has them */
     if (r != ZE_RESULT_SUCCESS) {
         free_cmd(&c);
         return r;
     }
-    c.launch->group_count[0] = groups->groupCountX;
-    c.launch->group_count[1] = groups->groupCountY;
-    c.launch->group_count[2] = groups->groupCountZ;
     return append(l, &c, hSignal, nwait, phWait);
 }
 

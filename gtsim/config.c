@@ -31,6 +31,7 @@ void gtsim_config_defaults(struct gtsim_config *cfg)
     cfg->interrupt_spread_ms = 0;
     cfg->barrier_skip = 0;
     cfg->poll_us = GTSIM_DEFAULT_POLL_US;
+    cfg->exec = 0;
 }
 
 static int parse_u(const char *key, const char *val, uint64_t max, uint64_t *out, char *err,
@@ -41,7 +42,7 @@ static int parse_u(const char *key, const char *val, uint64_t max, uint64_t *out
     /* pace and the cost knobs take 0 for "none"; a shape of 0 is no hardware */
     bool zero_ok = strcmp(key, "pace") == 0 || strcmp(key, "debug_latency_us") == 0 ||
                    strcmp(key, "interrupt_spread_ms") == 0 || strcmp(key, "barrier_skip") == 0 ||
-                   strcmp(key, "poll_us") == 0;
+                   strcmp(key, "poll_us") == 0 || strcmp(key, "exec") == 0;
     errno = 0;
     v = strtoull(val, &end, 0);
     if (errno || end == val || *end || v > max || (v == 0 && !zero_ok)) {
@@ -93,7 +94,8 @@ static const struct {
                     {"debug_latency_us", 1000000},
                     {"interrupt_spread_ms", 60000},
                     {"barrier_skip", 1},
-                    {"poll_us", 100000}};
+                    {"poll_us", 100000},
+                    {"exec", 1}};
 
 #define NUMERIC_KEYS (sizeof(numeric_keys) / sizeof(numeric_keys[0]))
 
@@ -133,8 +135,11 @@ static void store_number(unsigned k, uint64_t v, struct gtsim_config *cfg)
     case 10:
         cfg->barrier_skip = (uint32_t)v;
         break;
-    default:
+    case 11:
         cfg->poll_us = (uint32_t)v;
+        break;
+    default:
+        cfg->exec = (uint32_t)v;
         break;
     }
 }
@@ -151,7 +156,7 @@ static int parse_number(const char *key, const char *val, struct gtsim_config *c
         snprintf(err, errlen,
                  "GTSIM_CONFIG: unknown key '%s' (known: platform, devices, tiles, slices, "
                  "subslices, eus, threads, pace, workers, tile_attach, debug_latency_us, "
-                 "interrupt_spread_ms, barrier_skip, poll_us)",
+                 "interrupt_spread_ms, barrier_skip, poll_us, exec)",
                  key);
         return -EINVAL;
     }

@@ -28,6 +28,9 @@ struct gtsim_config {
      * of every work-group never arrives at a barrier. */
     uint32_t barrier_skip;
     uint32_t poll_us; /* a debug stream polls this long before it sleeps */
+    /* 1 = threads execute instructions (README.md, "Executing
+     * instructions"); 0 = they walk them (the default for now). */
+    uint32_t exec;
 };
 
 /* At most this many hardware threads per root device (all tiles). */

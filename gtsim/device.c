@@ -61,8 +61,9 @@ struct gtsim_device *gtsim_device_build(struct gtsim_driver *drv, uint32_t ordin
                                         size_t errlen)
 {
     const struct gtsim_config *c = &drv->cfg;
-    struct gtsim_hw_config hc = {c->platform, c->tiles, c->slices,  c->subslices,        c->eus,
-                                 c->threads,  c->pace,  c->workers, c->barrier_skip != 0};
+    struct gtsim_hw_config hc = {
+        c->platform, c->tiles, c->slices,  c->subslices,         c->eus,
+        c->threads,  c->pace,  c->workers, c->barrier_skip != 0, c->exec != 0};
     struct gtsim_device *root = new_device(drv, ordinal);
 
     if (!root) {

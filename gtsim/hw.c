@@ -8,6 +8,8 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "gtsim/decode_cache.h"
+#include "gtsim/iga.h"
 #include "gtsim/isa.h"
 
 /* The instruction heap is reserved once and never moves, so isabase stays
@@ -43,6 +45,7 @@ struct hw_thread {
     uint32_t bar_gen;  /* the group's generation when it signalled */
     struct gtsim_hw_launch *launch;
     struct hw_group *group;
+    struct hw_indirect *indirect; /* the launch's payload when executing */
     uint64_t last_ns;
 };
 
@@ -82,6 +85,18 @@ struct gtsim_hw {
 
     uint32_t nworkers;
     struct hw_worker *workers;
+
+    bool exec;                          /* threads execute (gtsim_hw_executes) */
+    struct gtsim_decode_cache *decoded; /* when exec */
+};
+
+/* What a launch's threads read as their payload when they execute: the
+ * cross-thread data, then each thread's local ids (README.md, "Executing
+ * instructions"). One copy per launch, shared by every work-group, since
+ * local ids do not depend on the group. */
+struct hw_indirect {
+    uint8_t *data;
+    uint32_t size;
 };
 
 static uint64_t now_ns(void)
@@ -138,6 +153,7 @@ static void finish(struct gtsim_hw *hw, uint32_t idx)
     hw->free_in_subslice[s * hw->cfg.subslices + ss]++;
     t->launch = NULL;
     t->group = NULL;
+    t->indirect = NULL;
     if (g && --g->live == 0) {
         free(g->slm);
         free(g->members);
@@ -201,6 +217,82 @@ static bool barrier_wait(struct hw_thread *t)
     return true;
 }
 
+/* An instruction the thread cannot run: the illegal-opcode exception. */
+static void raise_illegal(struct gtsim_hw *hw, uint32_t idx, bool debugger, uint32_t ip)
+{
+    struct gtsim_hw_launch *l = hw->threads[idx].launch;
+    if (debugger) {
+        set_cr0(hw, idx, 1, cr0(hw, idx, 1) | GTSIM_CR0_1_ILLEGAL_OPCODE);
+        stop(hw, idx, GTSIM_STOP_ILLEGAL, 0);
+    } else {
+        if (!l->faulted) {
+            l->faulted = true;
+            l->fault_illegal = true;
+            l->fault_address = (uint64_t)(uintptr_t)hw->isa + ip;
+            l->fault_thread = idx;
+        }
+        finish(hw, idx);
+    }
+}
+
+/* A load or store outside every allocation, at the send that made it. */
+static void raise_page_fault(struct gtsim_hw *hw, uint32_t idx, bool debugger, uint64_t addr)
+{
+    struct gtsim_hw_launch *l = hw->threads[idx].launch;
+    if (debugger) {
+        set_cr0(hw, idx, 1, cr0(hw, idx, 1) | GTSIM_CR0_1_PAGE_FAULT);
+        stop(hw, idx, GTSIM_STOP_PAGE_FAULT, addr);
+        return;
+    }
+    if (!l->faulted) {
+        l->faulted = true;
+        l->fault_address = addr;
+        l->fault_thread = idx;
+    }
+    finish(hw, idx);
+}
+
+/* Runs the instruction at ip for the executing model. Returns false when
+ * the thread stopped (fault, illegal instruction). The IP is left on the
+ * instruction then, as the hardware reports it. */
+static bool execute(struct gtsim_hw *hw, uint32_t idx, uint32_t tile, uint32_t ip, uint32_t end,
+                    bool debugger)
+{
+    struct hw_thread *t = &hw->threads[idx];
+    const struct gtsim_xinsn *x =
+        gtsim_decode_cache_get(hw->decoded, tile, ip, hw->isa_tile[tile] + ip, end - ip);
+    if (!x) {
+        raise_illegal(hw, idx, debugger, ip);
+        return false;
+    }
+    struct gtsim_exec_env env = {
+        .layout = hw->layout,
+        .slot = slot(hw, idx),
+        .slm = t->group ? t->group->slm : NULL,
+        .slm_size = t->group ? t->group->slm_size : 0,
+        .indirect = t->indirect ? t->indirect->data : NULL,
+        .indirect_size = t->indirect ? t->indirect->size : 0,
+        .mem_ok = t->launch->mem_ok,
+        .mem_ctx = t->launch->mem_ctx,
+    };
+    switch (gtsim_exec_one(x, &env)) {
+    case GTSIM_EXEC_NEXT:
+        return true;
+    case GTSIM_EXEC_FAULT:
+        /* One fault per thread, as the walking model: a thread resumed at
+         * the send that faulted goes on without the access (nothing was
+         * read or written), rather than fault again for ever. */
+        if (t->faulted)
+            return true;
+        t->faulted = 1;
+        raise_page_fault(hw, idx, debugger, env.fault_address);
+        return false;
+    default:
+        raise_illegal(hw, idx, debugger, ip);
+        return false;
+    }
+}
+
 /* Executes at most one instruction; returns false when the thread stopped
  * running (finished, stopped or faulted). */
 static bool step_one(struct gtsim_hw *hw, uint32_t idx)
@@ -227,6 +319,7 @@ static bool step_one(struct gtsim_hw *hw, uint32_t idx)
             stop(hw, idx, GTSIM_STOP_ILLEGAL, 0);
         } else {
             l->faulted = true;
+            l->fault_illegal = true;
             l->fault_address = isabase + ip;
             l->fault_thread = idx;
             finish(hw, idx);
@@ -255,9 +348,13 @@ static bool step_one(struct gtsim_hw *hw, uint32_t idx)
         return false;
     if (in.is_gateway)
         barrier_signal(hw, t);
-    /* gtsim does not compute addresses: a launch with a pointer argument
-     * outside every allocation faults at each thread's first memory send. */
-    if (in.is_send && l->has_bad_pointer && !t->faulted) {
+    if (hw->exec) {
+        if (!execute(hw, idx, slice / hw->cfg.slices_per_tile, ip, end, debugger))
+            return false;
+    } else if (in.is_send && l->has_bad_pointer && !t->faulted) {
+        /* Walking, gtsim does not compute addresses: a launch with a
+         * pointer argument outside every allocation faults at each
+         * thread's first memory send. */
         t->faulted = 1;
         if (debugger) {
             set_cr0(hw, idx, 1, cr0(hw, idx, 1) | GTSIM_CR0_1_PAGE_FAULT);
@@ -426,6 +523,18 @@ struct gtsim_hw *gtsim_hw_create(const struct gtsim_hw_config *cfg, char *err, s
     }
     for (uint32_t i = 0; i < hw->nsubslices; i++)
         hw->free_in_subslice[i] = hw->per_subslice;
+    if (cfg->exec) {
+        const char *why = NULL;
+        if (cfg->platform != GTSIM_XEHPC)
+            why = "only xehpc is executed so far";
+        else if (!gtsim_iga_available(&why))
+            ;
+        else if (!(hw->decoded = gtsim_decode_cache_create(cfg->platform)))
+            why = "out of memory";
+        hw->exec = why == NULL;
+        if (why)
+            fprintf(stderr, "gtsim: exec=1 ignored, threads walk instructions: %s\n", why);
+    }
     /* Offset 0 of the heap stays unused so no kernel starts at IP 0. */
     hw->isa_used = 256;
     if (start_workers(hw) != 0) {
@@ -460,6 +569,7 @@ void gtsim_hw_destroy(struct gtsim_hw *hw)
         munmap(hw->isa, ISA_HEAP_SIZE);
     if (hw->gsh)
         munmap(hw->gsh, GSH_SIZE);
+    gtsim_decode_cache_destroy(hw->decoded);
     free(hw->threads);
     free(hw->free_in_subslice);
     free(hw->slice_debug);
@@ -472,6 +582,11 @@ void gtsim_hw_destroy(struct gtsim_hw *hw)
 const struct gtsim_hw_config *gtsim_hw_config(const struct gtsim_hw *hw)
 {
     return &hw->cfg;
+}
+
+bool gtsim_hw_executes(const struct gtsim_hw *hw)
+{
+    return hw->exec;
 }
 
 const struct gtsim_regfile_layout *gtsim_hw_layout(const struct gtsim_hw *hw)
@@ -666,7 +781,8 @@ static void init_thread(struct gtsim_hw *hw, uint32_t idx, const struct gtsim_hw
 
 /* Places one work-group if some subslice of the launch's slices has room.
  * Called with the lock held. */
-static bool dispatch_group(struct gtsim_hw *hw, struct gtsim_hw_launch *l)
+static bool dispatch_group(struct gtsim_hw *hw, struct gtsim_hw_launch *l,
+                           struct hw_indirect *indirect)
 {
     const struct gtsim_hw_config *c = &hw->cfg;
     uint32_t first = l->slice_first * c->subslices, count = l->slice_count * c->subslices;
@@ -706,6 +822,7 @@ static bool dispatch_group(struct gtsim_hw *hw, struct gtsim_hw_launch *l)
                 init_thread(hw, idx, l, gid, placed, lanes);
                 t->launch = l;
                 t->group = grp;
+                t->indirect = indirect;
                 t->step = 0;
                 t->faulted = 0;
                 t->signalled = t->parked = t->at_wait = 0;
@@ -725,6 +842,39 @@ static bool dispatch_group(struct gtsim_hw *hw, struct gtsim_hw_launch *l)
     return false;
 }
 
+/* The payload the runtime writes for an executed launch: the cross-thread
+ * data, padded to 32 bytes as the runtime does, then per thread of a group
+ * its lanes' local ids (x, y, z as 16-bit words, each a third of the
+ * kernel's per-thread local_id size). r0.0 of every thread points at
+ * offset 0 of it (gtsim's A32 stateless space, README.md). */
+static int build_indirect(const struct gtsim_hw_launch *l, struct hw_indirect *out)
+{
+    uint32_t cross = (l->cross_thread_size + 31) & ~31u;
+    uint32_t per = l->local_id_size, simd = l->kernel.simd;
+    uint32_t gx = l->group_size[0], gy = l->group_size[1];
+    uint64_t size = cross + (uint64_t)per * l->threads_per_group;
+
+    out->data = calloc(1, size ? size : 1);
+    if (!out->data)
+        return -ENOMEM;
+    out->size = (uint32_t)size;
+    memcpy(out->data, l->cross_thread, l->cross_thread_size);
+    uint32_t stride = per / 3;
+    if (stride < simd * 2)
+        return 0; /* no local ids the executor knows how to lay out */
+    for (uint32_t t = 0; t < l->threads_per_group; t++) {
+        uint8_t *p = out->data + cross + (size_t)t * per;
+        for (uint32_t lane = 0; lane < simd; lane++) {
+            uint32_t item = t * simd + lane;
+            uint16_t id[3] = {(uint16_t)(item % gx), (uint16_t)(item / gx % gy),
+                              (uint16_t)(item / (gx * gy))};
+            for (int d = 0; d < 3; d++)
+                memcpy(p + (size_t)d * stride + lane * 2u, &id[d], 2);
+        }
+    }
+    return 0;
+}
+
 int gtsim_hw_run(struct gtsim_hw *hw, struct gtsim_hw_launch *l)
 {
     const struct gtsim_hw_config *c = &hw->cfg;
@@ -740,17 +890,23 @@ int gtsim_hw_run(struct gtsim_hw *hw, struct gtsim_hw_launch *l)
     l->groups_dispatched = l->groups_done = 0;
     l->live_threads = 0;
     l->faulted = false;
+    l->fault_illegal = false;
+
+    struct hw_indirect indirect = {NULL, 0};
+    if (hw->exec && build_indirect(l, &indirect) != 0)
+        return -ENOMEM;
 
     pthread_mutex_lock(&hw->lock);
     while (l->groups_dispatched < l->groups_total && !hw->shutdown) {
         /* Like the hardware, stop dispatching once the launch has faulted. */
         if (l->faulted)
             break;
-        if (!dispatch_group(hw, l))
+        if (!dispatch_group(hw, l, indirect.data ? &indirect : NULL))
             pthread_cond_wait(&hw->free_cv, &hw->lock);
     }
     while (l->live_threads > 0 && !hw->shutdown)
         pthread_cond_wait(&hw->free_cv, &hw->lock);
     pthread_mutex_unlock(&hw->lock);
+    free(indirect.data);
     return l->faulted ? -EFAULT : 0;
 }

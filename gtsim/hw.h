@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gtsim/exec.h"
 #include "gtsim/platform.h"
 #include "gtsim/regfile.h"
 
@@ -26,6 +27,9 @@ struct gtsim_hw_config {
     /* The last thread of every work-group skips barriers: the others wait
      * at the barrier for ever (README.md, "Hangs"). */
     bool barrier_skip;
+    /* Execute instructions (README.md, "Executing instructions"); only
+     * effective on xehpc with libiga64, otherwise threads only walk. */
+    bool exec;
 };
 
 enum gtsim_thread_state {
@@ -51,6 +55,9 @@ struct gtsim_hw_kernel {
     uint32_t slm_size; /* per work-group shared local memory */
 };
 
+/* Largest cross-thread payload a launch may have when it is executed. */
+#define GTSIM_HW_CROSS_THREAD_MAX 1024u
+
 struct gtsim_hw_launch {
     struct gtsim_hw_kernel kernel;
     uint32_t group_count[3];
@@ -58,11 +65,20 @@ struct gtsim_hw_launch {
     uint32_t slice_first, slice_count; /* which slices may run it (a tile) */
     bool has_bad_pointer;              /* a pointer argument outside every allocation */
     uint64_t bad_pointer;
+    /* For the executor: the cross-thread payload as the runtime fills it
+     * (arguments and implicit arguments at their .ze_info offsets), the
+     * per-thread local ids' size per thread, and the allocation check. */
+    uint8_t cross_thread[GTSIM_HW_CROSS_THREAD_MAX];
+    uint32_t cross_thread_size; /* 0: the kernel takes no payload */
+    uint32_t local_id_size;
+    gtsim_mem_check_fn mem_ok;
+    void *mem_ctx;
     /* Progress, guarded by hw->lock. */
     uint32_t threads_per_group;
     uint64_t groups_total, groups_dispatched, groups_done;
     uint32_t live_threads;
-    bool faulted; /* a fault happened with no debugger to report it to */
+    bool faulted;       /* a fault happened with no debugger to report it to */
+    bool fault_illegal; /* it was an illegal instruction, at fault_address */
     uint64_t fault_address;
     uint32_t fault_thread;
 };
@@ -81,6 +97,9 @@ struct gtsim_hw *gtsim_hw_create(const struct gtsim_hw_config *cfg, char *err, s
 void gtsim_hw_destroy(struct gtsim_hw *hw);
 
 const struct gtsim_hw_config *gtsim_hw_config(const struct gtsim_hw *hw);
+/* Whether threads execute instructions (cfg.exec, on a platform and with a
+ * decoder that allow it) or only walk them. */
+bool gtsim_hw_executes(const struct gtsim_hw *hw);
 const struct gtsim_regfile_layout *gtsim_hw_layout(const struct gtsim_hw *hw);
 uint32_t gtsim_hw_thread_count(const struct gtsim_hw *hw);
 uint32_t gtsim_hw_thread_index(const struct gtsim_hw *hw, uint32_t slice, uint32_t subslice,

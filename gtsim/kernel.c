@@ -281,6 +281,66 @@ static ze_result_t ZE_APICALL gtsim_zeKernelGetSourceAttributes(ze_kernel_handle
     return ZE_RESULT_SUCCESS;
 }
 
+static bool mem_ok(void *ctx, uint64_t addr, uint64_t len)
+{
+    return gtsim_mem_is_valid(ctx, addr, (size_t)len);
+}
+
+/* Writes n bytes of value at byte `at` of a payload entry, cut to its size. */
+static void put(struct gtsim_hw_launch *out, const struct gtsim_zebin_arg *a, uint32_t at,
+                const void *value, uint32_t n)
+{
+    if (at >= a->size)
+        return;
+    memcpy(out->cross_thread + a->offset + at, value, a->size - at < n ? a->size - at : n);
+}
+
+/* The cross-thread payload the runtime writes for the executor: each
+ * payload_arguments entry at its offset. Implicit arguments gtsim does not
+ * know are left zero (README.md, "Executing instructions"). Returns false
+ * when the payload does not fit the launch. */
+static bool fill_payload(struct gtsim_kernel *k, struct gtsim_hw_launch *out)
+{
+    uint32_t slm_off = k->info->slm_size;
+    for (size_t i = 0; i < k->info->nargs; i++) {
+        const struct gtsim_zebin_arg *a = &k->info->args[i];
+        if (a->size == 0)
+            continue;
+        if (a->offset + a->size > GTSIM_HW_CROSS_THREAD_MAX)
+            return false;
+        if (a->offset + a->size > out->cross_thread_size)
+            out->cross_thread_size = a->offset + a->size;
+        if (a->kind == GTSIM_ZEBIN_ARG_IMPLICIT) {
+            const uint32_t *v = NULL;
+            if (strcmp(a->arg_type, "local_size") == 0 ||
+                strcmp(a->arg_type, "enqueued_local_size") == 0)
+                v = k->group_size;
+            else if (strcmp(a->arg_type, "num_work_groups") == 0)
+                v = out->group_count;
+            for (uint32_t d = 0; v && d < 3 && d * 4 < a->size; d++)
+                put(out, a, d * 4, &v[d], 4);
+            continue; /* global_id_offset and the others: zero */
+        }
+        if (a->arg_index < 0 || (uint32_t)a->arg_index >= k->nargs)
+            continue;
+        const struct gtsim_kernel_arg *v = &k->args[a->arg_index];
+        if (a->kind == GTSIM_ZEBIN_ARG_LOCAL_PTR) {
+            /* The argument's offset in the group's SLM, after the kernel's
+             * static SLM and the earlier local arguments. */
+            uint64_t off = (slm_off + 15u) & ~15u;
+            put(out, a, 0, &off, 8);
+            slm_off = (uint32_t)off + v->size;
+        } else if (a->kind != GTSIM_ZEBIN_ARG_BUFFER_OFFSET) {
+            /* By value or a pointer's address; buffer_offset stays 0 since
+             * gtsim passes whole allocations' addresses. */
+            uint32_t n = v->size < a->size ? v->size : a->size;
+            memcpy(out->cross_thread + a->offset, v->value,
+                   n < sizeof(v->value) ? n : sizeof(v->value));
+        }
+    }
+    return true;
+}
+
 ze_result_t gtsim_kernel_snapshot(struct gtsim_kernel *k, struct gtsim_hw_launch *out)
 {
     struct gtsim_driver *drv = k->module->device->driver;
@@ -313,6 +373,11 @@ ze_result_t gtsim_kernel_snapshot(struct gtsim_kernel *k, struct gtsim_hw_launch
         }
     }
     out->kernel.slm_size = slm ? slm : DEFAULT_SLM;
+    out->local_id_size = k->info->local_id_size;
+    out->mem_ok = mem_ok;
+    out->mem_ctx = drv;
+    if (!fill_payload(k, out))
+        out->cross_thread_size = 0; /* executed, its prologue reads zeros */
     return ZE_RESULT_SUCCESS;
 }
 

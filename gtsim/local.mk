@@ -13,9 +13,13 @@ libgtsim_core_la_SOURCES = \
 	gtsim/zebin.c gtsim/zebin.h \
 	gtsim/debug_zebin.c gtsim/debug_zebin.h \
 	gtsim/spirv_spec.c gtsim/spirv_spec.h \
-	gtsim/hw.c gtsim/hw.h
+	gtsim/hw.c gtsim/hw.h \
+	gtsim/iga.c gtsim/iga.h \
+	gtsim/decode_cache.c gtsim/decode_cache.h \
+	gtsim/exec.c gtsim/exec.h
 libgtsim_core_la_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) -fvisibility=hidden -fPIC
-libgtsim_core_la_LIBADD = $(LIBELF_LIBS) $(PTHREAD_LIBS)
+# -ldl: libiga64 is dlopened (iga.c), never linked.
+libgtsim_core_la_LIBADD = $(LIBELF_LIBS) $(PTHREAD_LIBS) -ldl
 
 # Installed beside zestub's other private libraries; tests use the build tree's copy.
 pkglib_LTLIBRARIES += libze_gtsim.la

@@ -31,9 +31,10 @@ static void report_fault(struct gtsim_device *dev, const struct gtsim_hw_launch 
     uint32_t s, ss, eu, th;
     gtsim_hw_thread_coords(dev->hw, l->fault_thread, &s, &ss, &eu, &th);
     fprintf(stderr,
-            "gtsim: page fault at 0x%" PRIx64 " in kernel '%s' (thread %u.%u.%u.%u), no debugger "
+            "gtsim: %s at 0x%" PRIx64 " in kernel '%s' (thread %u.%u.%u.%u), no debugger "
             "attached: device %u is lost\n",
-            l->fault_address, l->kernel.name, s, ss, eu, th, dev->ordinal);
+            l->fault_illegal ? "illegal instruction" : "page fault", l->fault_address,
+            l->kernel.name, s, ss, eu, th, dev->ordinal);
 }
 
 static void execute(struct gtsim_queue *q, struct gtsim_cmd *c)

@@ -38,9 +38,10 @@ struct zeinfo_parser {
     struct yaml_frame stack[YAML_MAX_DEPTH];
     size_t depth;
     size_t cap_kernels;
-    size_t cap_args; /* of the current (last) kernel */
-    bool in_kernel;  /* a "kernels" item has been opened */
-    bool in_arg;     /* a payload_arguments item of the last kernel is open */
+    size_t cap_args;  /* of the current (last) kernel */
+    bool in_kernel;   /* a "kernels" item has been opened */
+    bool in_arg;      /* a payload_arguments item of the last kernel is open */
+    char pt_type[32]; /* arg_type of the open per_thread_payload_arguments item */
     unsigned line;
     char *err;
     size_t errlen;
@@ -147,6 +148,8 @@ static int open_item(struct zeinfo_parser *ps)
         ps->in_arg = true;
         return 0;
     }
+    if (path_is(ps, 2, "kernels", "per_thread_payload_arguments"))
+        ps->pt_type[0] = '\0';
     return 0; /* items of sections gtsim does not use */
 }
 
@@ -248,6 +251,23 @@ static int arg_scalar(struct zeinfo_parser *ps, const char *key, const char *v)
     return 0;
 }
 
+/* per_thread_payload_arguments: only local_id (the per-lane local ids the
+ * kernel's prologue loads) matters to the executor; IGC writes arg_type
+ * before offset and size. */
+static int per_thread_scalar(struct zeinfo_parser *ps, const char *key, const char *v)
+{
+    struct gtsim_zebin_kernel *k = cur_kernel(ps);
+    if (!k)
+        return 0;
+    if (strcmp(key, "arg_type") == 0)
+        copy_str(ps->pt_type, sizeof(ps->pt_type), v);
+    else if (strcmp(ps->pt_type, "local_id") == 0 && strcmp(key, "size") == 0)
+        return parse_u32(ps, key, v, &k->local_id_size);
+    else if (strcmp(ps->pt_type, "local_id") == 0 && strcmp(key, "offset") == 0)
+        return parse_u32(ps, key, v, &k->local_id_offset);
+    return 0;
+}
+
 static int on_scalar(struct zeinfo_parser *ps, const char *key, const char *v)
 {
     if (ps->depth == 0) {
@@ -261,6 +281,8 @@ static int on_scalar(struct zeinfo_parser *ps, const char *key, const char *v)
         return env_scalar(ps, key, v);
     if (path_is(ps, 2, "kernels", "payload_arguments"))
         return arg_scalar(ps, key, v);
+    if (path_is(ps, 2, "kernels", "per_thread_payload_arguments"))
+        return per_thread_scalar(ps, key, v);
     return 0;
 }
 

@@ -49,6 +49,9 @@ struct gtsim_zebin_kernel {
     uint32_t barrier_count;
     bool has_stack_calls;
     uint32_t offset_to_skip_per_thread_data_load;
+    /* per_thread_payload_arguments local_id: the per-lane local ids the
+     * runtime provides for each thread (0 if the kernel takes none). */
+    uint32_t local_id_offset, local_id_size;
     size_t nargs;
     struct gtsim_zebin_arg *args;
 };

@@ -99,7 +99,7 @@ static int load_slm(struct gtsim_hw *hw, enum gtsim_platform p, struct gtsim_hw_
 
 static struct gtsim_hw *make_hw(enum gtsim_platform p, bool skip)
 {
-    struct gtsim_hw_config c = {p, 1, 1, 2, 2, 4, 0, 2, skip};
+    struct gtsim_hw_config c = {p, 1, 1, 2, 2, 4, 0, 2, skip, false};
     char err[128];
     struct gtsim_hw *hw = gtsim_hw_create(&c, err, sizeof(err));
     if (!hw)

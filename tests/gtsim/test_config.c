@@ -11,7 +11,7 @@ int main(void)
     struct gtsim_config c;
     char err[256];
 
-    tap_plan(19);
+    tap_plan(21);
     gtsim_config_defaults(&c);
     tap_ok(c.platform == GTSIM_XEHPC && c.devices == 1 && c.tiles == 1, "defaults");
     tap_ok(c.slices * c.subslices * c.eus * c.threads >= 128 &&
@@ -70,5 +70,9 @@ int main(void)
            "poll_us is %u by default and takes 0 (sleep at once)", GTSIM_DEFAULT_POLL_US);
     tap_ok(gtsim_config_parse("poll_us=100001", &c, err, sizeof(err)) != 0,
            "poll_us over 0.1 s refused: %s", err);
+    gtsim_config_defaults(&c);
+    tap_ok(c.exec == 0 && gtsim_config_parse("exec=1", &c, err, sizeof(err)) == 0 && c.exec == 1,
+           "exec is off by default and takes 1");
+    tap_ok(gtsim_config_parse("exec=2", &c, err, sizeof(err)) != 0, "exec=2 refused: %s", err);
     return tap_done();
 }

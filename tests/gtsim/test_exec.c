@@ -75,7 +75,7 @@ struct fixture {
 
 static struct gtsim_hw *make_hw(enum gtsim_platform p, uint64_t pace)
 {
-    struct gtsim_hw_config c = {p, 1, 1, 2, 2, 4, pace, 2, false};
+    struct gtsim_hw_config c = {p, 1, 1, 2, 2, 4, pace, 2, false, false};
     char err[128];
     struct gtsim_hw *hw = gtsim_hw_create(&c, err, sizeof(err));
     if (!hw)
