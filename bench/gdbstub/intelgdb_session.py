@@ -34,6 +34,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "lib"))
 sys.path.insert(0, HERE)
 
+from gdbpath import gdb_argv  # noqa: E402
 from rig import App, RigError, Where  # noqa: E402
 from scale import (FUNCS, SHAPES, CountedWhere, Counter, build_counter,  # noqa: E402
                    wait_dispatched)
@@ -126,7 +127,7 @@ def session(a, gdb, where, counted, counter, argv):
     out = {}
     try:
         srv = Listener(argv, counted.env())
-        term = Terminal([gdb, "-nx", "-q", "-iex", "set pagination off", "-iex",
+        term = Terminal(gdb_argv(gdb) + ["-nx", "-q", "-iex", "set pagination off", "-iex",
                          "set remotetimeout 60", "-iex", "set width 0", "-iex",
                          "set confirm off", "-iex", "set height 0"], dict(os.environ, TERM="dumb"))
         if term.read_until(re.escape(PROMPT), 60) is None:
