@@ -7,12 +7,12 @@ Nothing of the machine's own Slurm or MUNGE is used or touched: the
 configuration, state, spool, pid and log files and the MUNGE socket are
 the directory's, and the client commands find the cluster through
 SLURM_CONF (env()). stop() ends everything the cluster started, whatever
-happened before: jobs are cancelled, a job step that is still running
-(slurmstepd detaches from slurmd into a session of its own) is found by
-its working directory, the cluster's job directory, and killed by pid, and
-the three daemons, children of this process that also die with it
-(PR_SET_PDEATHSIG), get SIGTERM, then SIGKILL. Used by
-test_launch_slurm.py."""
+happened before: jobs are cancelled; what still works in the cluster's
+folder (srun and the tasks in its job directory; a slurmstepd, which
+detaches from slurmd into a session of its own, in slurmd's) is killed by
+pid; the three daemons, children of this process that also die with it
+(PR_SET_PDEATHSIG), get SIGTERM, then SIGKILL. A watchdog process does the
+same sweep when the test is killed outright. Used by test_launch_slurm.py."""
 import ctypes
 import os
 import re
@@ -20,6 +20,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -85,7 +86,32 @@ def _last_error(path):
     return ": " + errors[-1] if errors else ""
 
 
-def _node_cpus(host):
+def pids_working_in(folder):
+    """The processes (not this one) whose working directory is FOLDER or
+    below: in a cluster's folder, only what the cluster started."""
+    pids = []
+    for p in os.listdir("/proc"):
+        if not p.isdigit() or int(p) == os.getpid():
+            continue
+        try:
+            cwd = os.readlink("/proc/%s/cwd" % p)
+        except OSError:
+            continue
+        if cwd == folder or cwd.startswith(folder + "/"):
+            pids.append(int(p))
+    return pids
+
+
+def _parent(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            # pid (comm) state ppid ...: comm may hold spaces and ")".
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _node_cpus():
     """The CPUs slurmd will find here (slurmd -C, hwloc's count), so the
     node is never drained for a mismatch; else the CPUs Python sees."""
     try:
@@ -107,11 +133,18 @@ class Cluster:
         self.jobdir = os.path.join(self.dir, "job")
         os.mkdir(self.jobdir)
         self.host = socket.gethostname().split(".")[0]
-        self.cpus = _node_cpus(self.host)
+        self.cpus = _node_cpus()
         self.conf = os.path.join(self.dir, "slurm.conf")
         self.socket = os.path.join(self.dir, "munge", "munge.socket")
         self.daemons = {}  # name -> Popen
         self.stopped = {}  # name -> how it ended, once stop() ran
+        # A test killed outright (SIGKILL) runs no finally: the watchdog,
+        # in a session of its own, sees its end of the pipe close and
+        # kills what still works in the folder (a detached slurmstepd,
+        # srun and the tasks; the daemons die with the test).
+        self.watchdog = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--watch",
+                                          self.dir], stdin=subprocess.PIPE, cwd="/",
+                                         start_new_session=True)
 
     # ---- start ----------------------------------------------------------
     def start(self, timeout=60):
@@ -178,6 +211,11 @@ class Cluster:
             "AuthType=auth/munge", "CredType=cred/munge",
             "AuthInfo=socket=%s" % self.socket,
             "StateSaveLocation=%s/state" % d, "SlurmdSpoolDir=%s/spool" % d,
+            # mpi/pmix makes a folder per step under TmpFS, named by job
+            # and step only (/tmp/spmix_appdir_UID_JOB.STEP): in /tmp, one
+            # that a killed step left would fail the same step of the
+            # next cluster, whose job ids start at 1 again.
+            "TmpFS=%s/tmp" % d,
             "SlurmctldPidFile=%s/slurmctld.pid" % d, "SlurmdPidFile=%s/slurmd.pid" % d,
             "SlurmctldLogFile=%s" % self._log("slurmctld.file"),
             "SlurmdLogFile=%s" % self._log("slurmd.file"),
@@ -193,7 +231,7 @@ class Cluster:
             "NodeName=%s NodeAddr=127.0.0.1 CPUs=%d State=UNKNOWN" % (self.host, self.cpus),
             "PartitionName=test Nodes=%s Default=YES MaxTime=INFINITE State=UP" % self.host,
         ]
-        for sub in ("state", "spool"):
+        for sub in ("state", "spool", "tmp"):
             os.makedirs(os.path.join(d, sub), exist_ok=True)
         with open(self.conf, "w") as f:
             f.write("\n".join(lines) + "\n")
@@ -225,7 +263,9 @@ class Cluster:
     def logs(self):
         """The tail of each daemon's log, for a skip or a failure."""
         out = []
-        for name in ("munged", "slurmctld", "slurmd"):
+        # slurmd.file.log: slurmd's LogFile, where slurmstepd (the job
+        # steps) also writes; the others are the daemons' stderr.
+        for name in ("munged", "slurmctld", "slurmd", "slurmd.file"):
             if os.path.exists(self._log(name)):
                 out.append("---- %s (%s)" % (name, self._log(name)))
                 out += _tail(self._log(name))
@@ -277,17 +317,12 @@ class Cluster:
         return {"jobs": jobs, "step_sockets": steps, "pids": self._pids_in_jobdir()}
 
     def _pids_in_jobdir(self):
-        pids = []
-        for p in os.listdir("/proc"):
-            if not p.isdigit() or int(p) == os.getpid():
-                continue
-            try:
-                cwd = os.readlink("/proc/%s/cwd" % p)
-            except OSError:
-                continue
-            if cwd == self.jobdir or cwd.startswith(self.jobdir + "/"):
-                pids.append(int(p))
-        return pids
+        """Processes working in the cluster's directory but the daemons
+        and slurmctld's helper slurmscriptd: srun and the tasks (in the
+        job directory) and slurmstepd (it takes slurmd's directory)."""
+        daemons = {p.pid for p in self.daemons.values()}
+        return [p for p in pids_working_in(self.dir)
+                if p not in daemons and _parent(p) not in daemons]  # slurmscriptd
 
     def _stop_daemon(self, name, wait=10):
         p = self.daemons.pop(name, None)
@@ -336,3 +371,27 @@ class Cluster:
 
     def remove(self):
         shutil.rmtree(self.dir, ignore_errors=True)
+        self.watchdog.stdin.close()
+        self.watchdog.wait()
+
+
+def watch(folder):
+    """The watchdog: once its standard input ends (the test ended, however
+    it ended), kills every process still working in FOLDER and removes it."""
+    sys.stdin.buffer.read()
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        left = pids_working_in(folder)
+        if not left:
+            break
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.1)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--watch"]:
+    watch(sys.argv[2])
