@@ -70,6 +70,10 @@ except slurm_cluster.Unavailable as e:
     print("1..0 # SKIP the private Slurm cluster did not start: %s" % e)
     cluster.remove()
     sys.exit(0)
+except BaseException:  # anything else (a signal, a bug): nothing left behind
+    cluster.stop()
+    cluster.remove()
+    raise
 
 
 def line_of(path, needle):
