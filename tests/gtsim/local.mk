@@ -24,7 +24,7 @@ tests_gtsim_test_debug_zebin_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_C
 tests_gtsim_test_debug_zebin_LDADD = libgtsim_core.la $(LIBDWARF_LIBS) $(LIBELF_LIBS) \
 	$(PTHREAD_LIBS)
 
-tests_gtsim_test_exec_SOURCES = tests/gtsim/test_exec.c tests/lib/tap.h tests/lib/slurp.h
+tests_gtsim_test_exec_SOURCES = tests/gtsim/test_exec.c tests/gtsim/hw_stops.h tests/lib/tap.h tests/lib/slurp.h
 tests_gtsim_test_exec_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 tests_gtsim_test_exec_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
 
@@ -39,7 +39,7 @@ tests_gtsim_test_iga_decode_SOURCES = tests/gtsim/test_iga_decode.c tests/lib/ta
 tests_gtsim_test_iga_decode_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 tests_gtsim_test_iga_decode_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
 
-tests_gtsim_test_exec_kernels_SOURCES = tests/gtsim/test_exec_kernels.c tests/lib/tap.h \
+tests_gtsim_test_exec_kernels_SOURCES = tests/gtsim/test_exec_kernels.c tests/gtsim/hw_stops.h tests/lib/tap.h \
 	tests/lib/slurp.h
 tests_gtsim_test_exec_kernels_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 tests_gtsim_test_exec_kernels_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)

@@ -14,41 +14,8 @@
 #include "gtsim/regfile.h"
 #include "gtsim/zebin.h"
 #include "tests/lib/slurp.h"
+#include "tests/gtsim/hw_stops.h"
 #include "tests/lib/tap.h"
-
-/* Stops reported by the hardware, collected for the test thread. */
-struct stops {
-    pthread_mutex_t lock;
-    pthread_cond_t cv;
-    struct gtsim_hw_stop ev[64];
-    unsigned n;
-};
-
-static void on_stop(void *ctx, const struct gtsim_hw_stop *s)
-{
-    struct stops *st = ctx;
-    pthread_mutex_lock(&st->lock);
-    if (st->n < 64)
-        st->ev[st->n++] = *s;
-    pthread_cond_broadcast(&st->cv);
-    pthread_mutex_unlock(&st->lock);
-}
-
-/* Waits up to 10 s for the stop number `want` (1-based). */
-static int wait_stop(struct stops *st, unsigned want, struct gtsim_hw_stop *out)
-{
-    struct timespec dl;
-    int rc = 0;
-    clock_gettime(CLOCK_REALTIME, &dl);
-    dl.tv_sec += 10;
-    pthread_mutex_lock(&st->lock);
-    while (st->n < want && rc == 0)
-        rc = pthread_cond_timedwait(&st->cv, &st->lock, &dl);
-    if (st->n >= want)
-        *out = st->ev[want - 1];
-    pthread_mutex_unlock(&st->lock);
-    return st->n >= want ? 0 : -ETIMEDOUT;
-}
 
 struct runner {
     pthread_t tid;
