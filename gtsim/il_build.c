@@ -99,37 +99,6 @@ static void translate_flags(const char *flags, char **opts, char **internal, cha
     free(copy);
 }
 
-/* Reads a whole file (malloc'd, NUL after the bytes) or NULL. */
-static void *read_file(const char *path, size_t *size)
-{
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    struct stat st;
-    uint8_t *buf = NULL;
-    size_t got = 0;
-    if (fd < 0)
-        return NULL;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-        buf = malloc((size_t)st.st_size + 1);
-    while (buf && got < (size_t)st.st_size) {
-        ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        got += (size_t)r;
-    }
-    close(fd);
-    if (buf && got != (size_t)st.st_size) {
-        free(buf);
-        return NULL;
-    }
-    if (buf) {
-        buf[got] = 0;
-        *size = got;
-    }
-    return buf;
-}
-
 static int write_file(const char *path, const void *data, size_t size)
 {
     const uint8_t *p = data;
@@ -247,17 +216,19 @@ static int run_ocloc(const char *ocloc, enum gtsim_platform platform, const void
     }
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    words = read_file(logpath, &n);
+    words = gtsim_il_read_at(AT_FDCWD, logpath, false, &n);
     if (words) {
         drop_boilerplate(words);
         append(log, "%s", words);
         free(words);
     }
-    *bin = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? read_file(out, bin_size) : NULL;
+    *bin = WIFEXITED(status) && WEXITSTATUS(status) == 0
+               ? gtsim_il_read_at(AT_FDCWD, out, false, bin_size)
+               : NULL;
     /* An application that ignores SIGCHLD loses the status (ECHILD): then
      * the output file alone says whether ocloc built the module. */
     if (!*bin && status == -1)
-        *bin = read_file(out, bin_size);
+        *bin = gtsim_il_read_at(AT_FDCWD, out, false, bin_size);
     if (!*bin)
         append(log, "gtsim: %s could not compile the module for -device %s (exit status %d)\n",
                ocloc, ocloc_device[platform], WIFEXITED(status) ? WEXITSTATUS(status) : -1);

@@ -81,19 +81,15 @@ void gtsim_il_cache_key(const void *const *parts, const size_t *lens, int n,
     snprintf(key, GTSIM_IL_KEY_LEN, "%016llx%016llx", (unsigned long long)a, (unsigned long long)b);
 }
 
-void *gtsim_il_cache_get(int dirfd, const char *key, const char *suffix, size_t *size)
+void *gtsim_il_read_at(int dirfd, const char *name, bool own_only, size_t *size)
 {
-    char name[GTSIM_IL_KEY_LEN + 16];
     struct stat st;
     uint8_t *buf;
     size_t got = 0;
-    int fd;
-
-    snprintf(name, sizeof(name), "%s%s", key, suffix);
-    fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return NULL;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != getuid() ||
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (own_only && st.st_uid != getuid()) ||
         !(buf = malloc((size_t)st.st_size + 1))) {
         close(fd);
         return NULL;
@@ -114,6 +110,13 @@ void *gtsim_il_cache_get(int dirfd, const char *key, const char *suffix, size_t 
     buf[got] = 0;
     *size = got;
     return buf;
+}
+
+void *gtsim_il_cache_get(int dirfd, const char *key, const char *suffix, size_t *size)
+{
+    char name[GTSIM_IL_KEY_LEN + 16];
+    snprintf(name, sizeof(name), "%s%s", key, suffix);
+    return gtsim_il_read_at(dirfd, name, true, size);
 }
 
 void gtsim_il_cache_put(int dirfd, const char *key, const char *suffix, const void *data,

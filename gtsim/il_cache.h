@@ -10,6 +10,7 @@
 #ifndef GTSIM_IL_CACHE_H
 #define GTSIM_IL_CACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,6 +23,10 @@ void gtsim_il_cache_key(const void *const *parts, const size_t *lens, int n,
                         char key[GTSIM_IL_KEY_LEN]);
 /* The entry key+suffix (malloc'd, *size bytes; a NUL follows them), or
  * NULL when absent or not a regular file of the user. */
+/* A whole regular file at name (relative to dirfd, or AT_FDCWD), links not
+ * followed; with own_only, only a file of our own user. malloc'd, with a
+ * NUL after its bytes, or NULL. */
+void *gtsim_il_read_at(int dirfd, const char *name, bool own_only, size_t *size);
 void *gtsim_il_cache_get(int dirfd, const char *key, const char *suffix, size_t *size);
 /* Stores an entry; failures only mean the next build compiles again. */
 void gtsim_il_cache_put(int dirfd, const char *key, const char *suffix, const void *data,
