@@ -18,11 +18,8 @@ method: bench/README.md, "Intel's GDB's session at 8,192 threads"."""
 
 import argparse
 import os
-import pty
 import re
-import select
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -35,57 +32,15 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "lib"))
 sys.path.insert(0, HERE)
 
 from gdbpath import gdb_argv  # noqa: E402
+from pty_terminal import PROMPT, Terminal  # noqa: E402
 from rig import App, RigError, Where  # noqa: E402
 from scale import (FUNCS, SHAPES, CountedWhere, Counter, build_counter,  # noqa: E402
                    wait_dispatched)
 
-PROMPT = "(gdb) "
+
 STEPS = ["attach", "info threads (first)", "info threads (second)", "continue &",
          "interrupt -> stop shown", "detach"]
 clock = time.perf_counter
-
-
-class Terminal:
-    """Intel's GDB on the slave side of a pseudo-terminal."""
-
-    def __init__(self, argv, env):
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:
-            os.execvpe(argv[0], argv, env)
-        self.text = ""
-
-    def read_until(self, pattern, timeout):
-        """The text up to the end of the first match of pattern (the text
-        after it is kept for the next call); None on timeout or EOF."""
-        deadline = time.monotonic() + timeout
-        while True:
-            m = re.search(pattern, self.text)
-            if m:
-                got, self.text = self.text[:m.end()], self.text[m.end():]
-                return got
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            r, _, _ = select.select([self.fd], [], [], left)
-            if r:
-                try:
-                    data = os.read(self.fd, 1 << 20)
-                except OSError:
-                    return None
-                if not data:
-                    return None
-                self.text += data.decode("utf-8", "replace").replace("\r", "")
-
-    def type(self, line):
-        os.write(self.fd, line.encode() + b"\n")
-
-    def close(self):
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        os.waitpid(self.pid, 0)
-        os.close(self.fd)
 
 
 class Listener:

@@ -12,16 +12,14 @@ run is repeated (ZESTUB_PTY_RUNS, default 10): the lost Ctrl-C happened in
 otherwise. The raw-RSP form of the same sequence runs in every make check
 (test_interrupt_signal.py)."""
 import os
-import pty
 import re
-import select
-import signal
 import sys
 import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
+from pty_terminal import PROMPT, Terminal  # noqa: E402
 
 gdb = h.intel_gdb()
 RUNS = int(os.environ.get("ZESTUB_PTY_RUNS", "10"))
@@ -30,57 +28,6 @@ t = h.Tap(RUNS * CHECKS_PER_RUN)  # the plan: every check this test makes
 # 16 threads at 3 instructions a second: the kernel runs for seconds
 # after the breakpoint, long enough for a person's Ctrl-C.
 env = h.small_device(3)
-PROMPT = "(gdb) "
-
-
-class Terminal:
-    """GDB on the slave side of a pseudo-terminal (its controlling
-    terminal, so the byte 0x03 becomes SIGINT as at a real one)."""
-
-    def __init__(self, argv, env):
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:
-            os.execvpe(argv[0], argv, env)
-        self.text = ""
-
-    def read_until(self, pattern, timeout):
-        """Reads until the regex matches the text after the last call's
-        match; returns the text up to the match's end (None on timeout)."""
-        deadline = time.time() + timeout
-        while True:
-            m = re.search(pattern, self.text)
-            if m:
-                got, self.text = self.text[:m.end()], self.text[m.end():]
-                return got
-            left = deadline - time.time()
-            if left <= 0:
-                return None
-            r, _, _ = select.select([self.fd], [], [], left)
-            if r:
-                try:
-                    data = os.read(self.fd, 65536)
-                except OSError:
-                    return None
-                if not data:
-                    return None
-                self.text += data.decode("utf-8", "replace").replace("\r", "")
-
-    def type(self, line):
-        os.write(self.fd, line.encode() + b"\n")
-
-    def command(self, line, timeout=60):
-        """Types a command; its output up to the next prompt (None on
-        timeout)."""
-        self.type(line)
-        return self.read_until(re.escape(PROMPT) + "$", timeout)
-
-    def close(self):
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        os.waitpid(self.pid, 0)
-        os.close(self.fd)
 
 
 def one_run(n):

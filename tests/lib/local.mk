@@ -4,4 +4,5 @@
 # GDB/MI driver. Nothing to build: C tests list the headers in their
 # _SOURCES, scripts find the rest through $top_srcdir or their own path.
 EXTRA_DIST += tests/lib/README.md tests/lib/tap.h tests/lib/slurp.h tests/lib/tap.sh \
-	tests/lib/tap.py tests/lib/rspclient.py tests/lib/harness.py tests/lib/mi.py tests/lib/gdbpath.py
+	tests/lib/tap.py tests/lib/rspclient.py tests/lib/harness.py tests/lib/mi.py tests/lib/gdbpath.py \
+	tests/lib/pty_terminal.py
