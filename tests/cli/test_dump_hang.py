@@ -35,16 +35,8 @@ TRACED = {"XPTI_TRACE_ENABLE": "1",
 tmp = tempfile.mkdtemp()
 
 
-def line_of(path, needle):
-    with open(os.path.join(h.srcdir, path)) as f:
-        for n, text in enumerate(f, 1):
-            if needle in text:
-                return n
-    raise LookupError(needle)
-
-
-BARRIER_LINE = line_of("tests/kernels/slm.cl", "barrier(")
-SUBMIT_LINE = line_of("examples/sycl_hang.c", 'rt_submit(&q, kernel, "slm"')
+BARRIER_LINE = h.line_of("tests/kernels/slm.cl", "barrier(")
+SUBMIT_LINE = h.line_of("examples/sycl_hang.c", 'rt_submit(&q, kernel, "slm"')
 
 
 def run(args, env, timeout=120):

@@ -76,16 +76,8 @@ except BaseException:  # anything else (a signal, a bug): nothing left behind
     raise
 
 
-def line_of(path, needle):
-    with open(os.path.join(h.srcdir, path)) as f:
-        for n, text in enumerate(f, 1):
-            if needle in text:
-                return n
-    raise LookupError(needle)
-
-
-BARRIER_LINE = line_of("tests/kernels/slm.cl", "barrier(")
-SUBMIT_LINE = line_of("examples/sycl_hang.c", 'rt_submit(&q, kernel, "slm"')
+BARRIER_LINE = h.line_of("tests/kernels/slm.cl", "barrier(")
+SUBMIT_LINE = h.line_of("examples/sycl_hang.c", 'rt_submit(&q, kernel, "slm"')
 # A device small enough to check every thread, and one no default has (16
 # threads): a record of it shows GTSIM_CONFIG reached the rank.
 DEVICE = "platform=xehpc,subslices=2,eus=2,threads=4"

@@ -58,6 +58,17 @@ def fixture(name):
         return f.read()
 
 
+def line_of(path, needle):
+    """The number of the first line of the source file PATH (from the top of
+    the source tree) that contains needle: checks name the lines of
+    kernels and examples without hard-coding numbers that edits move."""
+    with open(os.path.join(srcdir, path)) as f:
+        for n, text in enumerate(f, 1):
+            if needle in text:
+                return n
+    raise LookupError(needle)
+
+
 def launch(env, name="vadd", args=(), stdin=False, stdout=subprocess.PIPE):
     """Starts examples/NAME with program debugging on, its stderr merged
     into stdout (a pipe unless given). With `stdin`, the application reads
