@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <string.h>
 #include <time.h>
 
 #include "gtsim/hw.h"
@@ -33,6 +34,7 @@ static inline int wait_stop(struct stops *st, unsigned want, struct gtsim_hw_sto
 {
     struct timespec dl;
     int rc = 0;
+    memset(out, 0, sizeof(*out)); /* defined even when the stop never comes */
     clock_gettime(CLOCK_REALTIME, &dl);
     dl.tv_sec += 10;
     pthread_mutex_lock(&st->lock);
