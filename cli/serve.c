@@ -242,6 +242,8 @@ static int parse_serve_args(int argc, char **argv, struct serve_args *o)
         return usage_error("--once needs --attach PID or --multi: a --once server "
                            "that cannot attach would never serve anything",
                            NULL);
+    /* Plain target remote serves what it attached, then ends (gdbserver). */
+    o->cfg.end_when_nothing_left = !o->cfg.multi;
     if (!o->attach && !o->cfg.multi && !o->program)
         return usage_error("nothing to serve: give --attach PID, -- PROGRAM, or --multi "
                            "(then attach PID or run from GDB's target extended-remote)",

@@ -409,7 +409,7 @@ int rsp_server_serve(struct rsp_server *s, struct rsp_listener *l, enum rsp_end 
         end = rsp_server_run(s, &c, err, errlen);
         s->listener = NULL;
         rsp_conn_close(&c);
-        if (end == RSP_END_DISCONNECT && !s->cfg.multi && !s->cfg.once &&
+        if (end == RSP_END_DISCONNECT && s->cfg.end_when_nothing_left && !s->cfg.once &&
             s->target.ops->process_count(s->target.ctx) == 0) {
             end = RSP_END_NOTHING_LEFT;
             break;

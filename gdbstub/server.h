@@ -28,8 +28,8 @@ int rsp_server_attach(struct rsp_server *s, uint32_t host_pid, char *err, size_t
 enum rsp_end rsp_server_run(struct rsp_server *s, struct rsp_conn *c, char *err, size_t errlen);
 /* Accepts clients on l and serves them one after another; returns after
  * the first when cfg.once (or for "-"), on monitor exit, on wake, and
- * without cfg.multi once a client's end leaves no device attached
- * (RSP_END_NOTHING_LEFT). A client that connects while another is served
+ * with cfg.end_when_nothing_left once a client's end leaves no device
+ * attached (RSP_END_NOTHING_LEFT). A client that connects while another is served
  * is told so and closed (rsp_listener_turn_away).
  * 0, or a negative errno (err says why). */
 int rsp_server_serve(struct rsp_server *s, struct rsp_listener *l, enum rsp_end *why, char *err,

@@ -16,6 +16,10 @@ struct rsp_server_config {
     bool multi;
     /* --once: rsp_server_serve returns after the first client. */
     bool once;
+    /* rsp_server_serve returns (RSP_END_NOTHING_LEFT) once a client's end
+     * leaves no device attached, as gdbserver ends when its program is
+     * gone; zestub sets it for plain target remote (not multi). */
+    bool end_when_nothing_left;
     /* --debug-rsp: every packet in and out, one line each; NULL for none. */
     FILE *trace;
     /* When readable, the loop returns RSP_END_WAKE (a self-pipe the caller
@@ -33,7 +37,7 @@ enum rsp_end {
     RSP_END_EXIT,           /* monitor exit */
     RSP_END_WAKE,           /* wake_fd became readable */
     RSP_END_ERROR,          /* see the error buffer */
-    /* Plain "target remote" (not multi): the client left and no device is
+    /* With end_when_nothing_left: the client left and no device is
      * attached any more (a client's end detaches them all), so nothing is
      * left to serve: the server ends, as gdbserver does when its program
      * is gone, instead of listening for clients it could only tell "the
