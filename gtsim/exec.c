@@ -198,6 +198,60 @@ static bool is_int(uint8_t t)
     return t != GTSIM_XT_F && type_size(t) != 0;
 }
 
+/* One lane of an integer operation (or a float copy), on operands read as
+ * 64-bit values; the destination keeps the low bits. */
+static uint64_t lane_op(const struct gtsim_xinsn *x, uint64_t a, uint64_t b, uint64_t c)
+{
+    uint64_t r = 0;
+    unsigned bits = type_size(x->dst.type) * 8;
+    switch (x->opcode) {
+    case OP_MOV:
+        r = a;
+        break;
+    case OP_NOT:
+        r = ~a;
+        break;
+    case OP_AND:
+        r = a & b;
+        break;
+    case OP_OR:
+        r = a | b;
+        break;
+    case OP_XOR:
+        r = a ^ b;
+        break;
+    case OP_ADD:
+        r = a + b;
+        break;
+    case OP_ADD3:
+        r = a + b + c;
+        break;
+    /* mul into acc0 followed by macl is how IGC multiplies 32-bit
+     * integers; each keeps the low bits of the full product, which is
+     * what the pair leaves in macl's destination. */
+    case OP_MUL:
+    case OP_MACL:
+        r = a * b;
+        break;
+    case OP_MAD:
+        r = a + b * c;
+        break;
+    case OP_SHL:
+        r = a << (b & (bits - 1));
+        break;
+    case OP_SHR: {
+        unsigned sb = type_size(x->src[0].type) * 8;
+        uint64_t ua = sb < 64 ? a & ((1ull << sb) - 1) : a;
+        r = ua >> (b & (bits - 1));
+        break;
+    }
+    case OP_ASR:
+        r = (uint64_t)((int64_t)a >> (b & (bits - 1)));
+        break;
+    }
+    return r;
+}
+
 static enum gtsim_exec_result alu(const struct gtsim_xinsn *x, struct gtsim_exec_env *env)
 {
     static const uint8_t nsrc_of[128] = {
@@ -230,60 +284,14 @@ static enum gtsim_exec_result alu(const struct gtsim_xinsn *x, struct gtsim_exec
         return illegal(env, "destination not modelled");
     /* Every source is read before any lane is written, as on hardware. */
     for (unsigned i = 0; i < x->exec_size; i++) {
-        uint64_t a = 0, b = 0, c = 0, r = 0;
+        uint64_t a = 0, b = 0, c = 0;
         if (!(mask >> i & 1))
             continue;
         if (!read_src(env, &x->src[0], i, regsize, &a) ||
             (n > 1 && !read_src(env, &x->src[1], i, regsize, &b)) ||
             (n > 2 && !read_src(env, &x->src[2], i, regsize, &c)))
             return illegal(env, "source operand not modelled");
-        unsigned bits = type_size(x->dst.type) * 8;
-        switch (x->opcode) {
-        case OP_MOV:
-            r = a;
-            break;
-        case OP_NOT:
-            r = ~a;
-            break;
-        case OP_AND:
-            r = a & b;
-            break;
-        case OP_OR:
-            r = a | b;
-            break;
-        case OP_XOR:
-            r = a ^ b;
-            break;
-        case OP_ADD:
-            r = a + b;
-            break;
-        case OP_ADD3:
-            r = a + b + c;
-            break;
-        /* mul into acc0 followed by macl is how IGC multiplies 32-bit
-         * integers; each keeps the low bits of the full product, which is
-         * what the pair leaves in macl's destination. */
-        case OP_MUL:
-        case OP_MACL:
-            r = a * b;
-            break;
-        case OP_MAD:
-            r = a + b * c;
-            break;
-        case OP_SHL:
-            r = a << (b & (bits - 1));
-            break;
-        case OP_SHR: {
-            unsigned sb = type_size(x->src[0].type) * 8;
-            uint64_t ua = sb < 64 ? a & ((1ull << sb) - 1) : a;
-            r = ua >> (b & (bits - 1));
-            break;
-        }
-        case OP_ASR:
-            r = (uint64_t)((int64_t)a >> (b & (bits - 1)));
-            break;
-        }
-        res[i] = r;
+        res[i] = lane_op(x, a, b, c);
     }
     for (unsigned i = 0; i < x->exec_size; i++)
         if (mask >> i & 1)

@@ -10,106 +10,8 @@
 
 #include "gtsim/decode_cache.h"
 #include "gtsim/iga.h"
+#include "gtsim/hw_int.h"
 #include "gtsim/isa.h"
-
-/* The instruction heap is reserved once and never moves, so isabase stays
- * valid for every thread; pages are only committed when code is copied in. */
-#define ISA_HEAP_SIZE (64u << 20)
-#define GSH_SIZE (1u << 20)
-/* With an unlimited pace a worker still yields after this many instructions
- * per thread, so one long thread cannot starve the others. */
-#define UNPACED_BURST 64
-
-/* Barrier: a thread's gateway send signals it (arrived++), its next sync
- * waits until every thread of the group has signalled, which starts a new
- * generation. A waiting thread stays RUNNING (it is not stopped: an
- * interrupt halts it) but leaves its worker's list, so nothing spins. */
-struct hw_group {
-    uint8_t *slm;
-    uint32_t slm_size;
-    uint32_t live;
-    uint32_t size; /* threads dispatched in the group */
-    uint32_t arrived, generation;
-    uint32_t *members; /* thread indices, size of them */
-};
-
-struct hw_thread {
-    uint8_t state;  /* enum gtsim_thread_state */
-    uint8_t step;   /* stop after the next instruction */
-    uint8_t queued; /* on its worker's active list */
-    uint8_t faulted;
-    uint8_t signalled; /* sent a barrier signal, not yet past its wait */
-    uint8_t parked;    /* waits at the barrier's sync, off the worker lists */
-    uint8_t at_wait;   /* its IP is the sync it waited at (breakpoint seen) */
-    uint32_t local;    /* index in its work-group */
-    uint32_t bar_gen;  /* the group's generation when it signalled */
-    struct gtsim_hw_launch *launch;
-    struct hw_group *group;
-    struct hw_indirect *indirect; /* the launch's payload when executing */
-    uint64_t last_ns;
-};
-
-struct hw_worker {
-    struct gtsim_hw *hw;
-    pthread_t tid;
-    uint32_t id;
-    uint32_t *active;
-    uint32_t nactive, capacity;
-};
-
-struct gtsim_hw {
-    struct gtsim_hw_config cfg;
-    const struct gtsim_regfile_layout *layout;
-    uint32_t nthreads, per_subslice, nsubslices;
-
-    pthread_mutex_t lock;
-    pthread_cond_t work_cv; /* workers: something became runnable */
-    pthread_cond_t free_cv; /* dispatcher and launch waiters: threads finished */
-    bool shutdown;
-    uint32_t nrunning;
-
-    struct hw_thread *threads;
-    uint8_t *regs; /* nthreads slots of layout->slot_size bytes */
-    size_t regs_bytes;
-    uint32_t *free_in_subslice;
-    uint32_t next_subslice; /* round-robin start for dispatch */
-
-    uint8_t *isa;       /* tile 0's copy; its address is the device address */
-    uint8_t **isa_tile; /* per tile: the copy that tile's threads fetch from */
-    size_t isa_used;
-    uint8_t *gsh;
-
-    gtsim_hw_stop_fn stop_fn;
-    void *stop_ctx;
-    uint8_t *slice_debug; /* per slice: a debug session covers it */
-
-    uint32_t nworkers;
-    struct hw_worker *workers;
-
-    bool exec;                          /* threads execute (gtsim_hw_executes) */
-    struct gtsim_decode_cache *decoded; /* when exec */
-};
-
-/* What a launch's threads read as their payload when they execute: the
- * cross-thread data, then each thread's local ids (README.md, "Executing
- * instructions"). One copy per launch, shared by every work-group, since
- * local ids do not depend on the group. */
-struct hw_indirect {
-    uint8_t *data;
-    uint32_t size;
-};
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static uint8_t *slot(struct gtsim_hw *hw, uint32_t idx)
-{
-    return hw->regs + (size_t)idx * hw->layout->slot_size;
-}
 
 static uint32_t cr0(struct gtsim_hw *hw, uint32_t idx, uint32_t dword)
 {
@@ -314,16 +216,7 @@ static bool step_one(struct gtsim_hw *hw, uint32_t idx)
         gtsim_isa_decode(hw->cfg.platform, hw->isa_tile[slice / hw->cfg.slices_per_tile] + ip,
                          end - ip, &in) != 0 ||
         in.is_illegal) {
-        if (debugger) {
-            set_cr0(hw, idx, 1, cr0(hw, idx, 1) | GTSIM_CR0_1_ILLEGAL_OPCODE);
-            stop(hw, idx, GTSIM_STOP_ILLEGAL, 0);
-        } else {
-            l->faulted = true;
-            l->fault_illegal = true;
-            l->fault_address = isabase + ip;
-            l->fault_thread = idx;
-            finish(hw, idx);
-        }
+        raise_illegal(hw, idx, debugger, ip);
         return false;
     }
     /* Back at the sync it waited at: its breakpoint was taken already. */
@@ -356,17 +249,7 @@ static bool step_one(struct gtsim_hw *hw, uint32_t idx)
          * pointer argument outside every allocation faults at each
          * thread's first memory send. */
         t->faulted = 1;
-        if (debugger) {
-            set_cr0(hw, idx, 1, cr0(hw, idx, 1) | GTSIM_CR0_1_PAGE_FAULT);
-            stop(hw, idx, GTSIM_STOP_PAGE_FAULT, l->bad_pointer);
-        } else {
-            if (!l->faulted) {
-                l->faulted = true;
-                l->fault_address = l->bad_pointer;
-                l->fault_thread = idx;
-            }
-            finish(hw, idx);
-        }
+        raise_page_fault(hw, idx, debugger, l->bad_pointer);
         return false;
     }
     set_cr0(hw, idx, 2, ip + in.length);
@@ -577,140 +460,6 @@ void gtsim_hw_destroy(struct gtsim_hw *hw)
     pthread_cond_destroy(&hw->work_cv);
     pthread_cond_destroy(&hw->free_cv);
     free(hw);
-}
-
-const struct gtsim_hw_config *gtsim_hw_config(const struct gtsim_hw *hw)
-{
-    return &hw->cfg;
-}
-
-bool gtsim_hw_executes(const struct gtsim_hw *hw)
-{
-    return hw->exec;
-}
-
-const struct gtsim_regfile_layout *gtsim_hw_layout(const struct gtsim_hw *hw)
-{
-    return hw->layout;
-}
-
-uint32_t gtsim_hw_thread_count(const struct gtsim_hw *hw)
-{
-    return hw->nthreads;
-}
-
-uint32_t gtsim_hw_thread_index(const struct gtsim_hw *hw, uint32_t slice, uint32_t subslice,
-                               uint32_t eu, uint32_t thread)
-{
-    const struct gtsim_hw_config *c = &hw->cfg;
-    return ((slice * c->subslices + subslice) * c->eus + eu) * c->threads + thread;
-}
-
-void gtsim_hw_thread_coords(const struct gtsim_hw *hw, uint32_t index, uint32_t *slice,
-                            uint32_t *subslice, uint32_t *eu, uint32_t *thread)
-{
-    const struct gtsim_hw_config *c = &hw->cfg;
-    *thread = index % c->threads;
-    index /= c->threads;
-    *eu = index % c->eus;
-    index /= c->eus;
-    *subslice = index % c->subslices;
-    *slice = index / c->subslices;
-}
-
-uint64_t gtsim_hw_isa_base(const struct gtsim_hw *hw)
-{
-    return (uint64_t)(uintptr_t)hw->isa;
-}
-
-uint64_t gtsim_hw_general_state_base(const struct gtsim_hw *hw)
-{
-    return (uint64_t)(uintptr_t)hw->gsh;
-}
-
-int gtsim_hw_isa_alloc(struct gtsim_hw *hw, size_t size, uint64_t *addr)
-{
-    int rc = 0;
-    pthread_mutex_lock(&hw->lock);
-    /* Bump allocation: module code is never moved or reused, so a stale
-     * breakpoint address can never land in another module's code. */
-    size_t off = (hw->isa_used + 63) & ~(size_t)63;
-    if (size > ISA_HEAP_SIZE || off > ISA_HEAP_SIZE - size) {
-        rc = -ENOMEM;
-    } else {
-        hw->isa_used = off + size;
-        *addr = (uint64_t)(uintptr_t)hw->isa + off;
-    }
-    pthread_mutex_unlock(&hw->lock);
-    return rc;
-}
-
-uint8_t *gtsim_hw_isa_copy(struct gtsim_hw *hw, uint32_t tile, uint64_t addr)
-{
-    return hw->isa_tile[tile] + (addr - (uint64_t)(uintptr_t)hw->isa);
-}
-
-void gtsim_hw_isa_write(struct gtsim_hw *hw, uint64_t addr, const void *data, size_t len)
-{
-    for (uint32_t t = 0; t < hw->cfg.tiles; t++)
-        memcpy(gtsim_hw_isa_copy(hw, t, addr), data, len);
-}
-
-bool gtsim_hw_isa_contains(const struct gtsim_hw *hw, uint64_t addr, size_t len)
-{
-    uint64_t base = (uint64_t)(uintptr_t)hw->isa;
-    return addr >= base && len <= ISA_HEAP_SIZE && addr - base <= ISA_HEAP_SIZE - len;
-}
-
-void gtsim_hw_set_debugger(struct gtsim_hw *hw, gtsim_hw_stop_fn fn, void *ctx)
-{
-    uint32_t n = hw->cfg.tiles * hw->cfg.slices_per_tile;
-    pthread_mutex_lock(&hw->lock);
-    hw->stop_fn = fn;
-    hw->stop_ctx = ctx;
-    /* Without a slice range, the hook covers the whole device. */
-    memset(hw->slice_debug, fn ? 1 : 0, n);
-    pthread_mutex_unlock(&hw->lock);
-}
-
-void gtsim_hw_set_slice_debug_locked(struct gtsim_hw *hw, uint32_t first, uint32_t count, bool on)
-{
-    uint32_t n = hw->cfg.tiles * hw->cfg.slices_per_tile;
-    for (uint32_t s = first; s < first + count && s < n; s++)
-        hw->slice_debug[s] = on;
-}
-
-void gtsim_hw_set_stop_hook_locked(struct gtsim_hw *hw, gtsim_hw_stop_fn fn, void *ctx)
-{
-    hw->stop_fn = fn;
-    hw->stop_ctx = ctx;
-}
-
-void gtsim_hw_lock(struct gtsim_hw *hw)
-{
-    pthread_mutex_lock(&hw->lock);
-}
-
-void gtsim_hw_unlock(struct gtsim_hw *hw)
-{
-    pthread_mutex_unlock(&hw->lock);
-}
-
-enum gtsim_thread_state gtsim_hw_thread_state(struct gtsim_hw *hw, uint32_t index)
-{
-    return index < hw->nthreads ? hw->threads[index].state : GTSIM_T_IDLE;
-}
-
-uint8_t *gtsim_hw_thread_regs(struct gtsim_hw *hw, uint32_t index)
-{
-    return index < hw->nthreads ? slot(hw, index) : NULL;
-}
-
-uint8_t *gtsim_hw_thread_slm(struct gtsim_hw *hw, uint32_t index, uint32_t *size)
-{
-    struct hw_group *g = index < hw->nthreads ? hw->threads[index].group : NULL;
-    *size = g ? g->slm_size : 0;
-    return g ? g->slm : NULL;
 }
 
 int gtsim_hw_interrupt_locked(struct gtsim_hw *hw, uint32_t index)

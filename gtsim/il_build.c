@@ -146,33 +146,11 @@ static void drop_boilerplate(char *text)
 
 /* Runs ocloc on il in a temporary directory: 0 with the zebin, or -1;
  * *log gets what ocloc printed either way. */
-static int run_ocloc(const char *ocloc, enum gtsim_platform platform, const void *il,
-                     size_t il_size, const char *opts, const char *internal, void **bin,
-                     size_t *bin_size, char **log)
+/* ocloc's command line: SPIR-V in, a zebin named "module" in dir out. */
+static void ocloc_argv(const char *argv[20], const char *ocloc, enum gtsim_platform platform,
+                       const char *in, const char *dir, const char *opts, const char *internal)
 {
-    const char *tmpdir = getenv("TMPDIR");
-    char dir[4096], in[4200], out[4200], logpath[4200];
-    const char *argv[20];
-    int argc = 0, status = -1, logfd;
-    size_t n;
-    char *words;
-    pid_t pid;
-
-    snprintf(dir, sizeof(dir), "%s/gtsim-ocloc-XXXXXX",
-             tmpdir && tmpdir[0] == '/' ? tmpdir : "/tmp");
-    if (!mkdtemp(dir)) {
-        append(log, "gtsim: cannot create a temporary directory for ocloc: %s\n", strerror(errno));
-        return -1;
-    }
-    snprintf(in, sizeof(in), "%s/module.spv", dir);
-    snprintf(out, sizeof(out), "%s/module", dir);
-    snprintf(logpath, sizeof(logpath), "%s/ocloc.log", dir);
-    if (write_file(in, il, il_size) != 0 ||
-        (logfd = open(logpath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0) {
-        append(log, "gtsim: cannot write ocloc's input in %s\n", dir);
-        remove_dir(dir);
-        return -1;
-    }
+    int argc = 0;
     argv[argc++] = ocloc;
     argv[argc++] = "compile";
     argv[argc++] = "-spirv_input";
@@ -196,18 +174,55 @@ static int run_ocloc(const char *ocloc, enum gtsim_platform platform, const void
         argv[argc++] = internal;
     }
     argv[argc] = NULL;
-    /* The child only calls async-signal-safe functions: the application
-     * may have other threads holding locks. */
-    pid = fork();
+}
+
+/* Starts path with argv, stdin /dev/null, stdout and stderr into logfd;
+ * the child's pid, or -1. The child only calls async-signal-safe
+ * functions: the application may have other threads holding locks. */
+static pid_t spawn_into(const char *path, const char *const *argv, int logfd)
+{
+    pid_t pid = fork();
     if (pid == 0) {
         int nul = open("/dev/null", O_RDONLY);
         if (nul >= 0)
             dup2(nul, 0);
         dup2(logfd, 1);
         dup2(logfd, 2);
-        execv(ocloc, (char *const *)argv);
+        execv(path, (char *const *)argv);
         _exit(127);
     }
+    return pid;
+}
+
+static int run_ocloc(const char *ocloc, enum gtsim_platform platform, const void *il,
+                     size_t il_size, const char *opts, const char *internal, void **bin,
+                     size_t *bin_size, char **log)
+{
+    const char *tmpdir = getenv("TMPDIR");
+    char dir[4096], in[4200], out[4200], logpath[4200];
+    const char *argv[20];
+    int status = -1, logfd;
+    size_t n;
+    char *words;
+    pid_t pid;
+
+    snprintf(dir, sizeof(dir), "%s/gtsim-ocloc-XXXXXX",
+             tmpdir && tmpdir[0] == '/' ? tmpdir : "/tmp");
+    if (!mkdtemp(dir)) {
+        append(log, "gtsim: cannot create a temporary directory for ocloc: %s\n", strerror(errno));
+        return -1;
+    }
+    snprintf(in, sizeof(in), "%s/module.spv", dir);
+    snprintf(out, sizeof(out), "%s/module", dir);
+    snprintf(logpath, sizeof(logpath), "%s/ocloc.log", dir);
+    if (write_file(in, il, il_size) != 0 ||
+        (logfd = open(logpath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0) {
+        append(log, "gtsim: cannot write ocloc's input in %s\n", dir);
+        remove_dir(dir);
+        return -1;
+    }
+    ocloc_argv(argv, ocloc, platform, in, dir, opts, internal);
+    pid = spawn_into(ocloc, argv, logfd);
     close(logfd);
     if (pid < 0) {
         append(log, "gtsim: cannot start %s: %s\n", ocloc, strerror(errno));

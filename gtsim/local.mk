@@ -13,7 +13,7 @@ libgtsim_core_la_SOURCES = \
 	gtsim/zebin.c gtsim/zebin.h \
 	gtsim/debug_zebin.c gtsim/debug_zebin.h \
 	gtsim/spirv_spec.c gtsim/spirv_spec.h \
-	gtsim/hw.c gtsim/hw.h \
+	gtsim/hw.c gtsim/hw.h gtsim/hw_int.h gtsim/hw_access.c \
 	gtsim/iga.c gtsim/iga.h \
 	gtsim/decode_cache.c gtsim/decode_cache.h \
 	gtsim/exec.c gtsim/exec.h
