@@ -99,24 +99,6 @@ static void translate_flags(const char *flags, char **opts, char **internal, cha
     free(copy);
 }
 
-static int write_file(const char *path, const void *data, size_t size)
-{
-    const uint8_t *p = data;
-    size_t done = 0;
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return -1;
-    while (done < size) {
-        ssize_t w = write(fd, p + done, size - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            break;
-        done += (size_t)w;
-    }
-    return close(fd) == 0 && done == size ? 0 : -1;
-}
-
 static void remove_dir(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -215,7 +197,7 @@ static int run_ocloc(const char *ocloc, enum gtsim_platform platform, const void
     snprintf(in, sizeof(in), "%s/module.spv", dir);
     snprintf(out, sizeof(out), "%s/module", dir);
     snprintf(logpath, sizeof(logpath), "%s/ocloc.log", dir);
-    if (write_file(in, il, il_size) != 0 ||
+    if (gtsim_il_write_at(AT_FDCWD, in, il, il_size) != 0 ||
         (logfd = open(logpath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0) {
         append(log, "gtsim: cannot write ocloc's input in %s\n", dir);
         remove_dir(dir);

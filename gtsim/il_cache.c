@@ -119,19 +119,13 @@ void *gtsim_il_cache_get(int dirfd, const char *key, const char *suffix, size_t 
     return gtsim_il_read_at(dirfd, name, true, size);
 }
 
-void gtsim_il_cache_put(int dirfd, const char *key, const char *suffix, const void *data,
-                        size_t size)
+int gtsim_il_write_at(int dirfd, const char *name, const void *data, size_t size)
 {
-    char name[GTSIM_IL_KEY_LEN + 16], tmp[GTSIM_IL_KEY_LEN + 48];
     const uint8_t *p = data;
     size_t done = 0;
-    int fd;
-
-    snprintf(name, sizeof(name), "%s%s", key, suffix);
-    snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", name, (long)getpid());
-    fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
-        return;
+        return -1;
     while (done < size) {
         ssize_t w = write(fd, p + done, size - done);
         if (w < 0 && errno == EINTR)
@@ -140,6 +134,16 @@ void gtsim_il_cache_put(int dirfd, const char *key, const char *suffix, const vo
             break;
         done += (size_t)w;
     }
-    if (close(fd) != 0 || done != size || renameat(dirfd, tmp, dirfd, name) != 0)
+    return close(fd) == 0 && done == size ? 0 : -1;
+}
+
+void gtsim_il_cache_put(int dirfd, const char *key, const char *suffix, const void *data,
+                        size_t size)
+{
+    char name[GTSIM_IL_KEY_LEN + 16], tmp[GTSIM_IL_KEY_LEN + 48];
+
+    snprintf(name, sizeof(name), "%s%s", key, suffix);
+    snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", name, (long)getpid());
+    if (gtsim_il_write_at(dirfd, tmp, data, size) != 0 || renameat(dirfd, tmp, dirfd, name) != 0)
         unlinkat(dirfd, tmp, 0);
 }

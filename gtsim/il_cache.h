@@ -27,6 +27,10 @@ void gtsim_il_cache_key(const void *const *parts, const size_t *lens, int n,
  * followed; with own_only, only a file of our own user. malloc'd, with a
  * NUL after its bytes, or NULL. */
 void *gtsim_il_read_at(int dirfd, const char *name, bool own_only, size_t *size);
+/* Writes a new file at name (relative to dirfd, or AT_FDCWD), 0600, never
+ * through a link nor over an existing file. 0, or -1 (a partial file may
+ * be left for the caller to remove). */
+int gtsim_il_write_at(int dirfd, const char *name, const void *data, size_t size);
 void *gtsim_il_cache_get(int dirfd, const char *key, const char *suffix, size_t *size);
 /* Stores an entry; failures only mean the next build compiles again. */
 void gtsim_il_cache_put(int dirfd, const char *key, const char *suffix, const void *data,
