@@ -41,8 +41,15 @@ with h.guarded(t, "doctor"):
     bare = {k: v for k, v in os.environ.items() if k not in ("ZE_ENABLE_ALT_DRIVERS",
                                                               "GTSIM_CONFIG")}
     rc, out = doctor([], bare)
-    t.ok(rc == 1 and failed(out, "driver", ["ZE_ENABLE_ALT_DRIVERS", "compute runtime"]),
-         "no driver: FAIL, install the runtime or point ZE_ENABLE_ALT_DRIVERS at gtsim", out)
+    if "RTLD_DEEPBIND" in out and "sanitizer" in out:
+        # Intel's driver (intel-opencl-icd ships libze_intel_gpu) dlopens
+        # libdxcore with RTLD_DEEPBIND in zeInit, which the sanitizer runtime
+        # refuses by aborting: the plain build checks this case against it.
+        t.skip("no driver: FAIL, install the runtime or point ZE_ENABLE_ALT_DRIVERS at gtsim",
+               "Intel's Level Zero driver aborts a sanitized zestub (RTLD_DEEPBIND)")
+    else:
+        t.ok(rc == 1 and failed(out, "driver", ["ZE_ENABLE_ALT_DRIVERS", "compute runtime"]),
+             "no driver: FAIL, install the runtime or point ZE_ENABLE_ALT_DRIVERS at gtsim", out)
 
     rc, out = doctor([])
     t.ok(rc == 0 and "ok    driver:" in out and "ok    device:" in out,

@@ -19,6 +19,18 @@
 #include "tests/lib/tap.h"
 #include "zetdebug/zd_impl.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED_BUILD 1
+#endif
+#endif
+#ifndef SANITIZED_BUILD
+#define SANITIZED_BUILD 0
+#endif
+#define INTEL_GPU_DRIVER "/usr/lib/x86_64-linux-gnu/libze_intel_gpu.so.1"
+
 extern char **environ;
 
 static const struct {
@@ -289,17 +301,18 @@ static void test_attach_sentences(pid_t gone)
 }
 
 /* zd_open in a child whose environment is set first: the child writes
- * "rc|can_attach of each device|message" to the pipe. */
-static void open_in_child(const char *alt, const char *config, char *out, size_t len)
+ * "rc|can_attach of each device|message" to the pipe. Returns the child's
+ * wait status (-1 if it could not be started). */
+static int open_in_child(const char *alt, const char *config, char *out, size_t len)
 {
-    int fds[2];
+    int fds[2], status = -1;
     pid_t pid;
     ssize_t n;
     size_t got = 0;
 
     out[0] = '\0';
     if (pipe(fds) != 0)
-        return;
+        return -1;
     pid = fork();
     if (pid == 0) {
         struct zd *zd = NULL;
@@ -331,7 +344,8 @@ static void open_in_child(const char *alt, const char *config, char *out, size_t
     out[got] = '\0';
     close(fds[0]);
     if (pid > 0)
-        waitpid(pid, NULL, 0);
+        waitpid(pid, &status, 0);
+    return status;
 }
 
 static void test_open(void)
@@ -361,9 +375,16 @@ static void test_open(void)
         tap_ok(strncmp(out, "0|ynn|", 6) == 0 && strstr(out, "tile attach is off"),
                "tile attach off: the root attachable, its tiles not, saying why: %s", out);
     }
-    open_in_child(NULL, NULL, out, sizeof(out));
+    int status = open_in_child(NULL, NULL, out, sizeof(out));
     if (sscanf(out, "%d", &rc) == 1 && rc == 0)
         tap_skip("a Level Zero driver is installed: zeInit works without ZE_ENABLE_ALT_DRIVERS");
+    else if (SANITIZED_BUILD && status != -1 && WIFSIGNALED(status) &&
+             WTERMSIG(status) == SIGABRT && access(INTEL_GPU_DRIVER, F_OK) == 0)
+        /* Intel's driver (intel-opencl-icd ships it) dlopens libdxcore with
+         * RTLD_DEEPBIND in zeInit, which the sanitizer runtime refuses by
+         * aborting; the plain build runs this case against that driver. */
+        tap_skip("Intel's " INTEL_GPU_DRIVER " is installed and aborts under the sanitizer "
+                 "(RTLD_DEEPBIND): checked in the plain build");
     else
         tap_ok(rc == ZD_E_NO_DRIVER && strstr(out, "install Intel's GPU compute runtime") &&
                    strstr(out, "ZE_ENABLE_ALT_DRIVERS=/abs/path/libze_gtsim.so"),
