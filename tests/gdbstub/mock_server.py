@@ -4,7 +4,7 @@
 
 import os
 import subprocess
-import time
+import tempfile
 
 from rspclient import Client, RSPError
 
@@ -14,11 +14,11 @@ def server_path():
 
 
 class Server:
-    """rsp_mock_server in a child process; stderr goes to a temp file."""
+    """rsp_mock_server in a child process; stderr goes to an unnamed temp
+    file, so nothing is left in /tmp by a test that never calls stop()."""
 
     def __init__(self, *args, comm=None):
-        self.errpath = "/tmp/rsp_mock_%d_%d.err" % (os.getpid(), time.monotonic_ns())
-        self.errf = open(self.errpath, "w+b")
+        self.errf = tempfile.TemporaryFile()
         argv = [server_path()] + list(args)
         if comm:
             argv.append(comm)
@@ -44,8 +44,7 @@ class Server:
 
     def stderr(self):
         self.errf.flush()
-        with open(self.errpath, "rb") as f:
-            return f.read().decode(errors="replace")
+        return os.pread(self.errf.fileno(), 1 << 24, 0).decode(errors="replace")
 
     def wait(self, timeout=5):
         try:
@@ -67,7 +66,3 @@ class Server:
             if f:
                 f.close()
         self.errf.close()
-        try:
-            os.unlink(self.errpath)
-        except OSError:
-            pass
