@@ -16,7 +16,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.dont_write_bytecode = True
@@ -26,7 +25,7 @@ import harness as h  # noqa: E402
 t = h.Tap(8)  # the plan
 zestub = os.path.join(h.top, "zestub")
 app = os.path.join(h.top, "examples", "sycl_hang")
-tmp = tempfile.mkdtemp()
+tmp = h.scratch_dir()
 env = h.gtsim_env("platform=xehpc,barrier_skip=1")
 env["ZET_ENABLE_PROGRAM_DEBUGGING"] = "1"
 env["GTSIM_RUNTIME_DIR"] = tmp

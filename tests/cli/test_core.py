@@ -16,7 +16,6 @@ import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -26,7 +25,7 @@ CHECKS = 12  # what core_check prints for every core
 t = h.Tap(2 + (CHECKS + 1) + 2 + 3 + (CHECKS + 1) + 2 + 1)  # the plan
 zestub = os.path.join(h.top, "zestub")
 reader = os.path.join(h.top, "tests", "cli", "core_check")
-tmp = tempfile.mkdtemp()
+tmp = h.scratch_dir()
 
 
 def core_check(label, core, *args):

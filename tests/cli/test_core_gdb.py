@@ -21,7 +21,6 @@ import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -30,7 +29,7 @@ import harness as h  # noqa: E402
 gdb = h.intel_gdb()
 t = h.Tap(14)  # the plan
 zestub = os.path.join(h.top, "zestub")
-tmp = tempfile.mkdtemp()
+tmp = h.scratch_dir()
 
 
 def words(value, bits):

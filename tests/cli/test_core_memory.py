@@ -20,7 +20,6 @@ import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.dont_write_bytecode = True
@@ -30,7 +29,7 @@ import harness as h  # noqa: E402
 t = h.Tap(5 + 3 + 2 + 2 + 2 + 2 + 3 + 5 + 2 + 5 + 2 + 5)  # the plan
 zestub = os.path.join(h.top, "zestub")
 reader = os.path.join(h.top, "tests", "cli", "core_check")
-tmp = tempfile.mkdtemp()
+tmp = h.scratch_dir()
 PF_W = 2
 PAGE = 4096
 SLM_BASE = 1 << 28  # SLM offset 0, as the debug API and Intel's GDB address it

@@ -14,7 +14,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.dont_write_bytecode = True
@@ -26,7 +25,7 @@ zestub = os.path.join(h.top, "zestub")
 pagefault = os.path.join(h.top, "examples", "pagefault")
 env = h.small_device(200)
 env.pop("ZET_ENABLE_PROGRAM_DEBUGGING", None)
-tmp = tempfile.mkdtemp()
+tmp = h.scratch_dir()
 THREAD = re.compile(r"^  thread (\d+\.\d+\.\d+\.\d+) on device \d+: page-fault at pc", re.M)
 
 

@@ -16,7 +16,6 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -32,7 +31,7 @@ fine = dict(hung, GTSIM_CONFIG="platform=xehpc")
 TRACED = {"XPTI_TRACE_ENABLE": "1",
           "XPTI_SUBSCRIBERS": os.path.join(libs, "libzestub_xpti.so"),
           "XPTI_FRAMEWORK_DISPATCHER": os.path.join(libs, "libxptifw.so")}
-tmp = tempfile.mkdtemp()
+tmp = h.scratch_dir()
 
 
 BARRIER_LINE = h.line_of("tests/kernels/slm.cl", "barrier(")

@@ -11,7 +11,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.dont_write_bytecode = True
@@ -27,7 +26,7 @@ zestub = os.path.join(h.top, "zestub")
 # model").
 env = h.gtsim_env("platform=xehpc,slices=64,subslices=8,eus=8,threads=16,pace=1,"
                   "debug_latency_us=40")
-tmp = tempfile.mkdtemp()
+tmp = h.scratch_dir()
 out = os.path.join(tmp, "dump.json")
 
 with h.guarded(t, "a dump of 65,536 threads"):

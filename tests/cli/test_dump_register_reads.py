@@ -12,7 +12,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -20,7 +19,7 @@ import harness as h  # noqa: E402
 
 t = h.Tap(6)  # the plan
 zestub = os.path.join(h.top, "zestub")
-tmp = tempfile.mkdtemp(prefix="zestub-regreads-")
+tmp = h.scratch_dir(prefix="zestub-regreads-")
 env = h.small_device(1)  # vadd runs for minutes: every thread stays in the kernel
 
 

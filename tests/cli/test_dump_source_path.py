@@ -10,7 +10,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -22,7 +21,7 @@ pagefault = os.path.join(h.top, "examples", "pagefault")
 t = h.Tap(5)
 
 with h.guarded(t, "dump of examples/pagefault"):
-    path = os.path.join(tempfile.mkdtemp(prefix="zestub-src."), "dump.json")
+    path = os.path.join(h.scratch_dir(prefix="zestub-src."), "dump.json")
     p = subprocess.run([zestub, "dump", "--json", path, "--registers", "none", "--", pagefault],
                        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=180)
     t.eq(p.returncode, 5, "the program faulted and the dump was written (status 5)")

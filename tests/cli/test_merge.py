@@ -13,14 +13,14 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from scratch import scratch_dir  # noqa: E402
 from tap import Tap  # noqa: E402
 
 zestub = os.path.join(os.environ.get("top_builddir", "."), "zestub")
-tmp = tempfile.mkdtemp()
+tmp = scratch_dir()
 t = Tap(32)
 ok = t.ok
 

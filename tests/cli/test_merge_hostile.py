@@ -14,14 +14,14 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from scratch import scratch_dir  # noqa: E402
 from tap import Tap  # noqa: E402
 
 zestub = os.path.join(os.environ.get("top_builddir", "."), "zestub")
-tmp = tempfile.mkdtemp()
+tmp = scratch_dir()
 t = Tap(9)
 
 ESC = "\x1b]0;owned\x07\x1b[2J\x1b[31m"  # set the title, clear the screen, red

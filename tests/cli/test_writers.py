@@ -29,7 +29,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -41,7 +40,7 @@ BLOCK_CELLS = 2  # --json and --core at a link to a block device
 t = h.Tap(3 * (ATTACH_CELLS + LAUNCH_CELLS + BLOCK_CELLS))  # the plan: three checks a cell
 zestub = os.path.join(h.top, "zestub")
 pagefault = os.path.join(h.top, "examples", "pagefault")
-tmp = tempfile.mkdtemp(prefix="zestub-writers-")
+tmp = h.scratch_dir(prefix="zestub-writers-")
 mounted = []
 VICTIM = b"the victim's own content\n"
 REASON = {"full": "No space left on device", "ro": "Read-only file system"}

@@ -452,7 +452,7 @@ def _(c, app, srv, addr, check):
 @cell("monitor core / read_registers error", "read_registers:after=6", checks=2)
 def _(c, app, srv, addr, check):
     attach(c, app)
-    core = os.path.join(tempfile.mkdtemp(), "m.core")
+    core = os.path.join(h.scratch_dir(), "m.core")
     r, text = c.monitor("core --memory 0 " + core)
     check("unreadable registers (written as zeros)" in text and os.path.exists(core),
           "monitor core writes the core and its answer says which registers are zeros", text)
@@ -462,7 +462,7 @@ def _(c, app, srv, addr, check):
 @cell("monitor core / lost", "read_registers:after=20:device_lost", checks=2)
 def _(c, app, srv, addr, check):
     attach(c, app)
-    core = os.path.join(tempfile.mkdtemp(), "m.core")
+    core = os.path.join(h.scratch_dir(), "m.core")
     r, text = c.monitor("core --memory 0 " + core)
     check("unreadable registers (written as zeros)" in text,
           "monitor core's answer says which registers are zeros", text)
@@ -597,7 +597,7 @@ def launch_hang_cell():
     reaches the program too; it makes no interrupt call.)"""
     name = "launch dump --on hang / interrupt refused"
     slow = h.gtsim_env("platform=xehpc,subslices=2,eus=2,threads=4,pace=50")
-    out = os.path.join(tempfile.mkdtemp(), "h.json")
+    out = os.path.join(h.scratch_dir(), "h.json")
     p = subprocess.run([os.path.join(h.top, "zestub"), "dump", "--on", "hang=1s", "--json", out,
                         "--", os.path.join(h.top, "examples", "vadd")],
                        env=dict(slow, GTSIM_FAULTS="interrupt:result=ERROR_UNKNOWN"),

@@ -5,11 +5,11 @@ three transports (TCP, unix socket, stdio) against the mock target."""
 import os
 import stat
 import sys
-import tempfile
 
 sys.dont_write_bytecode = True  # the source tree may be read-only (distcheck)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from mock_server import Server  # noqa: E402
+from scratch import scratch_dir  # noqa: E402
 from tap import Tap  # noqa: E402
 
 t = Tap(87)  # the plan: every check this test makes
@@ -197,7 +197,7 @@ c.close()
 check_clean(srv)
 
 # unix socket transport
-d = tempfile.mkdtemp()
+d = scratch_dir()
 path = os.path.join(d, "rsp.sock")
 srv = Server("--attach", "7", comm="unix:" + path)
 t.eq(stat.S_IMODE(os.stat(path).st_mode), 0o600, "unix socket is mode 0600")

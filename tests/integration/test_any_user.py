@@ -37,7 +37,7 @@ APP_ENV = h.small_device(200)
 SRV_ENV = dict(APP_ENV)
 SRV_ENV.pop("ZET_ENABLE_PROGRAM_DEBUGGING", None)  # zestub sets it for what it runs
 NOBODY = 65534
-tmp = tempfile.mkdtemp(prefix="zestub-anyuser-")
+tmp = h.scratch_dir(prefix="zestub-anyuser-")
 os.chmod(tmp, 0o755)
 WHY_NOT = None if os.geteuid() == 0 else "not root: cannot connect as another user"
 

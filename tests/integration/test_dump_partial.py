@@ -17,7 +17,6 @@ import signal
 import subprocess
 import stat
 import sys
-import tempfile
 import threading
 import time
 
@@ -30,7 +29,7 @@ zestub = os.path.join(h.top, "zestub")
 vadd = os.path.join(h.top, "examples", "vadd")
 env = h.small_device(5)
 env.pop("ZET_ENABLE_PROGRAM_DEBUGGING", None)
-tmp = tempfile.mkdtemp()
+tmp = h.scratch_dir()
 path = os.path.join(tmp, "dump.json")
 partial = path + ".partial"
 

@@ -26,7 +26,7 @@ zestub = os.path.join(h.top, "zestub")
 ex = os.path.join(h.top, "examples")
 env = h.small_device(200)
 env.pop("ZET_ENABLE_PROGRAM_DEBUGGING", None)  # zestub must set it itself
-tmp = tempfile.mkdtemp()
+tmp = h.scratch_dir()
 
 
 def serve_stdio(prog, extra=()):

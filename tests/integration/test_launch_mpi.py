@@ -27,7 +27,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -43,7 +42,7 @@ if not mpirun or not os.path.exists(app):
 
 t = h.Tap(23)  # the plan: every check this test makes
 zestub = os.path.join(h.top, "zestub")
-tmp = tempfile.mkdtemp()
+tmp = h.scratch_dir()
 env = h.gtsim_env("platform=xehpc,devices=4,subslices=2,eus=2,threads=4")
 env.pop("ZET_ENABLE_PROGRAM_DEBUGGING", None)
 if "ASAN_OPTIONS" in env:

@@ -13,7 +13,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.dont_write_bytecode = True
@@ -127,7 +126,7 @@ with h.guarded(t, "--allow-any-user"):
     srv.stop()
 
 with h.guarded(t, "Unix socket"):
-    d = tempfile.mkdtemp(prefix="zestub-peer-")
+    d = h.scratch_dir(prefix="zestub-peer-")
     os.chmod(d, 0o755)
     path = os.path.join(d, "s")
     srv = server("unix:" + path)

@@ -26,7 +26,7 @@ zestub = os.path.join(h.top, "zestub")
 vadd = os.path.abspath(os.path.join(h.top, "examples", "vadd"))
 env = h.small_device(200)
 env.pop("ZET_ENABLE_PROGRAM_DEBUGGING", None)  # zestub sets it for the program
-tmp = tempfile.mkdtemp()
+tmp = h.scratch_dir()
 STOCK = "qSupported:multiprocess+;swbreak+;vContSupported+;xmlRegisters=i386"
 
 

@@ -21,6 +21,7 @@ sys.dont_write_bytecode = True
 import mi  # noqa: E402
 from gdbpath import gdb_argv  # noqa: E402,F401
 from rspclient import Client, decode_payload, escape, frame  # noqa: E402,F401
+from scratch import scratch_dir  # noqa: E402,F401
 from tap import Tap  # noqa: E402,F401
 
 top = os.environ.get("top_builddir", ".")
