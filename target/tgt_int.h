@@ -21,6 +21,11 @@
 struct tgt_xpti;
 struct zd_error;
 
+/* tgt_regkeep.c: how many big register sets the client's reads keep in
+ * the cache, and from which size a set counts as big. */
+#define TGT_KEPT_SETS 1024
+#define TGT_KEPT_MIN_BYTES 1024
+
 struct tgt {
     struct zd *zd;
     struct sess_manager *m;
@@ -77,6 +82,15 @@ struct tgt {
     } * code;
     size_t ncode, cap_code;
     bool code_unknown;
+    /* Big register sets (a GRF: 8 KiB a thread) the client's reads filled
+     * in the sessions' per-stop cache, oldest first (tgt_regkeep.c): at
+     * most TGT_KEPT_SETS stay, so a client that walks 65,536 threads holds
+     * 8 MiB, not half a GiB, until the resume. */
+    struct kept_set {
+        unsigned k;
+        uint32_t th, type;
+    } kept[TGT_KEPT_SETS];
+    unsigned nkept, kept_next;
     struct tgt_launcher launcher; /* vRun (tgt_launch.c); start NULL: none */
     /* What the server sees (tgt_ops.c's table): this target's own copy, so
      * that the programs table is there only once a launcher is set. */
@@ -94,6 +108,12 @@ static inline void tgt_say(char *err, size_t errlen, const char *msg)
     if (errlen)
         snprintf(err, errlen, "%s", msg);
 }
+
+/* tgt_regkeep.c: the client's read filled set TYPE of thread TH of device
+ * K in the cache; the oldest such set beyond TGT_KEPT_SETS leaves it. */
+void tgt_keep_regset(struct tgt *t, unsigned k, uint32_t th, uint32_t type);
+/* Forgets the list (the sessions it names are gone). */
+void tgt_kept_clear(struct tgt *t);
 
 /* tgt_monitor_table.c: rsp_target_ops.monitor_commands. */
 const struct rsp_monitor_cmd *tgt_monitor_commands(void *ctx, size_t *n);

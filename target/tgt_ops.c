@@ -240,14 +240,18 @@ static int t_read_register(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnu
     const uint8_t *data;
     size_t got;
     struct zd_error e;
+    bool had;
     if (ended(t, pid, err, errlen))
         return -ESRCH;
     if (!r || !valid(t, pid, tid) || tid == 0) {
         tgt_say(err, errlen, "no such register or thread");
         return -EINVAL;
     }
+    had = sess_regset_cached(t->m, pid - 1, tid - 1, r->regset_type);
     if (sess_read_regset(t->m, pid - 1, tid - 1, r->regset_type, &data, &got, &e) != 0)
         return RSP_TARGET_UNAVAILABLE;
+    if (!had && got >= TGT_KEPT_MIN_BYTES)
+        tgt_keep_regset(t, pid - 1, tid - 1, r->regset_type);
     if ((size_t)(r->index + 1) * r->byte_size > got || size < r->byte_size)
         return -EINVAL;
     memcpy(buf, data + (size_t)r->index * r->byte_size, r->byte_size);
@@ -462,6 +466,7 @@ static void release_manager(struct tgt *t)
     }
     sess_detach_all(t->m);
     t->m = NULL;
+    tgt_kept_clear(t);
     tgt_xpti_free(t->xpti);
     t->xpti = NULL;
     for (unsigned k = 0; t->cats && k < t->n; k++)
