@@ -167,7 +167,14 @@ def main():
         for rep in range(a.reps):
             for b in argvs:  # interleaved: both see the same machine
                 print("# %s, rep %d" % (b, rep + 1), file=sys.stderr)
-                res[b].append(session(a, gdb, where, counted, counter, argvs[b]))
+                try:
+                    res[b].append(session(a, gdb, where, counted, counter, argvs[b]))
+                except RigError as e:
+                    # One failed session (a server that did not answer a
+                    # step) is said and run once more, so that one server's
+                    # bad run does not lose the other's figures.
+                    print("# %s, rep %d failed (%s): once more" % (b, rep + 1, e))
+                    res[b].append(session(a, gdb, where, counted, counter, argvs[b]))
         with open("/proc/loadavg") as f:
             print("# load after: %s" % f.read().strip())
         counter.close()
