@@ -4,7 +4,7 @@
 gdbserver for the GPU on the same gtsim device, interleaved in one run
 window. Intel's GDB runs at its command line on a pseudo-terminal, as a
 person types: `target extended-remote`, `attach PID`, `info threads`
-twice, `continue &`, `interrupt`, `detach`, on examples/vadd with every
+twice, `continue &` (timed to the server's zetDebugResume), `interrupt`, `detach`, on examples/vadd with every
 hardware thread busy (gtsim pace=1, 8,192 threads by default). Per step:
 the wall time from the command to what the user waits for (the prompt;
 for `interrupt`, the stop shown) and the server's Level Zero debug calls
@@ -38,8 +38,8 @@ from scale import (FUNCS, SHAPES, CountedWhere, Counter, build_counter,  # noqa:
                    wait_dispatched)
 
 
-STEPS = ["attach", "info threads (first)", "info threads (second)", "continue &",
-         "interrupt -> stop shown", "detach"]
+STEPS = ["attach", "info threads (first)", "info threads (second)",
+         "continue & -> resume issued", "interrupt -> stop shown", "detach"]
 clock = time.perf_counter
 
 
@@ -109,7 +109,22 @@ def session(a, gdb, where, counted, counter, argv):
             rows = len(re.findall(r"ZE \d+\.\d+\.\d+\.\d+", got))
             if rows < a.threads:
                 raise RigError("%s listed %d threads: %s" % (name, rows, got[-300:]))
-        step("continue &", "continue &")
+        # GDB's prompt comes back at once; the server may still be resuming
+        # (gdbserver-ze writes a register of every thread first). Timed to
+        # the server's zetDebugResume, and the interrupt comes only after
+        # it, as in scale.py: a ^C inside gdbserver-ze's resume loop hangs
+        # it on gtsim (bench/README.md, "Intel's GDB's session").
+        resume = FUNCS.index("Resume")
+        s0, t0 = counter.snap(), clock()
+        step(None, "continue &")
+        end = time.monotonic() + a.timeout
+        while counter.snap()[resume][0] == s0[resume][0] and time.monotonic() < end:
+            time.sleep(0.002)
+        s1 = counter.snap()
+        if s1[resume][0] == s0[resume][0]:
+            raise RigError("continue &: the server never called zetDebugResume")
+        out["continue & -> resume issued"] = (
+            clock() - t0, {f: s1[i][0] - s0[i][0] for i, f in enumerate(FUNCS)})
         time.sleep(a.run_ms / 1000)
         step("interrupt -> stop shown", "interrupt",
              r"(received signal SIG\w+|stopped)[^\n]*\n(.*\n)?")
