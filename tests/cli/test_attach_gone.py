@@ -89,4 +89,4 @@ except (OSError, ValueError) as e:
     doc, failure = None, "no document: %s" % e
 t.ok(doc is not None and doc.get("status") == 3 and "not ready" in failure,
      "the JSON document says status 3 and why", failure)
-t.done()
+sys.exit(t.done())

@@ -98,4 +98,4 @@ for what, how in DAMAGE:
         finally:
             app.kill()
             app.wait()
-t.done()
+sys.exit(t.done())
