@@ -711,8 +711,6 @@ int tgt_next_event(struct tgt *t, struct rsp_event *ev)
     struct sess_note note;
     if (!t->m)
         return 0;
-    if (tgt_report_exit(t, ev))
-        return 1;
     if (t->held_report) {
         take_queued_report(t, ev);
         if (!sess_exited(t->m, ev->pid - 1))
@@ -720,8 +718,14 @@ int tgt_next_event(struct tgt *t, struct rsp_event *ev)
     }
     while (sess_poll(t->m, &note) == 0) {
         int (*on)(struct tgt *, const struct sess_note *, struct rsp_event *) = NULL;
-        if (note.type != SESS_NOTE_DETACHED && sess_exited(t->m, note.session))
-            continue; /* over: the exit was reported first */
+        /* A device whose application ended says nothing more, except the
+         * unload of a module that came before the end and has not been
+         * told: GDB hears of it before the exit, whichever order the two
+         * reached this loop in (both can be queued by then on a loaded
+         * machine). */
+        if (note.type != SESS_NOTE_DETACHED && sess_exited(t->m, note.session) &&
+            !(note.type == SESS_NOTE_MODULE_UNLOAD && tgt_exit_untold(t, note.session)))
+            continue;
         switch (note.type) {
         case SESS_NOTE_STOPPED:
             on = on_stopped;
@@ -744,5 +748,6 @@ int tgt_next_event(struct tgt *t, struct rsp_event *ev)
         if (on && on(t, &note, ev))
             return 1;
     }
-    return 0;
+    /* An end no note announced (a device lost when a thread was probed). */
+    return tgt_report_exit(t, ev) ? 1 : 0;
 }

@@ -3,8 +3,9 @@
 # debuggee on gtsim (conf_util and the debuggee's sources from
 # tests/conformance/local.mk).
 check_PROGRAMS += tests/target/test_tgt_ops tests/target/test_tgt_breakcycle tests/target/test_tgt_regkeep \
-	tests/target/debuggee
-TESTS += tests/target/test_tgt_ops tests/target/test_tgt_breakcycle tests/target/test_tgt_regkeep
+	tests/target/test_tgt_unload_order tests/target/debuggee
+TESTS += tests/target/test_tgt_ops tests/target/test_tgt_breakcycle tests/target/test_tgt_regkeep \
+	tests/target/test_tgt_unload_order
 tests_target_test_tgt_ops_SOURCES = tests/target/test_tgt_ops.c $(conf_util_sources)
 tests_target_test_tgt_ops_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
 tests_target_test_tgt_ops_LDADD = libtarget.la libreport.la libgdbstub.la libsessions.la libsymbols.la \
@@ -16,6 +17,9 @@ tests_target_test_tgt_breakcycle_LDADD = $(tests_target_test_tgt_ops_LDADD) $(DL
 tests_target_test_tgt_regkeep_SOURCES = tests/target/test_tgt_regkeep.c $(conf_util_sources)
 tests_target_test_tgt_regkeep_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
 tests_target_test_tgt_regkeep_LDADD = $(tests_target_test_tgt_ops_LDADD) $(DL_LIBS)
+tests_target_test_tgt_unload_order_SOURCES = tests/target/test_tgt_unload_order.c $(conf_util_sources)
+tests_target_test_tgt_unload_order_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
+tests_target_test_tgt_unload_order_LDADD = $(tests_target_test_tgt_ops_LDADD)
 tests_target_debuggee_SOURCES = $(conf_debuggee_sources)
 tests_target_debuggee_CFLAGS = $(conf_cflags)
 tests_target_debuggee_LDADD = $(ZE_LIBS)
