@@ -8,11 +8,14 @@
  *                                   into a buffer freed just before (page
  *                                   fault); SECONDS pauses before that launch
  *                                   so a debugger can attach
- *   sycl_like --concurrent ROUNDS [--same-kernel]
+ *   sycl_like --concurrent ROUNDS [--same-kernel] [--until FILE]
  *                                   two devices, one queue and one host thread
  *                                   each, ROUNDS launches per queue: vadd on
  *                                   device 0 and loop_call on device 1, or
- *                                   vadd on both with --same-kernel
+ *                                   vadd on both with --same-kernel; with
+ *                                   --until, at least ROUNDS and on until FILE
+ *                                   exists (a test's dumps then always find
+ *                                   work running, however slow the machine)
  *
  * Run with XPTI_TRACE_ENABLE=1 XPTI_SUBSCRIBERS=/abs/libzestub_xpti.so for
  * zestub to see the table. Every step is logged on stdout (sycl_rt.h). */
@@ -121,6 +124,7 @@ struct worker {
     struct rt_queue q;
     int *in, *out;
     int rounds;
+    const char *until; /* NULL, or go on until this file exists */
     int same_kernel;
     int failed;
     pthread_t tid;
@@ -130,7 +134,8 @@ struct worker {
 static void *work(void *arg)
 {
     struct worker *w = arg;
-    for (int r = 0; r < w->rounds && !w->failed; r++) {
+    for (int r = 0; (r < w->rounds || (w->until && access(w->until, F_OK) != 0)) && !w->failed;
+         r++) {
         /* One site per kernel, shared by both threads, as a loop over
          * queues in a SYCL program would be. */
         if (w->same_kernel || w->q.device == 0)
@@ -168,7 +173,7 @@ static int setup_worker(struct worker *w, ze_driver_handle_t driver, ze_context_
     return 0;
 }
 
-static int concurrent(int rounds, int same_kernel)
+static int concurrent(int rounds, int same_kernel, const char *until)
 {
     struct l0_env first;
     ze_device_handle_t devices[2];
@@ -185,6 +190,7 @@ static int concurrent(int rounds, int same_kernel)
     memset(w, 0, sizeof(w));
     for (unsigned d = 0; d < 2; d++) {
         w[d].same_kernel = same_kernel;
+        w[d].until = until;
         if (setup_worker(&w[d], first.driver, first.context, devices[d], d, rounds))
             return 1;
     }
@@ -200,24 +206,44 @@ static int concurrent(int rounds, int same_kernel)
         drop_kernels(&w[d].k);
     }
     zeContextDestroy(first.context);
-    printf("sycl_like: %d rounds on each of 2 devices %s\n", rounds, failed ? "FAILED" : "done");
+    printf("sycl_like: %s%d rounds on each of 2 devices %s\n", until ? "at least " : "", rounds,
+           failed ? "FAILED" : "done");
     return failed;
+}
+
+/* --concurrent ROUNDS [--same-kernel] [--until FILE]: 0 when well formed. */
+static int concurrent_args(int argc, char **argv, int *same_kernel, const char **until)
+{
+    *same_kernel = 0;
+    *until = NULL;
+    if (argc < 3 || strcmp(argv[1], "--concurrent") || atoi(argv[2]) <= 0)
+        return -1;
+    for (int i = 3; i < argc; i++) {
+        if (!strcmp(argv[i], "--same-kernel"))
+            *same_kernel = 1;
+        else if (!strcmp(argv[i], "--until") && i + 1 < argc)
+            *until = argv[++i];
+        else
+            return -1;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
-    int rc;
+    int rc, same_kernel;
+    const char *until;
     printf("sycl_like: pid %d\n", (int)getpid());
     fflush(stdout);
     rt_init();
-    if ((argc == 3 || (argc == 4 && !strcmp(argv[3], "--same-kernel"))) &&
-        !strcmp(argv[1], "--concurrent") && atoi(argv[2]) > 0)
-        rc = concurrent(atoi(argv[2]), argc == 4);
+    if (concurrent_args(argc, argv, &same_kernel, &until) == 0)
+        rc = concurrent(atoi(argv[2]), same_kernel, until);
     else if (argc <= 2 && (argc < 2 || argv[1][0] != '-'))
         rc = demo(argc > 1 ? (unsigned)atoi(argv[1]) : 0);
     else {
         fprintf(stderr,
-                "usage: sycl_like [SECONDS] | sycl_like --concurrent ROUNDS [--same-kernel]\n");
+                "usage: sycl_like [SECONDS] | sycl_like --concurrent ROUNDS [--same-kernel] "
+                "[--until FILE]\n");
         rc = 2;
     }
     rt_fini();

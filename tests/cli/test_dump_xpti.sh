@@ -99,7 +99,10 @@ export GTSIM_CONFIG="devices=2,pace=40"
 for mode in unique ambiguous; do
     same=""
     [ $mode = ambiguous ] && same=--same-kernel
-    $traced "$ex/sycl_like" --concurrent 8 $same >"$tmp/conc-$mode.out" 2>&1 &
+    # On until the dumps are done: on a loaded machine 8 rounds could end
+    # before the third dump and leave it nothing running to find.
+    $traced "$ex/sycl_like" --concurrent 8 $same --until "$tmp/conc-$mode.done" \
+        >"$tmp/conc-$mode.out" 2>&1 &
     app=$!
     pid=$(app_pid "$tmp/conc-$mode.out")
     rm -f "$tmp"/conc?.json
@@ -118,6 +121,7 @@ for mode in unique ambiguous; do
             notok_file "$mode $k: no dump, the example did not submit on both devices" "$tmp/conc-$mode.out"
         done
     fi
+    touch "$tmp/conc-$mode.done"
     wait_exit $app 120
     if [ $app_rc -eq 0 ]; then ok "$mode: the application finishes every round"
     else notok_file "$mode: application rc $app_rc" "$tmp/conc-$mode.out"; fi
