@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Flags: cmp with its condition modifier, and sel chosen by a predicate
  * (README.md, "Executing instructions"). Predication of other instructions
- * is their lane mask (gtsim_x_exec_mask). */
+ * is their lane mask (gtsim_x_exec_mask); sel with (lt) or (ge) is min or
+ * max. */
 #include "gtsim/exec_int.h"
 
 /* IGA's FlagModifier values (read back on long_kernel: eq 1, ne 2, lt 5;
@@ -74,17 +75,31 @@ enum gtsim_exec_result gtsim_x_cmp(const struct gtsim_xinsn *x, struct gtsim_exe
     return GTSIM_EXEC_NEXT;
 }
 
+/* What a sel takes for one lane: by its predicate (src0 where it holds),
+ * or, with (lt) or (ge), the smaller or the larger source (min, max). */
+static uint64_t sel_pick(const struct gtsim_xinsn *x, uint32_t pick, unsigned i, uint64_t a,
+                         uint64_t b)
+{
+    if (x->cond_mod != 0)
+        return compare(x->cond_mod, gtsim_x_type_signed(x->src[0].type), a, b) ? a : b;
+    return (pick >> i & 1) ? a : b;
+}
+
 enum gtsim_exec_result gtsim_x_sel(const struct gtsim_xinsn *x, struct gtsim_exec_env *env)
 {
     uint64_t res[GTSIM_X_MAX_LANES];
     uint32_t mask, pick = ~0u; /* without a predicate sel takes src0 */
-    bool fcopy =
-        x->dst.type == GTSIM_XT_F && x->src[0].type == GTSIM_XT_F && x->src[1].type == GTSIM_XT_F;
+    bool fcopy = x->dst.type == GTSIM_XT_F && x->src[0].type == GTSIM_XT_F &&
+                 x->src[1].type == GTSIM_XT_F && x->cond_mod == 0;
 
-    if (x->cond_mod != 0 || x->dst_mod != 0)
-        return gtsim_x_illegal(env, "sel with a condition (min/max) or saturation not modelled");
-    if (!x->has_dst || x->nsrc < 2 || x->exec_size > GTSIM_X_MAX_LANES)
-        return gtsim_x_illegal(env, "sel operands not modelled");
+    /* min/max: (lt) and (ge) without a predicate, on integers. Whether the
+     * hardware also writes the flag then is not modelled: it is left as it
+     * was (IGC does not read it after a min or max). */
+    if (x->cond_mod != 0 &&
+        (x->pred != 0 || (x->cond_mod != CM_LT && x->cond_mod != CM_GE) || !same_sign(x)))
+        return gtsim_x_illegal(env, "sel condition not modelled (only (lt) min, (ge) max)");
+    if (x->dst_mod != 0 || !x->has_dst || x->nsrc < 2 || x->exec_size > GTSIM_X_MAX_LANES)
+        return gtsim_x_illegal(env, "sel operands or saturation not modelled");
     if (!fcopy && (!gtsim_x_is_int(x->dst.type) || !gtsim_x_is_int(x->src[0].type) ||
                    !gtsim_x_is_int(x->src[1].type)))
         return gtsim_x_illegal(env, "sel types not modelled");
@@ -106,7 +121,7 @@ enum gtsim_exec_result gtsim_x_sel(const struct gtsim_xinsn *x, struct gtsim_exe
         if (!gtsim_x_read_src(env, &x->src[0], i, !fcopy, &a) ||
             !gtsim_x_read_src(env, &x->src[1], i, !fcopy, &b))
             return gtsim_x_illegal(env, "source operand not modelled");
-        res[i] = (pick >> i & 1) ? a : b;
+        res[i] = sel_pick(x, pick, i, a, b);
     }
     for (unsigned i = 0; i < x->exec_size; i++)
         if (mask >> i & 1)

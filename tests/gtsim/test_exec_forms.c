@@ -2,7 +2,7 @@
 /* The executor's instruction forms one at a time (gtsim/exec*.c), on a
  * register file and memory of the test's own: the byte and word LSC loads
  * and stores (d8u32, d16u32), cmp and its flags, predication, sel, source
- * negation, jmpi and the goto/join lane masks. Each instruction is the
+ * negation, sel as min and max, jmpi and the goto/join lane masks. Each instruction is the
  * encoding iga64 -a -p=12p72 gave for the text beside it (Debian's
  * libigc-tools 1.0.12504), decoded by gtsim's IGA decoder as a kernel's
  * would be. Forms still not modelled must stop as illegal with nothing
@@ -16,12 +16,13 @@
 #include "gtsim/regfile.h"
 #include "tests/lib/tap.h"
 
-#define PLAN 24
+#define PLAN 27
 #define LANES 32
 
 /* iga64's encodings (little-endian bytes as xxd -p prints them). */
-#define LOAD_D8U32 "310014000000140c240700f300000200" /* send.ugm (32) r12 r7 null 0x0 0x08200980  \
-                                                       */
+#define LOAD_D8U32                                                                                 \
+    "310014000000140c240700f300000200" /* send.ugm (32) r12 r7 null 0x0 0x08200980                 \
+                                        */
 #define STORE_D8U32                                                                                \
     "3100140000000000240708f3140f0200" /* send.ugm (32) null r7 r15:2 0x0 0x08000984 */
 #define LOAD_D16U32 "310014000000140c240700f700000200"  /* ... 0x08200B80: load.ugm.d16u32.a64 */
@@ -33,6 +34,9 @@
 #define CMP_LT_NPRED                                                                               \
     "700014942002010004081052040a1000" /* (W&~f0.0) cmp (32) (lt)f0.0 null:ud r8:ud r10:ud */
 #define SEL_NPRED "6200d41460a605120410100501000100" /* (~f3.0) sel (32) r18:d -r16:d 1:w */
+#define SEL_MIN "620010006086051704151055fbfffbff"   /* sel (16) (lt)f0.0 r23:d r21:d -5:w */
+#define SEL_MAX "620010002082051704151041e803e803"   /* sel (16) (ge)f0.0 r23:ud r21:ud 0x3E8:uw */
+#define SEL_EQ "620010006086051704151015fbfffbff"    /* sel (16) (eq)f0.0 r23:d r21:d -5:w */
 #define MOV_PRED "610050046006051e041f100000000000"  /* (f1.0) mov (16) r30:d r31:d */
 #define ADD_NEG "4000100060a605050406100503000300"   /* add (16) r5:d -r6:d 3:w */
 #define AND_NOT "65001000602605050406100604071000"   /* and (16) r5:d ~r6:d r7:d */
@@ -255,6 +259,33 @@ static void check_pred_sel_neg(struct bench *b)
            "and ~r6 (a logic not modifier) is refused, nothing written");
 }
 
+/* sel with a condition is min ((lt)) or max ((ge)), in the sources' sign. */
+static void check_min_max(struct bench *b)
+{
+    struct gtsim_exec_env env;
+    unsigned bad = 0;
+    for (unsigned i = 0; i < 16; i++)
+        set_d32(b, 21, i, (uint32_t)((int)i * 100 - 800)); /* -800 .. 700 */
+    enum gtsim_exec_result r = run(b, SEL_MIN, 0, ~0u, &env);
+    for (unsigned i = 0; i < 16; i++) {
+        int v = (int)i * 100 - 800;
+        bad += d32(b, 23, i) != (uint32_t)(v < -5 ? v : -5);
+    }
+    tap_ok(r == GTSIM_EXEC_NEXT && bad == 0, "sel (lt) :d is a signed min (%u wrong)", bad);
+    r = run(b, SEL_MAX, 0, ~0u, &env);
+    bad = 0;
+    for (unsigned i = 0; i < 16; i++) {
+        uint32_t v = (uint32_t)((int)i * 100 - 800);
+        bad += d32(b, 23, i) != (v >= 1000u ? v : 1000u);
+    }
+    tap_ok(r == GTSIM_EXEC_NEXT && bad == 0,
+           "sel (ge) :ud is an unsigned max (negative values are large) (%u wrong)", bad);
+    set_d32(b, 23, 0, 0x4242);
+    r = run(b, SEL_EQ, 0, ~0u, &env);
+    tap_ok(r == GTSIM_EXEC_ILLEGAL && d32(b, 23, 0) == 0x4242,
+           "sel (eq) is refused, nothing written (%s)", env.why ? env.why : "?");
+}
+
 static void check_jmpi(struct bench *b)
 {
     struct gtsim_exec_env env;
@@ -317,6 +348,7 @@ int main(void)
     check_byte_stores(&b);
     check_cmp(&b);
     check_pred_sel_neg(&b);
+    check_min_max(&b);
     check_jmpi(&b);
     check_goto_join(&b);
     free(b.simt);

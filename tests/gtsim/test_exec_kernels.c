@@ -5,7 +5,8 @@
  * and sums; a store outside every allocation faults at that send with the
  * faulting lane's address; an instruction gtsim does not model stops the
  * thread with the illegal-opcode exception (cr0.1 bit 28), or, with no
- * debugger, ends the launch with -EFAULT at its address. Skips, saying
+ * debugger, ends the launch with -EFAULT at its address; inline_calls
+ * runs its loop (cmp, jmpi, sel as min). Skips, saying
  * why, without libiga64. */
 #include <errno.h>
 #include <pthread.h>
@@ -23,7 +24,7 @@
 #include "tests/gtsim/hw_stops.h"
 #include "tests/lib/tap.h"
 
-#define PLAN 20
+#define PLAN 22
 #define ITEMS 96 /* three SIMD32 threads per group */
 #define GROUPS 3
 #define N (ITEMS * GROUPS)
@@ -240,6 +241,68 @@ static void check_oob(struct gtsim_hw *hw)
            "oob in bounds: p[17 + gid] = value for 64 items, nothing else (%d wrong)", bad);
 }
 
+/* inline_calls.cl: out[i] = sum over k < n of clampv(in[i+k]^2 + k, -1000,
+ * 1000), a loop whose trip count is an argument (cmp, jmpi back), and a
+ * clamp IGC made an unsigned min (sel (lt)). Payload of
+ * inline_calls-xehpc's .ze_info: in at 32, out at 40, n at 48, local_size
+ * 12, enqueued_local_size 52. Two groups of 32; n = 0 skips the loop. */
+static int run_inline_calls(struct gtsim_hw *hw, struct memory *m, int32_t n)
+{
+    static struct gtsim_hw_launch l;
+    uint32_t size = 0, lid = 0, ls[3] = {32, 1, 1};
+    uint64_t entry = load_kernel(hw, "inline_calls", &size, &lid);
+    uint64_t in = (uint64_t)(uintptr_t)m->a, out = (uint64_t)(uintptr_t)m->c;
+    memset(&l, 0, sizeof(l));
+    snprintf(l.kernel.name, sizeof(l.kernel.name), "inline_calls");
+    l.kernel.entry = entry;
+    l.kernel.size = size;
+    l.kernel.simd = 32;
+    l.group_count[0] = 2;
+    l.group_count[1] = l.group_count[2] = 1;
+    l.group_size[0] = 32;
+    l.group_size[1] = l.group_size[2] = 1;
+    l.slice_count = 1;
+    memcpy(l.cross_thread + 12, ls, 12);
+    memcpy(l.cross_thread + 32, &in, 8);
+    memcpy(l.cross_thread + 40, &out, 8);
+    memcpy(l.cross_thread + 48, &n, 4);
+    memcpy(l.cross_thread + 52, ls, 12);
+    l.cross_thread_size = 64;
+    l.local_id_size = lid;
+    l.mem_ok = mem_ok;
+    l.mem_ctx = m;
+    return entry ? gtsim_hw_run(hw, &l) : -1;
+}
+
+static void check_inline_calls(struct gtsim_hw *hw)
+{
+    static struct memory m;
+    int bad = 0, big = 0;
+    fill(&m); /* in[j] = 3j - 100: squares from 1 to ~33,000 */
+    int rc = run_inline_calls(hw, &m, 5);
+    for (int i = 0; i < 64; i++) {
+        int32_t acc = 0;
+        for (int k = 0; k < 5; k++) {
+            int32_t s = m.a[i + k] * m.a[i + k] + k;
+            acc += s < -1000 ? -1000 : s > 1000 ? 1000 : s;
+            big += s > 1000;
+        }
+        bad += m.c[i] != acc;
+    }
+    bad += m.c[64] != -1;
+    tap_ok(rc == 0 && bad == 0 && big > 0,
+           "inline_calls, n = 5: the loop runs 5 times per item, clamped sums right "
+           "(%d wrong, %d terms clamped)",
+           bad, big);
+    fill(&m);
+    rc = run_inline_calls(hw, &m, 0);
+    bad = 0;
+    for (int i = 0; i < 64; i++)
+        bad += m.c[i] != 0;
+    tap_ok(rc == 0 && bad == 0, "inline_calls, n = 0: the jmpi skips the loop, out = 0 (%d wrong)",
+           bad);
+}
+
 int main(void)
 {
     const char *why = NULL;
@@ -366,6 +429,7 @@ int main(void)
 
     check_slm(hw);
     check_oob(hw);
+    check_inline_calls(hw);
     gtsim_hw_destroy(hw);
     return tap_done();
 }
