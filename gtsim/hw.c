@@ -56,6 +56,8 @@ static void finish(struct gtsim_hw *hw, uint32_t idx)
     t->launch = NULL;
     t->group = NULL;
     t->indirect = NULL;
+    free(t->simt);
+    t->simt = NULL;
     if (g && --g->live == 0) {
         free(g->slm);
         free(g->members);
@@ -155,10 +157,11 @@ static void raise_page_fault(struct gtsim_hw *hw, uint32_t idx, bool debugger, u
 }
 
 /* Runs the instruction at ip for the executing model. Returns false when
- * the thread stopped (fault, illegal instruction). The IP is left on the
- * instruction then, as the hardware reports it. */
+ * the thread stopped (fault, illegal instruction); the IP is left on the
+ * instruction then, as the hardware reports it. Otherwise *next is where
+ * the thread goes on (the next instruction, or a branch's target). */
 static bool execute(struct gtsim_hw *hw, uint32_t idx, uint32_t tile, uint32_t ip, uint32_t end,
-                    bool debugger)
+                    bool debugger, uint32_t *next)
 {
     struct hw_thread *t = &hw->threads[idx];
     const struct gtsim_xinsn *x =
@@ -176,16 +179,25 @@ static bool execute(struct gtsim_hw *hw, uint32_t idx, uint32_t tile, uint32_t i
         .indirect_size = t->indirect ? t->indirect->size : 0,
         .mem_ok = t->launch->mem_ok,
         .mem_ctx = t->launch->mem_ctx,
+        .ip = ip,
+        .simt = &t->simt,
     };
     switch (gtsim_exec_one(x, &env)) {
     case GTSIM_EXEC_NEXT:
+        *next = ip + x->length;
+        return true;
+    case GTSIM_EXEC_JUMP:
+        /* A target outside the kernel is refused by the next step. */
+        *next = ip + (uint32_t)env.jump;
         return true;
     case GTSIM_EXEC_FAULT:
         /* One fault per thread, as the walking model: a thread resumed at
          * the send that faulted goes on without the access (nothing was
          * read or written), rather than fault again for ever. */
-        if (t->faulted)
+        if (t->faulted) {
+            *next = ip + x->length;
             return true;
+        }
         t->faulted = 1;
         raise_page_fault(hw, idx, debugger, env.fault_address);
         return false;
@@ -241,8 +253,9 @@ static bool step_one(struct gtsim_hw *hw, uint32_t idx)
         return false;
     if (in.is_gateway)
         barrier_signal(hw, t);
+    uint32_t next = ip + in.length;
     if (hw->exec) {
-        if (!execute(hw, idx, slice / hw->cfg.slices_per_tile, ip, end, debugger))
+        if (!execute(hw, idx, slice / hw->cfg.slices_per_tile, ip, end, debugger, &next))
             return false;
     } else if (in.is_send && l->has_bad_pointer && !t->faulted) {
         /* Walking, gtsim does not compute addresses: a launch with a
@@ -252,7 +265,7 @@ static bool step_one(struct gtsim_hw *hw, uint32_t idx)
         raise_page_fault(hw, idx, debugger, l->bad_pointer);
         return false;
     }
-    set_cr0(hw, idx, 2, ip + in.length);
+    set_cr0(hw, idx, 2, next);
     if (t->step && debugger) {
         t->step = 0;
         set_cr0(hw, idx, 1, cr0(hw, idx, 1) | GTSIM_CR0_1_BREAKPOINT);
@@ -453,6 +466,8 @@ void gtsim_hw_destroy(struct gtsim_hw *hw)
     if (hw->gsh)
         munmap(hw->gsh, GSH_SIZE);
     gtsim_decode_cache_destroy(hw->decoded);
+    for (uint32_t i = 0; hw->threads && i < hw->nthreads; i++)
+        free(hw->threads[i].simt); /* threads stopped or running at teardown */
     free(hw->threads);
     free(hw->free_in_subslice);
     free(hw->slice_debug);

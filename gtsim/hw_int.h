@@ -12,6 +12,7 @@
 #include "gtsim/hw.h"
 
 struct gtsim_decode_cache;
+struct gtsim_exec_simt;
 
 /* The instruction heap is reserved once and never moves, so isabase stays
  * valid for every thread; pages are only committed when code is copied in. */
@@ -47,6 +48,7 @@ struct hw_thread {
     struct gtsim_hw_launch *launch;
     struct hw_group *group;
     struct hw_indirect *indirect; /* the launch's payload when executing */
+    struct gtsim_exec_simt *simt; /* lanes a goto parked (exec.h); NULL: none */
     uint64_t last_ns;
 };
 

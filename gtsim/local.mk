@@ -16,7 +16,8 @@ libgtsim_core_la_SOURCES = \
 	gtsim/hw.c gtsim/hw.h gtsim/hw_int.h gtsim/hw_access.c \
 	gtsim/iga.c gtsim/iga.h \
 	gtsim/decode_cache.c gtsim/decode_cache.h \
-	gtsim/exec.c gtsim/exec.h
+	gtsim/exec.c gtsim/exec.h gtsim/exec_int.h gtsim/exec_operands.c gtsim/exec_lsc.c \
+	gtsim/exec_flags.c gtsim/exec_flow.c
 libgtsim_core_la_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) -fvisibility=hidden -fPIC
 # -ldl: libiga64 is dlopened (iga.c), never linked.
 libgtsim_core_la_LIBADD = $(LIBELF_LIBS) $(PTHREAD_LIBS) -ldl

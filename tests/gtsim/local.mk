@@ -7,7 +7,7 @@
 GTSIM_CORE_TESTS = tests/gtsim/test_isa tests/gtsim/test_zebin tests/gtsim/test_debug_zebin \
 	tests/gtsim/test_exec tests/gtsim/test_config tests/gtsim/test_barrier \
 	tests/gtsim/test_spirv_spec \
-	tests/gtsim/test_iga_decode tests/gtsim/test_exec_kernels
+	tests/gtsim/test_iga_decode tests/gtsim/test_exec_kernels tests/gtsim/test_exec_forms
 check_PROGRAMS += $(GTSIM_CORE_TESTS)
 TESTS += $(GTSIM_CORE_TESTS)
 
@@ -43,6 +43,9 @@ tests_gtsim_test_exec_kernels_SOURCES = tests/gtsim/test_exec_kernels.c tests/gt
 	tests/lib/slurp.h
 tests_gtsim_test_exec_kernels_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 tests_gtsim_test_exec_kernels_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
+
+tests_gtsim_test_exec_forms_SOURCES = tests/gtsim/test_exec_forms.c tests/lib/tap.h
+tests_gtsim_test_exec_forms_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
 
 tests_gtsim_test_config_SOURCES = tests/gtsim/test_config.c tests/lib/tap.h
 tests_gtsim_test_config_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)

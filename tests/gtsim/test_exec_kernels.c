@@ -5,7 +5,9 @@
  * and sums; a store outside every allocation faults at that send with the
  * faulting lane's address; an instruction gtsim does not model stops the
  * thread with the illegal-opcode exception (cr0.1 bit 28), or, with no
- * debugger, ends the launch with -EFAULT at its address. Skips, saying
+ * debugger, ends the launch with -EFAULT at its address; inline_calls
+ * runs its loop (cmp, jmpi, sel as min), and a breakpoint in that loop is
+ * hit on every iteration. Skips, saying
  * why, without libiga64. */
 #include <errno.h>
 #include <pthread.h>
@@ -23,7 +25,7 @@
 #include "tests/gtsim/hw_stops.h"
 #include "tests/lib/tap.h"
 
-#define PLAN 20
+#define PLAN 24
 #define ITEMS 96 /* three SIMD32 threads per group */
 #define GROUPS 3
 #define N (ITEMS * GROUPS)
@@ -240,6 +242,132 @@ static void check_oob(struct gtsim_hw *hw)
            "oob in bounds: p[17 + gid] = value for 64 items, nothing else (%d wrong)", bad);
 }
 
+/* inline_calls.cl: out[i] = sum over k < n of clampv(in[i+k]^2 + k, -1000,
+ * 1000), a loop whose trip count is an argument (cmp, jmpi back), and a
+ * clamp IGC made an unsigned min (sel (lt)). Payload of
+ * inline_calls-xehpc's .ze_info: in at 32, out at 40, n at 48, local_size
+ * 12, enqueued_local_size 52. Two groups of 32; n = 0 skips the loop. */
+static int run_inline_calls(struct gtsim_hw *hw, struct memory *m, int32_t n, uint32_t groups,
+                            const uint32_t code[3])
+{
+    static struct gtsim_hw_launch l;
+    uint32_t size = code[1], lid = code[2], ls[3] = {32, 1, 1};
+    uint64_t entry = (uint64_t)code[0] + gtsim_hw_isa_base(hw);
+    uint64_t in = (uint64_t)(uintptr_t)m->a, out = (uint64_t)(uintptr_t)m->c;
+    memset(&l, 0, sizeof(l));
+    snprintf(l.kernel.name, sizeof(l.kernel.name), "inline_calls");
+    l.kernel.entry = entry;
+    l.kernel.size = size;
+    l.kernel.simd = 32;
+    l.group_count[0] = groups;
+    l.group_count[1] = l.group_count[2] = 1;
+    l.group_size[0] = 32;
+    l.group_size[1] = l.group_size[2] = 1;
+    l.slice_count = 1;
+    memcpy(l.cross_thread + 12, ls, 12);
+    memcpy(l.cross_thread + 32, &in, 8);
+    memcpy(l.cross_thread + 40, &out, 8);
+    memcpy(l.cross_thread + 48, &n, 4);
+    memcpy(l.cross_thread + 52, ls, 12);
+    l.cross_thread_size = 64;
+    l.local_id_size = lid;
+    l.mem_ok = mem_ok;
+    l.mem_ctx = m;
+    return entry ? gtsim_hw_run(hw, &l) : -1;
+}
+
+static void check_inline_calls(struct gtsim_hw *hw)
+{
+    static struct memory m;
+    int bad = 0, big = 0;
+    uint32_t code[3] = {0, 0, 0}; /* offset in the heap, size, local id size */
+    uint64_t entry = load_kernel(hw, "inline_calls", &code[1], &code[2]);
+    code[0] = (uint32_t)(entry - gtsim_hw_isa_base(hw));
+    fill(&m); /* in[j] = 3j - 100: squares from 1 to ~33,000 */
+    int rc = entry ? run_inline_calls(hw, &m, 5, 2, code) : -1;
+    for (int i = 0; i < 64; i++) {
+        int32_t acc = 0;
+        for (int k = 0; k < 5; k++) {
+            int32_t s = m.a[i + k] * m.a[i + k] + k;
+            acc += s < -1000 ? -1000 : s > 1000 ? 1000 : s;
+            big += s > 1000;
+        }
+        bad += m.c[i] != acc;
+    }
+    bad += m.c[64] != -1;
+    tap_ok(rc == 0 && bad == 0 && big > 0,
+           "inline_calls, n = 5: the loop runs 5 times per item, clamped sums right "
+           "(%d wrong, %d terms clamped)",
+           bad, big);
+    fill(&m);
+    rc = entry ? run_inline_calls(hw, &m, 0, 2, code) : -1;
+    bad = 0;
+    for (int i = 0; i < 64; i++)
+        bad += m.c[i] != 0;
+    tap_ok(rc == 0 && bad == 0, "inline_calls, n = 0: the jmpi skips the loop, out = 0 (%d wrong)",
+           bad);
+}
+
+struct loop_run {
+    pthread_t tid;
+    struct gtsim_hw *hw;
+    struct memory *m;
+    uint32_t code[3];
+    int rc;
+};
+
+static void *loop_main(void *arg)
+{
+    struct loop_run *r = arg;
+    r->rc = run_inline_calls(r->hw, r->m, 3, 1, r->code);
+    return NULL;
+}
+
+/* A breakpoint inside inline_calls' loop (its head, the add3 at 0x130) is
+ * hit once per iteration, with the loop counter (r2.1) at that iteration;
+ * each resume sets cr0.0's suppress bit, as a debugger does, so the
+ * instruction runs once before the breakpoint can stop it again. One
+ * work-group of 32: one thread, n = 3. */
+static void check_loop_breakpoint(struct gtsim_hw *hw)
+{
+    static struct memory m;
+    struct stops st = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, {{0}}, 0};
+    struct gtsim_hw_stop s;
+    unsigned hits = 0, wrong_k = 0;
+    struct loop_run r = {0, hw, &m, {0, 0, 0}, -1};
+    uint64_t entry = load_kernel(hw, "inline_calls", &r.code[1], &r.code[2]);
+    uint32_t head = (uint32_t)(entry + 0x130 - gtsim_hw_isa_base(hw));
+
+    r.code[0] = (uint32_t)(entry - gtsim_hw_isa_base(hw));
+    fill(&m);
+    gtsim_isa_set_breakpoint((uint8_t *)(uintptr_t)(entry + 0x130), true);
+    gtsim_hw_set_debugger(hw, on_stop, &st);
+    if (entry)
+        pthread_create(&r.tid, NULL, loop_main, &r);
+    /* The third stop is the last: the launch then ends, no 10 s wait. */
+    while (hits < 3 && wait_stop(&st, hits + 1, &s) == 0) {
+        gtsim_hw_lock(hw);
+        uint32_t ip = reg32(hw, s.thread, GTSIM_REGSET_CR, 0, 2);
+        wrong_k += s.reason != GTSIM_STOP_BREAKPOINT || ip != head ||
+                   reg32(hw, s.thread, GTSIM_REGSET_GRF, 2, 1) != hits;
+        set_reg32(hw, s.thread, GTSIM_REGSET_CR, 0, 1,
+                  reg32(hw, s.thread, GTSIM_REGSET_CR, 0, 1) & ~GTSIM_CR0_1_BREAKPOINT);
+        set_reg32(hw, s.thread, GTSIM_REGSET_CR, 0, 0,
+                  reg32(hw, s.thread, GTSIM_REGSET_CR, 0, 0) | GTSIM_CR0_0_BP_SUPPRESS);
+        gtsim_hw_resume_locked(hw, s.thread);
+        gtsim_hw_unlock(hw);
+        hits++;
+    }
+    if (entry)
+        pthread_join(r.tid, NULL);
+    gtsim_hw_set_debugger(hw, NULL, NULL);
+    tap_ok(hits == 3 && st.n == 3 && wrong_k == 0,
+           "a breakpoint in inline_calls' loop (n = 3) stops its thread at each iteration with "
+           "the counter at 0, 1, 2 (%u stops, %u wrong)",
+           st.n, wrong_k);
+    tap_ok(r.rc == 0 && m.c[0] != -1, "resumed each time, the launch completes");
+}
+
 int main(void)
 {
     const char *why = NULL;
@@ -366,6 +494,8 @@ int main(void)
 
     check_slm(hw);
     check_oob(hw);
+    check_inline_calls(hw);
+    check_loop_breakpoint(hw);
     gtsim_hw_destroy(hw);
     return tap_done();
 }
