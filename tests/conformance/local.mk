@@ -50,7 +50,7 @@ tests_conformance_test_interrupt_LDADD = $(ZE_LIBS)
 tests_conformance_test_interrupt_signal_SOURCES = tests/conformance/test_interrupt_signal.c \
 	$(conf_util_sources)
 tests_conformance_test_interrupt_signal_CFLAGS = $(conf_cflags)
-tests_conformance_test_interrupt_signal_LDADD = $(ZE_LIBS) -lpthread
+tests_conformance_test_interrupt_signal_LDADD = $(ZE_LIBS) -lrt
 
 TESTS += tests/conformance/run.sh
 EXTRA_DIST += tests/conformance/run.sh tests/conformance/repeat.sh tests/conformance/README.md

@@ -8,7 +8,6 @@
  * program with checks missing. The register read is made slow
  * (GTSIM_DEBUG_LATENCY_US, read by gtsim on the debugger side only) so
  * the signal lands while it is in flight. */
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,11 @@
 
 #include "tests/conformance/conf_util.h"
 #include "tests/lib/tap.h"
+
+/* glibc before 2.35 does not name this field of struct sigevent. */
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
 
 static zet_debug_session_handle_t session;
 static volatile sig_atomic_t handler_ran;
@@ -39,12 +43,17 @@ static void on_sigusr1(int sig)
     handler_ran = 1;
 }
 
-/* Signals the main thread once it is inside its slow call. */
-static void *signaller(void *arg)
+/* A timer that signals this thread (not whichever thread the kernel
+ * picks) 300 ms from now: the kernel delivers it, so a busy machine that
+ * delays other threads does not move it out of the 900 ms call. */
+static int arm_signal(timer_t *timer)
 {
-    nap_ms(300);
-    pthread_kill(*(pthread_t *)arg, SIGUSR1);
-    return NULL;
+    struct sigevent sev = {.sigev_notify = SIGEV_THREAD_ID, .sigev_signo = SIGUSR1};
+    struct itimerspec its = {.it_value = {.tv_sec = 0, .tv_nsec = 300 * 1000000L}};
+    sev.sigev_notify_thread_id = gettid();
+    if (timer_create(CLOCK_MONOTONIC, &sev, timer) != 0)
+        return -1;
+    return timer_settime(*timer, 0, &its, NULL);
 }
 
 static void in_signal_handler(ze_device_handle_t dev)
@@ -54,7 +63,7 @@ static void in_signal_handler(ze_device_handle_t dev)
     struct sigaction sa;
     zet_debug_event_t ev;
     ze_device_thread_t t0 = {0, 0, 0, 0};
-    pthread_t self = pthread_self(), tid;
+    timer_t timer;
     uint32_t cr[4];
     uint64_t start, took;
     ze_result_t r;
@@ -77,17 +86,19 @@ static void in_signal_handler(ze_device_handle_t dev)
     sa.sa_handler = on_sigusr1;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGUSR1, &sa, NULL);
-    alarm(30); /* the bound: a deadlock ends here, with checks missing */
-    if (pthread_create(&tid, NULL, signaller, &self) != 0)
-        tap_bail("pthread_create failed");
+    alarm(30);   /* the bound: a deadlock ends here, with checks missing */
+    in_call = 1; /* from here: the read follows at once */
+    if (arm_signal(&timer) != 0)
+        tap_bail("timer_create failed");
     start = conf_now_ms();
     /* Thread 0 runs, so the answer is NOT_AVAILABLE, after the latency
      * (which the signal may cut short). */
-    in_call = 1;
     r = zetDebugReadRegisters(session, t0, CONF_REG_CR, 0, 1, cr);
     in_call = 0;
     took = conf_now_ms() - start;
-    pthread_join(tid, NULL);
+    while (!handler_ran && conf_now_ms() - start < 5000)
+        nap_ms(10); /* the timer missed the call: the check below says so */
+    timer_delete(timer);
     tap_ok(handler_ran && handler_in_call,
            "the signal came during zetDebugReadRegisters, which returned %s after %llu ms",
            conf_result(r), (unsigned long long)took);
