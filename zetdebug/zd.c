@@ -2,6 +2,7 @@
 /* zetdebug: driver and device discovery, register set properties, stats. */
 #include "zetdebug/zd_impl.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,6 +305,7 @@ int zd_open(struct zd **out, struct zd_error *err)
     zd = calloc(1, sizeof(*zd));
     if (!zd)
         return zd_fail(err, ZD_E_NOMEM, 0, "out of memory");
+    zd->thread_regsets = zd_lookup_thread_regsets();
     rc = alt_drivers_unsafe(err);
     if (rc != 0) {
         free(zd);
@@ -372,6 +374,37 @@ const struct zd_device *zd_device_at(const struct zd *zd, size_t index)
     return zd && index < zd->ndev ? &zd->devs[index] : NULL;
 }
 
+zd_thread_regsets_fn zd_lookup_thread_regsets(void)
+{
+    /* The loader's exported symbol, not zeDriverGetExtensionFunctionAddress:
+     * it is a core entry point, and only the loader's version turns its
+     * session handle into the driver's (see README.md). */
+    void *sym = dlsym(RTLD_DEFAULT, "zetDebugGetThreadRegisterSetProperties");
+    zd_thread_regsets_fn fn;
+
+    /* POSIX allows converting dlsym's void * to a function pointer. */
+    *(void **)&fn = sym;
+    return fn;
+}
+
+void zd_regsets_convert(const zet_debug_regset_properties_t *props, uint32_t count,
+                        struct zd_regset *out, size_t max, size_t *n)
+{
+    *n = 0;
+    for (uint32_t i = 0; i < count && *n < max; i++) {
+        out[*n] = (struct zd_regset){
+            .type = props[i].type,
+            .version = props[i].version,
+            .count = props[i].count,
+            .bit_size = props[i].bitSize,
+            .byte_size = props[i].byteSize,
+            .readable = (props[i].generalFlags & ZET_DEBUG_REGSET_FLAG_READABLE) != 0,
+            .writable = (props[i].generalFlags & ZET_DEBUG_REGSET_FLAG_WRITEABLE) != 0,
+        };
+        (*n)++;
+    }
+}
+
 int zd_regsets(struct zd *zd, size_t device, struct zd_regset *out, size_t max, size_t *n,
                struct zd_error *err)
 {
@@ -395,18 +428,7 @@ int zd_regsets(struct zd *zd, size_t device, struct zd_regset *out, size_t max, 
     r = zetDebugGetRegisterSetProperties(zd->handles[device], &count, props);
     if (r != ZE_RESULT_SUCCESS)
         return zd_from_result(err, r, "querying register sets");
-    for (uint32_t i = 0; i < count && *n < max; i++) {
-        out[*n] = (struct zd_regset){
-            .type = props[i].type,
-            .version = props[i].version,
-            .count = props[i].count,
-            .bit_size = props[i].bitSize,
-            .byte_size = props[i].byteSize,
-            .readable = (props[i].generalFlags & ZET_DEBUG_REGSET_FLAG_READABLE) != 0,
-            .writable = (props[i].generalFlags & ZET_DEBUG_REGSET_FLAG_WRITEABLE) != 0,
-        };
-        (*n)++;
-    }
+    zd_regsets_convert(props, count, out, max, n);
     return zd_from_result(err, ZE_RESULT_SUCCESS, "");
 }
 

@@ -112,6 +112,12 @@ const struct zd_device *zd_device_at(const struct zd *zd, size_t index);
 int zd_regsets(struct zd *zd, size_t device, struct zd_regset *out, size_t max, size_t *n,
                struct zd_error *err);
 
+/* The register sets of one thread: zetDebugGetThreadRegisterSetProperties
+ * when the loader has it (API 1.5+) and the driver answers, else the
+ * device's sets (zd_regsets). *per_thread says which one answered. */
+int zd_thread_regsets(struct zd_session *s, struct zd_thread t, struct zd_regset *out, size_t max,
+                      size_t *n, bool *per_thread, struct zd_error *err);
+
 int zd_attach(struct zd *zd, size_t device, uint32_t pid, struct zd_session **out,
               struct zd_error *err);
 /* Stops the reader (if any) and detaches. Safe on a session whose debuggee

@@ -20,11 +20,18 @@ struct zd_counters {
         read_registers, write_registers, regset_props, attach, detach, total;
 };
 
+/* zetDebugGetThreadRegisterSetProperties (API 1.5); loaders before 1.5
+ * (Debian's 1.8.12) do not export it, so it is looked up at run time. */
+typedef ze_result_t(ZE_APICALL *zd_thread_regsets_fn)(zet_debug_session_handle_t,
+                                                      ze_device_thread_t, uint32_t *,
+                                                      zet_debug_regset_properties_t *);
+
 struct zd {
     size_t ndev;
     struct zd_device *devs;
     ze_device_handle_t *handles;
     struct zd_counters n;
+    zd_thread_regsets_fn thread_regsets; /* NULL: the loader has none */
 };
 
 struct zd_session {
@@ -58,5 +65,10 @@ int zd_fail(struct zd_error *err, int code, uint32_t raw, const char *fmt, ...)
 int zd_from_result(struct zd_error *err, ze_result_t r, const char *what);
 int zd_attach_result(struct zd_error *err, ze_result_t r, uint32_t pid, bool subdevice);
 int zd_code_of(ze_result_t r);
+/* The loader's zetDebugGetThreadRegisterSetProperties, or NULL. */
+zd_thread_regsets_fn zd_lookup_thread_regsets(void);
+/* Copy count driver properties into out (at most max); sets *n. */
+void zd_regsets_convert(const zet_debug_regset_properties_t *props, uint32_t count,
+                        struct zd_regset *out, size_t max, size_t *n);
 
 #endif

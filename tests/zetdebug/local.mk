@@ -11,6 +11,11 @@ tests_zetdebug_debuggee_CFLAGS = $(conf_cflags)
 tests_zetdebug_debuggee_LDADD = $(ZE_LIBS)
 EXTRA_DIST += tests/zetdebug/README.md
 
+# test_zetdebug again under the newest loader (ZE_NEW_LOADER_DIR; skips
+# without it): the run-time lookup of the API 1.5 per-thread query.
+TESTS += tests/zetdebug/test_new_loader.sh
+EXTRA_DIST += tests/zetdebug/test_new_loader.sh
+
 # The error values without a device: every result mapped, the attach
 # sentences, /proc probes, zd_open when zeInit fails (forked children).
 check_PROGRAMS += tests/zetdebug/test_zd_results
@@ -26,3 +31,5 @@ TESTS += tests/zetdebug/test_zd_fake
 tests_zetdebug_test_zd_fake_SOURCES = tests/zetdebug/test_zd_fake.c tests/lib/tap.h
 tests_zetdebug_test_zd_fake_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
 tests_zetdebug_test_zd_fake_LDADD = libzetdebug.la $(PTHREAD_LIBS)
+# The fake zetDebugGetThreadRegisterSetProperties must be visible to dlsym.
+tests_zetdebug_test_zd_fake_LDFLAGS = -Wl,--export-dynamic

@@ -147,6 +147,38 @@ ze_result_t ZE_APICALL zetDebugGetRegisterSetProperties(zet_device_handle_t h, u
     return d->regs_r2;
 }
 
+/* API 1.5's per-thread query, absent from Debian's 1.4 headers. Linked
+ * with --export-dynamic so zetdebug's dlsym finds it, as it finds the
+ * 1.32 loader's. A thread on an odd EU runs in large-GRF mode (256 GRF
+ * registers, 128 otherwise); thread_r stands for a driver whose Debug
+ * table lacks the slot (the loader then answers UNINITIALIZED). */
+static ze_result_t thread_r;
+static unsigned thread_calls;
+ze_result_t ZE_APICALL zetDebugGetThreadRegisterSetProperties(zet_debug_session_handle_t s,
+                                                              ze_device_thread_t t, uint32_t *count,
+                                                              zet_debug_regset_properties_t *p);
+ze_result_t ZE_APICALL zetDebugGetThreadRegisterSetProperties(zet_debug_session_handle_t s,
+                                                              ze_device_thread_t t, uint32_t *count,
+                                                              zet_debug_regset_properties_t *p)
+{
+    static const uint32_t five[] = {1, 4, 5, 6, 11};
+    (void)s;
+    thread_calls++;
+    if (thread_r != ZE_RESULT_SUCCESS)
+        return thread_r;
+    if (!p) {
+        *count = 5;
+        return ZE_RESULT_SUCCESS;
+    }
+    for (uint32_t i = 0; i < *count && i < 5; i++) {
+        p[i].type = five[i];
+        p[i].version = 0;
+        p[i].count = i == 0 ? (t.eu % 2 ? 256 : 128) : 8;
+        p[i].generalFlags = ZET_DEBUG_REGSET_FLAG_READABLE;
+    }
+    return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t ZE_APICALL zetDebugAttach(zet_device_handle_t h, const zet_debug_config_t *c,
                                       zet_debug_session_handle_t *s)
 {
@@ -566,13 +598,48 @@ static void test_reader(struct zd *zd)
     tap_ok(zd_detach(w.s, &e) == 0, "detached");
 }
 
+/* zd_thread_regsets: the per-thread answer when the loader and driver
+ * have it, the device's sets (count 8) when the driver's slot is empty,
+ * and a real failure passed on, not hidden behind the fallback. */
+static void test_thread_regsets(struct zd *zd)
+{
+    struct zd_thread small = {0, 0, 2, 1}, large = {0, 0, 3, 1};
+    struct zd_regset rs[8];
+    struct zd_session *s = NULL;
+    struct zd_error e;
+    bool per = false;
+    size_t n = 0;
+    int rc;
+
+    if (!tap_ok(zd_attach(zd, 0, 42, &s, &e) == 0 && s, "attached for thread register sets"))
+        return;
+    thread_r = ZE_RESULT_SUCCESS;
+    rc = zd_thread_regsets(s, small, rs, 8, &n, &per, &e);
+    tap_ok(rc == 0 && per && n == 5 && rs[0].type == 1 && rs[0].count == 128,
+           "per-thread sets: GRF x%u for a normal thread", n ? rs[0].count : 0);
+    rc = zd_thread_regsets(s, large, rs, 8, &n, &per, &e);
+    tap_ok(rc == 0 && per && n == 5 && rs[0].count == 256,
+           "per-thread sets: GRF x%u for a large-GRF thread", n ? rs[0].count : 0);
+    thread_r = ZE_RESULT_ERROR_UNINITIALIZED;
+    thread_calls = 0;
+    rc = zd_thread_regsets(s, large, rs, 8, &n, &per, &e);
+    tap_ok(rc == 0 && !per && n == 5 && rs[0].count == 8 && thread_calls == 1,
+           "a driver without the slot: the device's sets (GRF x%u), one try", n ? rs[0].count : 0);
+    thread_r = ZE_RESULT_ERROR_DEVICE_LOST;
+    rc = zd_thread_regsets(s, large, rs, 8, &n, &per, &e);
+    tap_ok(rc != 0 && !per && n == 0 && strstr(e.msg, "thread's register sets"),
+           "a failing per-thread query is reported: %s", e.msg);
+    thread_r = ZE_RESULT_SUCCESS;
+    zd_detach(s, &e);
+}
+
 int main(void)
 {
     struct fdev dev[1];
     struct zd *zd = NULL;
     struct zd_error e = {0};
 
-    tap_plan(3 + 11 + 17 + 8);
+    tap_plan(3 + 11 + 17 + 8 + 5);
     F.ndrivers = 1;
     test_no_devices();
     test_filter();
@@ -583,6 +650,7 @@ int main(void)
         tap_bail(e.msg);
     test_calls(zd);
     test_reader(zd);
+    test_thread_regsets(zd);
     zd_close(zd);
     return tap_done();
 }
