@@ -174,6 +174,14 @@ int sess_settle(struct sess_manager *m, uint64_t timeout_ms);
 /* Resumes every stopped thread: exception bits cleared where set, then one
  * resume per device. */
 int sess_resume_all(struct sess_manager *m, struct zd_error *err);
+/* The same for device process k alone (0 when it has ended); `prepared`:
+ * threads were readied by sess_prepare_step, so the device is resumed even
+ * when no other thread is stopped. */
+int sess_resume_device(struct sess_manager *m, unsigned k, bool prepared, struct zd_error *err);
+/* Readies a stopped thread for a single step that sess_resume_device then
+ * starts (its cr0 written; the thread counts as running). */
+int sess_prepare_step(struct sess_manager *m, unsigned session, uint32_t thread,
+                      struct zd_error *err);
 
 /* A file descriptor that is readable while notes are queued, for an event
  * loop (poll); sess_poll takes a note without blocking. 0 or ZD_E_TIMEOUT. */

@@ -194,47 +194,61 @@ static void restore_states(struct sess_manager *m, struct session *s, const uint
     pthread_mutex_unlock(&m->lock);
 }
 
+int sess_resume_device(struct sess_manager *m, unsigned k, bool prepared, struct zd_error *err)
+{
+    struct session *s;
+    unsigned resumed = 0;
+    int rc = 0;
+    struct zd_error e;
+    uint8_t *before;
+    memset(err, 0, sizeof(*err));
+    if (k >= m->nsessions || !sess_alive(m, k))
+        return 0;
+    s = &m->sessions[k];
+    pthread_mutex_lock(&m->lock);
+    before = malloc(s->nthreads ? s->nthreads : 1);
+    if (before)
+        memcpy(before, s->state, s->nthreads);
+    for (uint32_t t = 0; t < s->nthreads; t++) {
+        /* A thread nobody read was stopped by the interrupt (or is
+         * idle): nothing of its cr0 must change, and it is not read,
+         * unless a step of ours is still armed in it. */
+        if (s->state[t] == SESS_T_UNREAD && !(s->marks[t] & MARK_STEP_ARMED)) {
+            sess_set_state(s, t, SESS_T_RUNNING);
+            resumed++;
+            continue;
+        }
+        if (!sess_state_stopped(s->state[t]) && s->state[t] != SESS_T_UNREAD)
+            continue;
+        /* Even if preparing fails, the device-wide resume below lets
+         * the thread go: never leave it stopped behind us. */
+        if (sess_prepare_resume(s, t, false, &e) != 0)
+            sess_set_state(s, t, SESS_T_RUNNING);
+        resumed++;
+    }
+    pthread_mutex_unlock(&m->lock);
+    /* One resume per device. */
+    if ((resumed || prepared) && zd_resume(s->zs, zd_thread_all(), &e) != 0 &&
+        e.code != ZD_E_UNAVAILABLE) {
+        *err = e;
+        rc = e.code;
+        if (e.code != ZD_E_LOST && before)
+            restore_states(m, s, before);
+    }
+    free(before);
+    return rc;
+}
+
 int sess_resume_all(struct sess_manager *m, struct zd_error *err)
 {
     int rc = 0;
     memset(err, 0, sizeof(*err));
     for (unsigned k = 0; k < m->nsessions; k++) {
-        struct session *s = &m->sessions[k];
-        unsigned resumed = 0;
         struct zd_error e;
-        uint8_t *before;
-        if (!sess_alive(m, k))
-            continue;
-        pthread_mutex_lock(&m->lock);
-        before = malloc(s->nthreads ? s->nthreads : 1);
-        if (before)
-            memcpy(before, s->state, s->nthreads);
-        for (uint32_t t = 0; t < s->nthreads; t++) {
-            /* A thread nobody read was stopped by the interrupt (or is
-             * idle): nothing of its cr0 must change, and it is not read,
-             * unless a step of ours is still armed in it. */
-            if (s->state[t] == SESS_T_UNREAD && !(s->marks[t] & MARK_STEP_ARMED)) {
-                sess_set_state(s, t, SESS_T_RUNNING);
-                resumed++;
-                continue;
-            }
-            if (!sess_state_stopped(s->state[t]) && s->state[t] != SESS_T_UNREAD)
-                continue;
-            /* Even if preparing fails, the device-wide resume below lets
-             * the thread go: never leave it stopped behind us. */
-            if (sess_prepare_resume(s, t, false, &e) != 0)
-                sess_set_state(s, t, SESS_T_RUNNING);
-            resumed++;
-        }
-        pthread_mutex_unlock(&m->lock);
-        /* One resume per device. */
-        if (resumed && zd_resume(s->zs, zd_thread_all(), &e) != 0 && e.code != ZD_E_UNAVAILABLE) {
+        if (sess_resume_device(m, k, false, &e) != 0 && rc == 0) {
             *err = e;
             rc = e.code;
-            if (e.code != ZD_E_LOST && before)
-                restore_states(m, s, before);
         }
-        free(before);
     }
     return rc;
 }
@@ -280,6 +294,19 @@ int sess_resume_thread(struct sess_manager *m, unsigned session, uint32_t thread
             sess_set_state(s, thread, (enum sess_thread_state)before);
         pthread_mutex_unlock(&m->lock);
     }
+    return rc;
+}
+
+int sess_prepare_step(struct sess_manager *m, unsigned session, uint32_t thread,
+                      struct zd_error *err)
+{
+    struct session *s;
+    int rc;
+    memset(err, 0, sizeof(*err));
+    pthread_mutex_lock(&m->lock);
+    s = stopped_thread(m, session, thread, err);
+    rc = s ? sess_prepare_resume(s, thread, true, err) : err->code;
+    pthread_mutex_unlock(&m->lock);
     return rc;
 }
 

@@ -248,15 +248,27 @@ static void note_named_steps(struct tgt *t, const struct rsp_resume *actions, si
     }
 }
 
-/* vCont;c (every thread of every device continues): one resume per device
- * instead of one per thread. */
-static bool continues_everything(const struct rsp_resume *actions, size_t n)
+/* Whether one device-wide resume serves device process k: a wildcard
+ * continue covers every thread of k that no earlier action names, and the
+ * named ones only continue or step (their cr0 is prepared first; Intel's
+ * gdbserver batches the same way). GDB sends vCont;c:pP.-1 when it resumes
+ * only the current inferior (Intel's GDB's `continue`) and vCont;s:pP.T;c
+ * for a step with the others running; a resume per thread would cost one
+ * driver call for each stopped thread. Non-stop: only a continue of the
+ * whole process, as a client there resumes threads on their own. */
+static bool batches_device(const struct rsp_resume *actions, size_t n, unsigned k, bool non_stop)
 {
-    bool all = true;
-    for (size_t i = 0; i < n; i++)
-        all &=
-            actions[i].kind == RSP_RESUME_CONTINUE && actions[i].pid == -1 && actions[i].tid == -1;
-    return all;
+    for (size_t i = 0; i < n; i++) {
+        const struct rsp_resume *a = &actions[i];
+        if (a->pid != -1 && a->pid != (int64_t)k + 1)
+            continue;
+        if (a->tid == -1 || a->tid == 0)
+            return a->kind == RSP_RESUME_CONTINUE;
+        if (non_stop || (a->kind != RSP_RESUME_CONTINUE && a->kind != RSP_RESUME_STEP &&
+                         a->kind != RSP_RESUME_RANGE))
+            return false;
+    }
+    return false;
 }
 
 /* One resume in progress, thread by thread. */
@@ -294,8 +306,10 @@ static void check(struct resume_run *r, unsigned k, uint32_t th, int rc, const s
     }
 }
 
-/* A step (or range step) of a stopped thread. */
-static void step_thread(struct resume_run *r, unsigned k, uint32_t th, const struct rsp_resume *a)
+/* A step (or range step) of a stopped thread; in a batch (the device is
+ * resumed at once afterwards) only its cr0 is prepared. */
+static void step_thread(struct resume_run *r, unsigned k, uint32_t th, const struct rsp_resume *a,
+                        bool batched)
 {
     struct tgt *t = r->t;
     struct zd_error e;
@@ -306,23 +320,27 @@ static void step_thread(struct resume_run *r, unsigned k, uint32_t th, const str
         /* Protocol 1.3: no step is armed for an end-of-thread send; the
          * thread runs its end and is reported U. */
         sess_thread_end_step(t->m, k, th);
-        check(r, k, th, sess_resume_thread(t->m, k, th, false, &e), &e);
+        if (!batched) /* else the device's resume continues it */
+            check(r, k, th, sess_resume_thread(t->m, k, th, false, &e), &e);
         r->eot_k = k;
         r->eot_th = th;
         return;
     }
     if (a->kind == RSP_RESUME_RANGE && !add_range(t, k, th, a->start, a->end))
         rsp_logf(&t->log, RSP_LOG_WARNING, "out of memory: p%u.%u steps once", k + 1, th + 1);
-    check(r, k, th, sess_resume_thread(t->m, k, th, true, &e), &e);
+    check(r, k, th,
+          batched ? sess_prepare_step(t->m, k, th, &e) : sess_resume_thread(t->m, k, th, true, &e),
+          &e);
 }
 
 /* The thread's part in the resume, recorded in sessions (which stops are
- * reported, which breakpoint bits are a step's); then, unless every device
- * is resumed at once (per_thread false), its action. Running and
+ * reported, which breakpoint bits are a step's); then its action, which in
+ * a batch (its device resumed at once afterwards) is only a step's
+ * preparation. Running and
  * unavailable threads an action covers count as resumed too: GDB considers
  * them running, and a later stop of theirs (a breakpoint once work
  * arrives) must be reported. */
-static void resume_thread(struct resume_run *r, unsigned k, uint32_t th, bool per_thread)
+static void resume_thread(struct resume_run *r, unsigned k, uint32_t th, bool batched)
 {
     struct tgt *t = r->t;
     const struct rsp_resume *a = action_for(r->actions, r->n, k, th);
@@ -342,8 +360,12 @@ static void resume_thread(struct resume_run *r, unsigned k, uint32_t th, bool pe
                                        : SESS_RESUME_CONTINUE);
     if (a && a->tid > 0) /* named, not a wildcard */
         note_step(t, k, th, step, a->kind == RSP_RESUME_RANGE);
-    if (!per_thread)
+    if (batched) {
+        r->resumed += resumes;
+        if (step)
+            step_thread(r, k, th, a, true);
         return;
+    }
     if (a && a->kind == RSP_RESUME_STOP) {
         if (st == SESS_T_RUNNING)
             check(r, k, th, sess_interrupt_thread(t->m, k, th, &e), &e);
@@ -353,23 +375,27 @@ static void resume_thread(struct resume_run *r, unsigned k, uint32_t th, bool pe
         return;
     r->resumed++;
     if (step)
-        step_thread(r, k, th, a);
+        step_thread(r, k, th, a, false);
     else
         check(r, k, th, sess_resume_thread(t->m, k, th, false, &e), &e);
 }
 
-/* The common case: one resume per device. */
-static int resume_every_device(struct tgt *t, char *err, size_t errlen)
+/* The common case: one resume for device process k (also when only the
+ * threads prepared for a step resume: `prepared`). */
+static int resume_device(struct resume_run *r, unsigned k, bool prepared)
 {
     struct zd_error e;
-    if (sess_resume_all(t->m, &e) == 0)
+    if (sess_resume_device(r->t->m, k, prepared, &e) == 0)
         return 0;
     /* The application is gone (it ended while GDB was stopped): its
      * DETACHED event answers this resume with W, not an error. */
     if (e.code == ZD_E_LOST)
         return 0;
-    tgt_say(err, errlen, e.msg);
-    return -EIO;
+    if (r->rc == 0) {
+        r->rc = -EIO;
+        tgt_say(r->err, r->errlen, e.msg);
+    }
+    return r->rc;
 }
 
 int tgt_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err, size_t errlen)
@@ -377,7 +403,6 @@ int tgt_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err,
     struct tgt *t = ctx;
     struct resume_run r = {
         .t = t, .actions = actions, .n = n, .eot_th = UINT32_MAX, .err = err, .errlen = errlen};
-    bool per_thread = !continues_everything(actions, n);
 
     t->interrupts_pending = 0;
     if (!t->non_stop && tgt_exit_pending(t))
@@ -392,10 +417,14 @@ int tgt_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err,
     }
     t->nranges = 0; /* a new resume cancels the range steps of the last */
     for (unsigned k = 0; k < t->n; k++) {
+        bool batched = batches_device(actions, n, k, t->non_stop);
+        size_t before = r.resumed;
         if (!sess_alive(t->m, k))
             continue;
         for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++)
-            resume_thread(&r, k, th, per_thread);
+            resume_thread(&r, k, th, batched);
+        if (batched)
+            resume_device(&r, k, r.resumed > before);
     }
     if (r.eot_th != UINT32_MAX) {
         struct rsp_event ev = {
@@ -403,7 +432,7 @@ int tgt_resume(void *ctx, const struct rsp_resume *actions, size_t n, char *err,
         /* All-stop: whatever else was resumed stops before the report. */
         queue_report(t, &ev, r.resumed > 1 && !t->non_stop);
     }
-    return per_thread ? r.rc : resume_every_device(t, err, errlen);
+    return r.rc;
 }
 
 /* All-stop: an interrupt's stop never names a thread with an unfinished

@@ -235,6 +235,14 @@ def main():
         print("| %s | %.3f s | %.3f s | %.2fx | %d | %d | %d | %d |" % (
             st, w["zestub"], w["gdbserver-ze"], whole[st], rr["zestub"], rr["gdbserver-ze"],
             al["zestub"], al["gdbserver-ze"]))
+    # Totals hide where the calls go; a count per function is what says
+    # what a real GPU would pay for each step (stable on a loaded machine).
+    print("\n### Debug calls by function, per step (median of %d)\n" % a.reps)
+    for st in STEPS:
+        for b in argvs:
+            funcs = sorted({f for r in res[b] for f, n in r[st][1].items() if n})
+            print("# %s, %s: %s" % (st, b, ", ".join(
+                "%s %d" % (f, median([r[st][1].get(f, 0) for r in res[b]])) for f in funcs)))
     for st in ("info threads (first)", "whole session"):
         print("# %s: zestub at %.2fx gdbserver-ze's time: %s the 0.5x goal" % (
             st, whole[st], "meets" if whole[st] <= 0.5 else "misses"))

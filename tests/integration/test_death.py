@@ -45,6 +45,20 @@ def module_range(c):
     return (int(m.group(1), 16), int(m.group(2), 16)) if m else None
 
 
+def until_stopped(c, stop):
+    """The kernel is submitted when vadd prints its buffers, but the device
+    may not run it yet on a loaded machine: the attach then stops nothing
+    (U). Let it go and stop it again, until a thread is stopped (T) or 30 s
+    have passed; returns the last stop reply."""
+    deadline = time.time() + 30
+    while stop.startswith("U") and time.time() < deadline:
+        c.send("vCont;c")
+        time.sleep(0.2)
+        c.interrupt()
+        stop = c.recv(timeout=30).decode("latin-1")
+    return stop
+
+
 def reach(point, srv):
     """Starts an application, attaches and brings the session to point.
     Returns (app, client, reached, what): `what` describes the state for
@@ -63,6 +77,8 @@ def reach(point, srv):
         ok = ok and n.startswith(b"Stop:T") and c.req("vStopped") == "OK"
         return app, c, ok, n
     stop = c.req("vAttach;%x" % app.pid, timeout=30)
+    if not waits:
+        stop = until_stopped(c, stop)
     # Before its module loads the application runs nothing: U, not T.
     if not stop.startswith("U" if waits else "T"):
         return app, c, False, stop

@@ -3,9 +3,9 @@
 # debuggee on gtsim (conf_util and the debuggee's sources from
 # tests/conformance/local.mk).
 check_PROGRAMS += tests/target/test_tgt_ops tests/target/test_tgt_breakcycle tests/target/test_tgt_regkeep \
-	tests/target/test_tgt_unload_order tests/target/debuggee
+	tests/target/test_tgt_unload_order tests/target/test_tgt_resume_batch tests/target/debuggee
 TESTS += tests/target/test_tgt_ops tests/target/test_tgt_breakcycle tests/target/test_tgt_regkeep \
-	tests/target/test_tgt_unload_order
+	tests/target/test_tgt_unload_order tests/target/test_tgt_resume_batch
 tests_target_test_tgt_ops_SOURCES = tests/target/test_tgt_ops.c $(conf_util_sources)
 tests_target_test_tgt_ops_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
 tests_target_test_tgt_ops_LDADD = libtarget.la libreport.la libgdbstub.la libsessions.la libsymbols.la \
@@ -20,6 +20,9 @@ tests_target_test_tgt_regkeep_LDADD = $(tests_target_test_tgt_ops_LDADD) $(DL_LI
 tests_target_test_tgt_unload_order_SOURCES = tests/target/test_tgt_unload_order.c $(conf_util_sources)
 tests_target_test_tgt_unload_order_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
 tests_target_test_tgt_unload_order_LDADD = $(tests_target_test_tgt_ops_LDADD)
+tests_target_test_tgt_resume_batch_SOURCES = tests/target/test_tgt_resume_batch.c $(conf_util_sources)
+tests_target_test_tgt_resume_batch_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
+tests_target_test_tgt_resume_batch_LDADD = $(tests_target_test_tgt_ops_LDADD) $(DL_LIBS)
 tests_target_debuggee_SOURCES = $(conf_debuggee_sources)
 tests_target_debuggee_CFLAGS = $(conf_cflags)
 tests_target_debuggee_LDADD = $(ZE_LIBS)
