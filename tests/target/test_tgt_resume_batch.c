@@ -33,6 +33,16 @@ ze_result_t ZE_APICALL zetDebugResume(zet_debug_session_handle_t h, ze_device_th
     return next ? next(h, th) : ZE_RESULT_ERROR_UNINITIALIZED;
 }
 
+static ze_result_t last_interrupt = ZE_RESULT_SUCCESS;
+
+ze_result_t ZE_APICALL zetDebugInterrupt(zet_debug_session_handle_t h, ze_device_thread_t th)
+{
+    ze_result_t(ZE_APICALL * next)(zet_debug_session_handle_t, ze_device_thread_t);
+    *(void **)&next = dlsym(RTLD_NEXT, "zetDebugInterrupt");
+    last_interrupt = next ? next(h, th) : ZE_RESULT_ERROR_UNINITIALIZED;
+    return last_interrupt;
+}
+
 static bool is_all(ze_device_thread_t th)
 {
     return th.slice == UINT32_MAX && th.subslice == UINT32_MAX && th.eu == UINT32_MAX &&
@@ -51,8 +61,12 @@ static int next_stop(struct rsp_target *t, struct rsp_event *ev, int timeout_ms)
     uint64_t end = conf_now_ms() + (uint64_t)timeout_ms;
     for (;;) {
         struct pollfd p = {t->ops->event_fd(t->ctx), POLLIN, 0};
-        if (t->ops->next_event(t->ctx, ev) > 0 && ev->kind == RSP_EVENT_STOP)
-            return 1;
+        if (t->ops->next_event(t->ctx, ev) > 0) {
+            if (ev->kind == RSP_EVENT_STOP)
+                return 1;
+            tap_diag("event of kind %d for p%lld.%lld while waiting for a stop", (int)ev->kind,
+                     (long long)ev->pid, (long long)ev->tid);
+        }
         if (conf_now_ms() >= end)
             return 0;
         if (p.fd < 0 || poll(&p, 1, 100) < 0)
@@ -83,8 +97,10 @@ static void stop_all(struct rsp_target *t)
 {
     struct rsp_event ev;
     char err[256] = "";
-    if (t->ops->interrupt(t->ctx, err, sizeof(err)) != 0 || !next_stop(t, &ev, 30000))
+    if (t->ops->interrupt(t->ctx, err, sizeof(err)) != 0 || !next_stop(t, &ev, 30000)) {
+        tap_diag("zetDebugInterrupt answered 0x%x", (unsigned)last_interrupt);
         give_up("the interrupt gave no stop", err);
+    }
 }
 
 int main(int argc, char **argv)
