@@ -289,6 +289,13 @@ int conf_app_start_ready(struct conf_app *app, int debug, const char *const *arg
     return 0;
 }
 
+int conf_app_start_launched(struct conf_app *app, int debug, const char *const *args)
+{
+    return conf_app_start_ready(app, debug, args) || conf_app_send(app, "go") ||
+           !conf_app_expect(app, "armed", 20000, NULL, 0) || conf_app_send(app, "go") ||
+           !conf_app_expect(app, "launched", 20000, NULL, 0);
+}
+
 void conf_set_pace(unsigned pace)
 {
     const char *cfg = getenv("GTSIM_CONFIG");

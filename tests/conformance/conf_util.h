@@ -88,6 +88,10 @@ void conf_app_kill(struct conf_app *app);
 
 /* conf_app_start, then waits for "ready <pid>": 0 on success. */
 int conf_app_start_ready(struct conf_app *app, int debug, const char *const *args);
+/* conf_app_start_ready for a debuggee started with --wait-launch, then
+ * lets it arm and launch its kernel ("armed", "launched"): 0 once the
+ * kernel is submitted. */
+int conf_app_start_launched(struct conf_app *app, int debug, const char *const *args);
 
 /* On gtsim, slows threads down to `pace` instructions per second (added to
  * GTSIM_CONFIG unless it has a pace already) so kernels run long enough to

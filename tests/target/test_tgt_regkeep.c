@@ -71,11 +71,9 @@ int main(int argc, char **argv)
     snprintf(ngroups, sizeof(ngroups), "%u", groups);
     if (tgt_target_new(&t, err, sizeof(err)) != 0)
         give_up("tgt_target_new", err);
-    if (conf_app_start_ready(&app, 1,
-                             (const char *const[]){"vadd", "--groups", ngroups, "--group-size",
-                                                   "16", "--wait-launch", NULL}) ||
-        conf_app_send(&app, "go") || !conf_app_expect(&app, "armed", 20000, NULL, 0) ||
-        conf_app_send(&app, "go") || !conf_app_expect(&app, "launched", 20000, NULL, 0))
+    if (conf_app_start_launched(&app, 1,
+                                (const char *const[]){"vadd", "--groups", ngroups, "--group-size",
+                                                      "16", "--wait-launch", NULL}))
         give_up("the debuggee did not launch its kernel", "");
     memset(&ev, 0, sizeof(ev));
     if (t.ops->attach(t.ctx, (uint32_t)app.pid, &ev, err, sizeof(err)) != 0 ||
