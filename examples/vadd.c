@@ -4,7 +4,7 @@
  * does not compute arithmetic, so on gtsim it checks what gtsim models: the
  * launch completes and signals its event, and memory copies round-trip
  * through device memory. Pass --expect-sum to insist on the arithmetic.
- * --print-buffers is for debugger tests: once the kernel is submitted it
+ * --print-buffers is for debugger tests: once the queue reaches the kernel it
  * prints the device addresses of `a` (a[i] = i) and of an extra buffer of
  * known bytes (byte i = i mod 256, so it holds every character the remote
  * protocol has to escape), while the kernel still runs. --wait-before-load
@@ -36,13 +36,13 @@ int main(int argc, char **argv)
     ze_command_queue_desc_t qdesc = {.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
     ze_command_list_desc_t ldesc = {.stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC};
     ze_event_pool_desc_t pdesc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
-                                  ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
+                                  ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 2};
     ze_event_desc_t edesc = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0, ZE_EVENT_SCOPE_FLAG_HOST,
                              ZE_EVENT_SCOPE_FLAG_HOST};
     ze_command_queue_handle_t queue;
     ze_command_list_handle_t list;
     ze_event_pool_handle_t pool;
-    ze_event_handle_t done;
+    ze_event_handle_t done, started = NULL;
     int *a, *b, *c, *dev, *back;
     unsigned char *pattern = NULL;
     uint32_t gx, gy, gz;
@@ -130,6 +130,15 @@ int main(int argc, char **argv)
     L0_CHECK(zeCommandListCreate(env.context, env.device, &ldesc, &list));
     L0_CHECK(zeEventPoolCreate(env.context, &pdesc, 1, &env.device, &pool));
     L0_CHECK(zeEventCreate(pool, &edesc, &done));
+    if (print_buffers) {
+        /* Signalled when the queue reaches the launch: the device takes up
+         * commands after the submission returns, so without it a debugger
+         * told "buffers:" on a loaded machine could find nothing running. */
+        ze_event_desc_t sdesc = edesc;
+        sdesc.index = 1;
+        L0_CHECK(zeEventCreate(pool, &sdesc, &started));
+        L0_CHECK(zeCommandListAppendSignalEvent(list, started));
+    }
     ze_group_count_t groups = {(uint32_t)n / gx, 1, 1};
     L0_CHECK(zeCommandListAppendLaunchKernel(list, kernel, &groups, done, 0, NULL));
     L0_CHECK(zeCommandListAppendBarrier(list, NULL, 0, NULL));
@@ -141,8 +150,9 @@ int main(int argc, char **argv)
     L0_CHECK(zeFenceCreate(queue, &fdesc, &fence));
     L0_CHECK(zeCommandQueueExecuteCommandLists(queue, 1, &list, fence));
     if (print_buffers) {
-        /* Printed after the submission so a debugger that attaches on this
-         * line finds the kernel running. */
+        /* Printed once the queue has reached the launch, so a debugger that
+         * attaches on this line finds the kernel running. */
+        L0_CHECK(zeEventHostSynchronize(started, UINT64_MAX));
         printf("buffers: a=0x%llx a_bytes=%zu pattern=0x%llx pattern_bytes=%d\n",
                (unsigned long long)(uintptr_t)a, (size_t)n * sizeof(int),
                (unsigned long long)(uintptr_t)pattern, PATTERN_BYTES);
@@ -167,6 +177,8 @@ int main(int argc, char **argv)
         bad += wrong;
     }
 
+    if (started)
+        zeEventDestroy(started);
     zeEventDestroy(done);
     zeEventPoolDestroy(pool);
     zeCommandListDestroy(list);
