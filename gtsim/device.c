@@ -177,7 +177,11 @@ static ze_result_t ZE_APICALL gtsim_zeDeviceGetProperties(ze_device_handle_t hDe
     p->numEUsPerSubslice = c->eus;
     p->numSubslicesPerSlice = c->subslices;
     p->numSlices = d->slice_count;
-    p->timerResolution = 1000; /* ns per tick for the 1.4 layout */
+    /* One tick is 1000 ns. The API gives that in nanoseconds for the 1.0
+     * stype and in ticks per second for DEVICE_PROPERTIES_1_2, and the
+     * runtime follows the stype the caller set (Intel's test_device
+     * checks that the two differ). */
+    p->timerResolution = p->stype == ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2 ? 1000000 : 1000;
     p->timestampValidBits = 64;
     p->kernelTimestampValidBits = 32;
     memcpy(p->uuid.id, d->uuid, sizeof(p->uuid.id));

@@ -2,7 +2,8 @@
 /* gtsim answers as Intel's runtime does where Intel's conformance suite
  * saw a difference (issue 33), through the real loader: group-size
  * suggestions (zeros accepted, the device's own limits kept), module
- * symbols, kernel attributes and settings, global timestamps, samplers and
+ * symbols, kernel attributes and settings, the timer resolution in the unit
+ * the properties' stype asks for, global timestamps, samplers and
  * indirect launches. The native vadd fixture is the module. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,13 +87,22 @@ static void kernel_settings(ze_kernel_handle_t k)
 
 static void timestamps_and_samplers(void)
 {
+    ze_device_properties_t p10 = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+    ze_device_properties_t p12 = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2};
     uint64_t h1 = 0, d1 = 0, h2 = 0, d2 = 0;
     ze_sampler_desc_t sd = {.stype = ZE_STRUCTURE_TYPE_SAMPLER_DESC,
                             .addressMode = ZE_SAMPLER_ADDRESS_MODE_CLAMP,
                             .filterMode = ZE_SAMPLER_FILTER_MODE_NEAREST};
     ze_sampler_handle_t s = NULL;
-    ze_result_t r = zeDeviceGetGlobalTimestamps(dev, &h1, &d1);
-    ze_result_t r2 = zeDeviceGetGlobalTimestamps(dev, &h2, &d2);
+    ze_result_t r = zeDeviceGetProperties(dev, &p10);
+    ze_result_t r2 = zeDeviceGetProperties(dev, &p12);
+    tap_ok(r == ZE_RESULT_SUCCESS && r2 == ZE_RESULT_SUCCESS && p10.timerResolution == 1000 &&
+               p12.timerResolution == 1000000,
+           "timerResolution follows the stype: 1000 ns a tick (1.0), 1,000,000 ticks a second "
+           "(1.2): %llu, %llu",
+           (unsigned long long)p10.timerResolution, (unsigned long long)p12.timerResolution);
+    r = zeDeviceGetGlobalTimestamps(dev, &h1, &d1);
+    r2 = zeDeviceGetGlobalTimestamps(dev, &h2, &d2);
     tap_ok(r == ZE_RESULT_SUCCESS && r2 == ZE_RESULT_SUCCESS && h2 >= h1 && d2 >= d1 && d1 > 0 &&
                d1 >= h1 / 1000 - 1 && d1 <= h1 / 1000 + 1,
            "zeDeviceGetGlobalTimestamps: host ns and device ticks of 1000 ns advance together "
@@ -153,7 +163,7 @@ int main(void)
     size_t size = 0;
     void *image;
 
-    tap_plan(15);
+    tap_plan(16);
     if (!lib || !src) {
         tap_diag("GTSIM_LIB and top_srcdir must be set (make check sets them)");
         return tap_done();
