@@ -142,7 +142,7 @@ void sess_mark_exited(struct sess_manager *m, struct session *s);
 void sess_set_state(struct session *s, uint32_t thread, enum sess_thread_state st);
 void sess_drop_cache(struct session *s, uint32_t thread);
 int sess_regset_slot(const struct session *s, uint32_t type);
-/* The count of the set at slot in the thread's layout (sess_layout.c). */
+/* The count of the set at slot in the thread's layout (sess_threads.c). */
 uint32_t sess_layout_count(const struct session *s, uint32_t thread, int slot);
 /* Fills the cache for (thread, regset) if needed; drops the lock around the
  * device access. */

@@ -36,20 +36,6 @@ static unsigned intern(struct session *s, const struct zd_regset *sets, size_t n
     return s->nlayouts++;
 }
 
-uint32_t sess_layout_count(const struct session *s, uint32_t thread, int slot)
-{
-    unsigned li = s->layout ? s->layout[thread] & ~LAYOUT_CHECKED : 0;
-    const struct sess_layout *l;
-    if (li == 0 || li >= s->nlayouts)
-        return s->regsets[slot].count;
-    l = &s->layouts[li];
-    for (size_t i = 0; i < l->n; i++)
-        if (l->sets[i].type == s->regsets[slot].type &&
-            l->sets[i].byte_size == s->regsets[slot].byte_size)
-            return l->sets[i].count;
-    return s->regsets[slot].count;
-}
-
 /* Asks the driver for a stopped thread's sets. Lock held; dropped around
  * the device access. A new layout drops what the cache holds for the
  * thread: it was read with the old counts. */

@@ -29,6 +29,22 @@ bool sess_thread_valid(const struct session *s, struct zd_thread t)
            t.thread < d->threads;
 }
 
+/* The count of a set in the thread's layout (sess_layout.c keeps the
+ * layouts; here because the cache fill sizes its buffers by it). */
+uint32_t sess_layout_count(const struct session *s, uint32_t thread, int slot)
+{
+    unsigned li = s->layout ? s->layout[thread] & ~LAYOUT_CHECKED : 0;
+    const struct sess_layout *l;
+    if (li == 0 || li >= s->nlayouts)
+        return s->regsets[slot].count;
+    l = &s->layouts[li];
+    for (size_t i = 0; i < l->n; i++)
+        if (l->sets[i].type == s->regsets[slot].type &&
+            l->sets[i].byte_size == s->regsets[slot].byte_size)
+            return l->sets[i].count;
+    return s->regsets[slot].count;
+}
+
 void sess_drop_cache(struct session *s, uint32_t thread)
 {
     for (size_t r = 0; r < s->nregsets; r++) {
