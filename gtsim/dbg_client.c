@@ -642,16 +642,11 @@ static ze_result_t ZE_APICALL gtsim_zetDebugWriteMemory(zet_debug_session_handle
     return memory(hSession, thread, desc, size, (void *)buf, true);
 }
 
-static ze_result_t ZE_APICALL gtsim_zetDebugGetRegisterSetProperties(
-    zet_device_handle_t hDevice, uint32_t *pCount, zet_debug_regset_properties_t *props)
+/* The device-level answer: GRF as 128 registers, as Intel's driver says
+ * whatever mode a thread runs in. grf_count replaces that for one thread. */
+static ze_result_t regset_props(const struct gtsim_regfile_layout *lay, uint32_t grf_count,
+                                uint32_t *pCount, zet_debug_regset_properties_t *props)
 {
-    struct gtsim_device *d = gtsim_as_device(hDevice);
-    const struct gtsim_regfile_layout *lay;
-    if (!d)
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (!pCount)
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    lay = gtsim_hw_layout(d->hw);
     if (*pCount == 0 || !props) {
         *pCount = lay->nsets;
         return ZE_RESULT_SUCCESS;
@@ -666,10 +661,73 @@ static ze_result_t ZE_APICALL gtsim_zetDebugGetRegisterSetProperties(
             ZET_DEBUG_REGSET_FLAG_READABLE | (r->writable ? ZET_DEBUG_REGSET_FLAG_WRITEABLE : 0);
         props[i].deviceFlags = 0;
         props[i].count = r->reported_count;
+        if (r->type == GTSIM_REGSET_GRF && grf_count)
+            props[i].count = grf_count;
         props[i].bitSize = r->bits;
         props[i].byteSize = r->bits / 8;
     }
     return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL gtsim_zetDebugGetRegisterSetProperties(
+    zet_device_handle_t hDevice, uint32_t *pCount, zet_debug_regset_properties_t *props)
+{
+    struct gtsim_device *d = gtsim_as_device(hDevice);
+    if (!d)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!pCount)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    return regset_props(gtsim_hw_layout(d->hw), 0, pCount, props);
+}
+
+static bool single_thread(ze_device_thread_t t)
+{
+    return t.slice != UINT32_MAX && t.subslice != UINT32_MAX && t.eu != UINT32_MAX &&
+           t.thread != UINT32_MAX;
+}
+
+/* API 1.5: one stopped thread's sets. As Intel's runtime does
+ * (DebugSession::getThreadRegisterSetProperties): not one thread, or not
+ * stopped, is ERROR_NOT_AVAILABLE; the GRF count follows the large-GRF bit
+ * of the thread's cr0.0 (256 with it, else 128) where the hardware has
+ * 256 GRF registers at all. cr0 is read the way the debugger reads it, so
+ * the server's answer decides "stopped". */
+static ze_result_t ZE_APICALL gtsim_zetDebugGetThreadRegisterSetProperties(
+    zet_debug_session_handle_t hSession, ze_device_thread_t thread, uint32_t *pCount,
+    zet_debug_regset_properties_t *props)
+{
+    struct client_session *s = as_session(hSession);
+    const struct gtsim_regfile_layout *lay;
+    const struct gtsim_regset_desc *grf, *cr;
+    uint32_t grf_count = 0;
+    uint8_t cr0[64];
+    ze_result_t r;
+
+    if (!s)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!pCount)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (!single_thread(thread))
+        return ZE_RESULT_ERROR_NOT_AVAILABLE;
+    lay = gtsim_hw_layout(s->device->hw);
+    grf = gtsim_regfile_find(lay, GTSIM_REGSET_GRF);
+    cr = gtsim_regfile_find(lay, GTSIM_REGSET_CR);
+    if (cr && cr->bits / 8 <= sizeof(cr0)) {
+        struct gtsim_dbg_reg_req rq = {thread, GTSIM_REGSET_CR, 0, 1, 0};
+        uint32_t dword0;
+        r = request(s, GTSIM_DBG_READ_REGS, &rq, sizeof(rq), NULL, 0, cr0, cr->bits / 8);
+        if (r != ZE_RESULT_SUCCESS)
+            return r;
+        memcpy(&dword0, cr0, sizeof(dword0));
+        if (grf && grf->count >= 256)
+            grf_count = (dword0 & GTSIM_CR0_0_LARGE_GRF) ? 256 : 128;
+    }
+    return regset_props(lay, grf_count, pCount, props);
+}
+
+gtsim_pfn_thread_regsets_t gtsim_zet_debug_thread_regsets(void)
+{
+    return gtsim_zetDebugGetThreadRegisterSetProperties;
 }
 
 static ze_result_t registers(zet_debug_session_handle_t hSession, ze_device_thread_t thread,

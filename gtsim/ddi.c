@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* The entry points the Level Zero loader looks up in a driver library: one
  * getter per function table (level-zero-facts.md section 3). Each fills the
- * 1.4 layout from the installed headers; slots gtsim does not implement stay
+ * 1.4 layout from the installed headers (Debug also the 1.5 entry, for a
+ * loader that asks for it); slots gtsim does not implement stay
  * NULL, which the loader turns into ZE_RESULT_ERROR_UNSUPPORTED_FEATURE in
  * direct mode (ZE_RESULT_ERROR_UNINITIALIZED in intercept mode). */
+#include <stddef.h>
 #include <string.h>
 
 #include <ze_ddi.h>
@@ -60,7 +62,30 @@ GTSIM_GETTER(zet, Context, zet_context_dditable_t, (void)0)
 GTSIM_GETTER(zet, CommandList, zet_command_list_dditable_t, (void)0)
 GTSIM_GETTER(zet, Kernel, zet_kernel_dditable_t, (void)0)
 GTSIM_GETTER(zet, Module, zet_module_dditable_t, gtsim_fill_zet_module(t);)
-GTSIM_GETTER(zet, Debug, zet_debug_dditable_t, gtsim_fill_zet_debug(t);)
+/* Debug: the 1.4 entries for any 1.x; the 1.5 entry
+ * (zetDebugGetThreadRegisterSetProperties) only when the loader asks for
+ * 1.5 or later, since only then is its table that large (an older loader's
+ * table ends after the 1.4 entries: writing there would overwrite its
+ * memory). */
+ZE_DLLEXPORT ze_result_t ZE_APICALL zetGetDebugProcAddrTable(ze_api_version_t v,
+                                                             zet_debug_dditable_t *t);
+ZE_DLLEXPORT ze_result_t ZE_APICALL zetGetDebugProcAddrTable(ze_api_version_t v,
+                                                             zet_debug_dditable_t *t)
+{
+    if (!t)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (ZE_MAJOR_VERSION(v) != 1)
+        return ZE_RESULT_ERROR_UNSUPPORTED_VERSION;
+    memset(t, 0, sizeof(*t));
+    gtsim_fill_zet_debug(t);
+    if (ZE_MINOR_VERSION(v) >= 5) {
+        gtsim_pfn_thread_regsets_t fn = gtsim_zet_debug_thread_regsets();
+        memcpy((char *)t +
+                   offsetof(struct gtsim_zet_debug_dditable_1_5, pfnGetThreadRegisterSetProperties),
+               &fn, sizeof(fn));
+    }
+    return ZE_RESULT_SUCCESS;
+}
 GTSIM_GETTER(zet, Metric, zet_metric_dditable_t, (void)0)
 GTSIM_GETTER(zet, MetricGroup, zet_metric_group_dditable_t, (void)0)
 GTSIM_GETTER(zet, MetricQuery, zet_metric_query_dditable_t, (void)0)

@@ -535,6 +535,10 @@ static void init_thread(struct gtsim_hw *hw, uint32_t idx, const struct gtsim_hw
     gtsim_regfile_set32(lay, s, GTSIM_REGSET_SR, 0, 0, th | eu << 4 | ss << 8 | sl << 12);
     gtsim_regfile_set32(lay, s, GTSIM_REGSET_SR, 0, 2, mask);
     gtsim_regfile_set32(lay, s, GTSIM_REGSET_CR, 0, 2, ip);
+    /* A kernel built for large GRF runs in 256-GRF mode where the
+     * hardware has that many (what a thread's register sets report). */
+    if (l->kernel.grf_count > 128 && grf->count >= 256)
+        gtsim_regfile_set32(lay, s, GTSIM_REGSET_CR, 0, 0, GTSIM_CR0_0_LARGE_GRF);
     gtsim_regfile_set32(lay, s, GTSIM_REGSET_DBG, 0, 1, ip);
     for (uint32_t i = 0; i < GTSIM_SBA_COUNT; i++) {
         uint8_t *r = gtsim_regfile_reg(lay, s, GTSIM_REGSET_SBA, i);

@@ -52,7 +52,8 @@ struct gtsim_hw_kernel {
     uint64_t entry; /* device address of the first instruction */
     uint32_t size;  /* bytes of code from entry */
     uint32_t simd;
-    uint32_t slm_size; /* per work-group shared local memory */
+    uint32_t slm_size;  /* per work-group shared local memory */
+    uint32_t grf_count; /* .ze_info grf_count; 0: not said (128) */
 };
 
 /* Largest cross-thread payload a launch may have when it is executed. */

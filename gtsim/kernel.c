@@ -350,6 +350,7 @@ ze_result_t gtsim_kernel_snapshot(struct gtsim_kernel *k, struct gtsim_hw_launch
     out->kernel.entry = k->entry;
     out->kernel.size = (uint32_t)k->info->text_size;
     out->kernel.simd = k->info->simd_size ? k->info->simd_size : 1;
+    out->kernel.grf_count = k->info->grf_count;
     memcpy(out->group_size, k->group_size, sizeof(out->group_size));
     for (uint32_t i = 0; i < k->nargs; i++) {
         const struct gtsim_zebin_arg *info = arg_info(k, i);

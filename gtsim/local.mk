@@ -25,7 +25,7 @@ libgtsim_core_la_LIBADD = $(LIBELF_LIBS) $(PTHREAD_LIBS) -ldl
 # Installed beside zestub's other private libraries; tests use the build tree's copy.
 pkglib_LTLIBRARIES += libze_gtsim.la
 libze_gtsim_la_SOURCES = \
-	gtsim/gtsim.h gtsim/device_build.h gtsim/zet_fill.h \
+	gtsim/gtsim.h gtsim/device_build.h gtsim/zet_fill.h gtsim/zet_debug_1_5.h \
 	gtsim/ddi.c \
 	gtsim/driver.c \
 	gtsim/affinity.c \

@@ -47,6 +47,9 @@ struct gtsim_regfile_layout {
 
 /* cr0 bits the hardware and the debugger agree on (dword.bit). */
 #define GTSIM_CR0_0_BP_SUPPRESS (1u << 15)
+/* The thread runs with 256 GRF registers (a kernel built for large GRF);
+ * Intel's driver reads this bit for a thread's GRF count on Xe-HPG/HPC. */
+#define GTSIM_CR0_0_LARGE_GRF (1u << 13)
 #define GTSIM_CR0_1_BREAKPOINT (1u << 31)
 #define GTSIM_CR0_1_EXTERNAL_HALT (1u << 30)
 #define GTSIM_CR0_1_SOFTWARE_EXCEPTION (1u << 29)

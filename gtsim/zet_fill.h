@@ -5,8 +5,12 @@
 
 #include <zet_ddi.h>
 
+#include "gtsim/zet_debug_1_5.h"
+
 void gtsim_fill_zet_device(zet_device_dditable_t *t);
 void gtsim_fill_zet_module(zet_module_dditable_t *t);
 void gtsim_fill_zet_debug(zet_debug_dditable_t *t);
+/* The API 1.5 entry of the Debug table: a thread's register sets. */
+gtsim_pfn_thread_regsets_t gtsim_zet_debug_thread_regsets(void);
 
 #endif

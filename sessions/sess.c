@@ -46,11 +46,18 @@ static int add_session(struct sess_manager *m, size_t device, uint32_t pid, stru
     s->owed = calloc(s->nthreads, 1);
     s->marks = calloc(s->nthreads, 1);
     s->cache = calloc((size_t)s->nthreads * s->nregsets, sizeof(uint8_t *));
-    if (!s->state || !s->cache || !s->owed || !s->marks) {
+    s->layout = calloc(s->nthreads, 1);
+    s->layouts = calloc(SESS_MAX_LAYOUTS, sizeof(*s->layouts));
+    s->nlayouts = 1; /* [0]: the device's sets, kept in regsets */
+    /* Without the loader's query, nothing is ever asked (or read to ask). */
+    s->no_thread_query = !zd_has_thread_regsets(m->zd);
+    if (!s->state || !s->cache || !s->owed || !s->marks || !s->layout || !s->layouts) {
         free(s->owed);
         free(s->marks);
         free(s->state);
         free(s->cache);
+        free(s->layout);
+        free(s->layouts);
         err->code = ZD_E_NOMEM;
         snprintf(err->msg, sizeof(err->msg), "out of memory for %u threads", s->nthreads);
         return ZD_E_NOMEM;
@@ -61,6 +68,8 @@ static int add_session(struct sess_manager *m, size_t device, uint32_t pid, stru
         free(s->owed);
         free(s->marks);
         free(s->cache);
+        free(s->layout);
+        free(s->layouts);
         return rc;
     }
     s->alive = true;
@@ -218,6 +227,8 @@ void sess_detach_all(struct sess_manager *m)
         for (uint32_t t = 0; s->cache && t < s->nthreads; t++)
             sess_drop_cache(s, t);
         free(s->cache);
+        free(s->layout);
+        free(s->layouts);
         free(s->sba);
         free(s->state);
         free(s->owed);

@@ -217,6 +217,18 @@ int sess_write_registers(struct sess_manager *m, unsigned session, uint32_t thre
  * stopped thread is read from the device at most once per stop; SBA (the
  * context's base addresses) once per device. */
 const struct zd_regset *sess_regsets(struct sess_manager *m, unsigned session, size_t *n);
+/* The register sets of one thread (sess_layout.c). With ask, a stopped
+ * thread's sets are asked of the driver (API 1.5, zd_thread_regsets) once
+ * per stop; a thread the interrupt may have stopped is read first (its
+ * cr0) to know. Otherwise, or when the query fails (Intel's gdbserver
+ * keeps the old description too), the thread's last answer. The device's
+ * sets when the driver has no per-thread query: then it is never asked
+ * again, and nothing is read to know. *layout names the answer within the
+ * device: 0 the device's sets, else a small number that stays the same for
+ * the same sets until detach. Register reads of the thread follow its
+ * layout (a GRF of 256 registers is read whole). */
+const struct zd_regset *sess_thread_regsets(struct sess_manager *m, unsigned session,
+                                            uint32_t thread, bool ask, size_t *n, unsigned *layout);
 int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, uint32_t type,
                      const uint8_t **data, size_t *size, struct zd_error *err);
 /* True when reading the thread's register set of type costs no device

@@ -11,6 +11,10 @@
 #include "symbols/symbols.h"
 
 #define MAX_REGSETS 32
+/* Register layouts a device's threads may have, the device's included
+ * (in practice two: 128 and 256 GRF registers). */
+#define SESS_MAX_LAYOUTS 8
+#define LAYOUT_CHECKED 0x80u
 
 /* A state byte of the thread table that never leaves sessions/: the
  * thread was stopped by an interrupt of the whole device, or is idle; the
@@ -88,8 +92,22 @@ struct session {
     struct zd_regset regsets[MAX_REGSETS];
     size_t nregsets;
     /* Per-stop register cache: nthreads x nregsets buffers, NULL = not read
-     * since the thread last stopped. */
+     * since the thread last stopped. A buffer holds the count of its set in
+     * the thread's layout (below), which may differ from regsets[]'s. */
     uint8_t **cache;
+    /* Per-thread register layouts (API 1.5, sess_layout.c): layouts[0] is
+     * the device's (regsets above), the others what the driver said for
+     * some stopped thread, each kept once. Per thread one byte: the index
+     * of its layout (low bits) and LAYOUT_CHECKED once asked during its
+     * current stop (cleared with its cache). no_thread_query: the driver
+     * answered with the device's sets, so nothing more is asked. */
+    struct sess_layout {
+        struct zd_regset sets[MAX_REGSETS];
+        size_t n;
+    } * layouts;
+    unsigned nlayouts;
+    uint8_t *layout;
+    bool no_thread_query;
     struct module_rec *modules;
     size_t nmodules, cap_modules;
     struct fault_rec *faults;
@@ -124,6 +142,8 @@ void sess_mark_exited(struct sess_manager *m, struct session *s);
 void sess_set_state(struct session *s, uint32_t thread, enum sess_thread_state st);
 void sess_drop_cache(struct session *s, uint32_t thread);
 int sess_regset_slot(const struct session *s, uint32_t type);
+/* The count of the set at slot in the thread's layout (sess_threads.c). */
+uint32_t sess_layout_count(const struct session *s, uint32_t thread, int slot);
 /* Fills the cache for (thread, regset) if needed; drops the lock around the
  * device access. */
 int sess_fill_cache(struct session *s, uint32_t thread, int slot, struct zd_error *err);

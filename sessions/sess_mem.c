@@ -71,8 +71,8 @@ int sess_write_registers(struct sess_manager *m, unsigned session, uint32_t thre
         return ZD_E_LOST;
     }
     slot = sess_regset_slot(s, type);
-    if (slot < 0 || count == 0 || start >= s->regsets[slot].count ||
-        count > s->regsets[slot].count - start) {
+    if (slot < 0 || count == 0 || start >= sess_layout_count(s, thread, slot) ||
+        count > sess_layout_count(s, thread, slot) - start) {
         err->code = ZD_E_INVALID;
         snprintf(err->msg, sizeof(err->msg), "no such registers");
         return ZD_E_INVALID;

@@ -94,7 +94,9 @@ int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, 
         }
     }
     if (rc == 0)
-        *size = (size_t)s->regsets[slot].count * s->regsets[slot].byte_size;
+        *size = type == REGS_SBA
+                    ? (size_t)s->regsets[slot].count * s->regsets[slot].byte_size
+                    : (size_t)sess_layout_count(s, thread, slot) * s->regsets[slot].byte_size;
     pthread_mutex_unlock(&m->lock);
     return rc;
 }

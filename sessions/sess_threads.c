@@ -29,6 +29,22 @@ bool sess_thread_valid(const struct session *s, struct zd_thread t)
            t.thread < d->threads;
 }
 
+/* The count of a set in the thread's layout (sess_layout.c keeps the
+ * layouts; here because the cache fill sizes its buffers by it). */
+uint32_t sess_layout_count(const struct session *s, uint32_t thread, int slot)
+{
+    unsigned li = s->layout ? s->layout[thread] & ~LAYOUT_CHECKED : 0;
+    const struct sess_layout *l;
+    if (li == 0 || li >= s->nlayouts)
+        return s->regsets[slot].count;
+    l = &s->layouts[li];
+    for (size_t i = 0; i < l->n; i++)
+        if (l->sets[i].type == s->regsets[slot].type &&
+            l->sets[i].byte_size == s->regsets[slot].byte_size)
+            return l->sets[i].count;
+    return s->regsets[slot].count;
+}
+
 void sess_drop_cache(struct session *s, uint32_t thread)
 {
     for (size_t r = 0; r < s->nregsets; r++) {
@@ -36,6 +52,9 @@ void sess_drop_cache(struct session *s, uint32_t thread)
         free(*slot);
         *slot = NULL;
     }
+    /* Its stop is over: its layout is asked again at the next one. */
+    if (s->layout)
+        s->layout[thread] &= (uint8_t)~LAYOUT_CHECKED;
 }
 
 void sess_set_state(struct session *s, uint32_t thread, enum sess_thread_state st)
@@ -207,7 +226,10 @@ int sess_fill_cache(struct session *s, uint32_t thread, int slot, struct zd_erro
 {
     struct sess_manager *m = s->m;
     const struct zd_regset *rs = &s->regsets[slot];
-    size_t size = (size_t)rs->count * rs->byte_size;
+    /* The thread's own count (its layout), not the device's. */
+    uint32_t count = sess_layout_count(s, thread, slot);
+    uint8_t layout = s->layout ? s->layout[thread] : 0;
+    size_t size = (size_t)count * rs->byte_size;
     uint8_t *buf;
     int rc;
 
@@ -223,8 +245,8 @@ int sess_fill_cache(struct session *s, uint32_t thread, int slot, struct zd_erro
         return ZD_E_NOMEM;
     }
     pthread_mutex_unlock(&m->lock);
-    rc = zd_read_registers(s->zs, sess_thread_id(m, s->index, thread), rs->type, 0, rs->count, buf,
-                           err);
+    rc =
+        zd_read_registers(s->zs, sess_thread_id(m, s->index, thread), rs->type, 0, count, buf, err);
     pthread_mutex_lock(&m->lock);
     settle_unread(s, thread, rc, err);
     if (rc) {
@@ -234,7 +256,8 @@ int sess_fill_cache(struct session *s, uint32_t thread, int slot, struct zd_erro
     m->stats.register_reads++;
     /* Another caller may have filled it meanwhile, or the thread may have
      * run on (its cache dropped): keep one copy, of a stopped thread. */
-    if (s->cache[(size_t)thread * s->nregsets + slot] || !sess_state_stopped(s->state[thread]))
+    if (s->cache[(size_t)thread * s->nregsets + slot] || !sess_state_stopped(s->state[thread]) ||
+        ((s->layout ? s->layout[thread] : 0) & ~LAYOUT_CHECKED) != (layout & ~LAYOUT_CHECKED))
         free(buf);
     else
         s->cache[(size_t)thread * s->nregsets + slot] = buf;

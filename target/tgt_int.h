@@ -29,8 +29,16 @@ struct zd_error;
 struct tgt {
     struct zd *zd;
     struct sess_manager *m;
-    struct regs_catalog **cats; /* one target description per device */
+    struct regs_catalog **cats; /* one target description per device: id k+1 */
     unsigned n;
+    /* Target descriptions of threads whose register sets differ from
+     * their device's (tgt_tdesc.c): id n+1+i, made when first seen. */
+    struct tgt_xdesc {
+        unsigned k;      /* device */
+        unsigned layout; /* sessions' index of the sets within the device */
+        struct regs_catalog *cat;
+    } * xdescs;
+    size_t nxdescs, cap_xdescs;
     struct rsp_log log;
     /* The event fd the server polls: an epoll set of the sessions' note fd
      * and held_fd, an eventfd that says `report` is to be sent without a
@@ -188,5 +196,15 @@ size_t tgt_kernel_entries(void *ctx, uint32_t pid, uint64_t *addrs, size_t max);
 /* tgt_siginfo.c: the thread's siginfo (the siginfo table, gdbstub/target.h). */
 int tgt_thread_siginfo(void *ctx, uint32_t pid, uint32_t tid, uint8_t *buf, size_t len, char *err,
                        size_t errlen);
+
+/* tgt_tdesc.c: a thread's target description id (its device's, or one of
+ * its own when its register sets differ: API 1.5), the catalogue of an
+ * id, and forgetting them at detach. */
+/* ask: a stopped thread's sets are asked of the driver once per stop (the
+ * thread's description as the client is told it); without, the last
+ * answer (register access between two tellings keeps the same layout). */
+uint32_t tgt_thread_tdesc(struct tgt *t, unsigned k, uint32_t th, bool ask);
+const struct regs_catalog *tgt_tdesc_catalog(const struct tgt *t, uint32_t id, uint32_t *pid);
+void tgt_tdesc_clear(struct tgt *t);
 
 #endif

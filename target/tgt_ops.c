@@ -185,7 +185,9 @@ static int t_thread_info(void *ctx, uint32_t pid, uint32_t tid, struct rsp_threa
     out->state = sess_alive(t->m, pid - 1)
                      ? client_state(sess_thread_state_known(t->m, pid - 1, tid - 1, NULL))
                      : RSP_THREAD_UNAVAILABLE;
-    out->tdesc = pid; /* one description per device */
+    /* The device's description, or the thread's own when the driver says
+     * its register sets differ (asked once per stop: tgt_tdesc.c). */
+    out->tdesc = sess_alive(t->m, pid - 1) ? tgt_thread_tdesc(t, pid - 1, tid - 1, true) : pid;
     id = sess_thread_id(t->m, pid - 1, tid - 1);
     out->slice = id.slice;
     out->subslice = id.subslice;
@@ -197,10 +199,12 @@ static int t_thread_info(void *ctx, uint32_t pid, uint32_t tid, struct rsp_threa
 static int t_tdesc(void *ctx, uint32_t id, struct rsp_tdesc *out)
 {
     struct tgt *t = ctx;
-    if (id < 1 || id > t->n || !t->cats[id - 1])
+    uint32_t pid = 0;
+    const struct regs_catalog *c = tgt_tdesc_catalog(t, id, &pid);
+    if (!c)
         return -ENOENT;
-    out->regs = t->cats[id - 1];
-    out->pid = id;
+    out->regs = c;
+    out->pid = pid;
     return 0;
 }
 
@@ -226,17 +230,25 @@ static int t_device_info(void *ctx, uint32_t pid, struct rsp_device_info *out)
     return 0;
 }
 
-static const struct regs_reg *reg_of(struct tgt *t, uint32_t pid, uint32_t regnum)
+/* Register regnum of the thread's description (its own when its sets
+ * differ from the device's), as the client numbered it: the one
+ * thread_info last told, not asked again (the server asks thread_info
+ * before every register packet, so a packet sees one layout). */
+static const struct regs_reg *reg_of(struct tgt *t, uint32_t pid, uint32_t tid, uint32_t regnum)
 {
-    return pid >= 1 && pid <= t->n && t->cats[pid - 1] ? regs_catalog_at(t->cats[pid - 1], regnum)
-                                                       : NULL;
+    uint32_t owner = 0;
+    const struct regs_catalog *c;
+    if (!t->m || pid < 1 || pid > t->n || tid == 0 || tid > sess_thread_count(t->m, pid - 1))
+        return NULL;
+    c = tgt_tdesc_catalog(t, tgt_thread_tdesc(t, pid - 1, tid - 1, false), &owner);
+    return c && owner == pid ? regs_catalog_at(c, regnum) : NULL;
 }
 
 static int t_read_register(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnum, uint8_t *buf,
                            size_t size, char *err, size_t errlen)
 {
     struct tgt *t = ctx;
-    const struct regs_reg *r = reg_of(t, pid, regnum);
+    const struct regs_reg *r = reg_of(t, pid, tid, regnum);
     const uint8_t *data;
     size_t got;
     struct zd_error e;
@@ -262,7 +274,7 @@ static int t_write_register(void *ctx, uint32_t pid, uint32_t tid, uint32_t regn
                             const uint8_t *buf, size_t size, char *err, size_t errlen)
 {
     struct tgt *t = ctx;
-    const struct regs_reg *r = reg_of(t, pid, regnum);
+    const struct regs_reg *r = reg_of(t, pid, tid, regnum);
     struct zd_error e;
     if (ended(t, pid, err, errlen))
         return -ESRCH;
@@ -473,6 +485,7 @@ static void release_manager(struct tgt *t)
         regs_catalog_free(t->cats[k]);
     free(t->cats);
     t->cats = NULL;
+    tgt_tdesc_clear(t);
     free(t->exit_told);
     t->exit_told = NULL;
     if (t->held_report) {

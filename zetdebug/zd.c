@@ -374,6 +374,11 @@ const struct zd_device *zd_device_at(const struct zd *zd, size_t index)
     return zd && index < zd->ndev ? &zd->devs[index] : NULL;
 }
 
+bool zd_has_thread_regsets(const struct zd *zd)
+{
+    return zd && zd->thread_regsets;
+}
+
 zd_thread_regsets_fn zd_lookup_thread_regsets(void)
 {
     /* The loader's exported symbol, not zeDriverGetExtensionFunctionAddress:

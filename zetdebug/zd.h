@@ -117,6 +117,9 @@ int zd_regsets(struct zd *zd, size_t device, struct zd_regset *out, size_t max, 
  * device's sets (zd_regsets). *per_thread says which one answered. */
 int zd_thread_regsets(struct zd_session *s, struct zd_thread t, struct zd_regset *out, size_t max,
                       size_t *n, bool *per_thread, struct zd_error *err);
+/* Whether the loader has that query at all (looked up once by zd_open):
+ * without it zd_thread_regsets always answers with the device's sets. */
+bool zd_has_thread_regsets(const struct zd *zd);
 
 int zd_attach(struct zd *zd, size_t device, uint32_t pid, struct zd_session **out,
               struct zd_error *err);

@@ -3,7 +3,10 @@
  * linked against the loader only, so it runs unchanged on a real GPU.
  *
  *   debuggee MODE [--groups N] [--group-size G] [--module-first] [--wait-launch]
+ *            [--kernel-file ZEBIN]
  *   MODE: vadd | pagefault | slm | sleep-before-init
+ *   --kernel-file: the module from ZEBIN instead of the fixture (a build of
+ *   the same kernel with other options, e.g. large GRF).
  *
  * It talks to the test through stdin/stdout lines:
  *   "waiting <pid>"        (sleep-before-init only) before zeInit; waits for a line
@@ -60,6 +63,7 @@ int main(int argc, char **argv)
     const char *kname;
     uint32_t groups = 2, group_size = 0;
     int module_first = 0, wait_launch = 0;
+    const char *kernel_file = NULL;
     ze_module_handle_t module = NULL;
     ze_kernel_handle_t kernel;
     ze_kernel_properties_t kprops = {.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
@@ -83,6 +87,8 @@ int main(int argc, char **argv)
             module_first = 1;
         else if (strcmp(argv[i], "--wait-launch") == 0)
             wait_launch = 1;
+        else if (strcmp(argv[i], "--kernel-file") == 0 && i + 1 < argc)
+            kernel_file = argv[++i];
         else {
             fprintf(stderr, "debuggee: unknown argument %s\n", argv[i]);
             return 1;
@@ -109,14 +115,14 @@ int main(int argc, char **argv)
         return 1;
     L0_CHECK(zeCommandQueueCreate(env.context, env.device, &qdesc, &queue));
     if (module_first) {
-        if (l0_load_module(&env, kname, NULL, &module))
+        if (l0_load_module(&env, kname, kernel_file, &module))
             return 1;
         say("module-created %llu", now_ms());
     }
     say("ready %d", (int)getpid());
     wait_go();
     if (!module_first) {
-        if (l0_load_module(&env, kname, NULL, &module))
+        if (l0_load_module(&env, kname, kernel_file, &module))
             return 1;
         say("module-created %llu", now_ms());
     }

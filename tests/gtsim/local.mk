@@ -67,3 +67,15 @@ TESTS += tests/gtsim/test_topology.sh tests/gtsim/test_examples.sh tests/gtsim/t
 	tests/gtsim/test_spirv.sh
 EXTRA_DIST += tests/gtsim/README.md tests/gtsim/test_topology.sh tests/gtsim/test_examples.sh \
 	tests/gtsim/test_stale_sockets.sh tests/gtsim/test_spirv.sh
+
+# The API 1.5 per-thread register-set query, through the loader (or
+# gtsim's own 1.5 table when the loader has none); the debuggee is built
+# here because conf_util starts it from the test's own folder.
+check_PROGRAMS += tests/gtsim/test_thread_regsets tests/gtsim/debuggee
+TESTS += tests/gtsim/test_thread_regsets
+tests_gtsim_test_thread_regsets_SOURCES = tests/gtsim/test_thread_regsets.c $(conf_util_sources)
+tests_gtsim_test_thread_regsets_CFLAGS = $(conf_cflags)
+tests_gtsim_test_thread_regsets_LDADD = $(ZE_LIBS) $(DL_LIBS)
+tests_gtsim_debuggee_SOURCES = $(conf_debuggee_sources)
+tests_gtsim_debuggee_CFLAGS = $(conf_cflags)
+tests_gtsim_debuggee_LDADD = $(ZE_LIBS)
