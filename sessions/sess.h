@@ -51,6 +51,9 @@ struct sess_note {
     bool need_ack;
     uint64_t fault_address;
     enum zd_fault_reason fault_reason;
+    /* STOPPED/UNAVAILABLE naming no thread (a device's answer to an
+     * interrupt of all): the answer's number in its session, 1 first. */
+    uint64_t answer;
 };
 
 /* Which devices to attach; by default sub-devices in preference to their
