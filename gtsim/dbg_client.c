@@ -8,7 +8,12 @@
  * (for zetDebugReadEvent); when the debuggee goes away it queues DETACHED
  * (HOST_EXIT), and a request that meets the end of its stream waits for
  * that, so the queue is complete when the call says DEVICE_LOST. No call
- * ever waits on a dead process: both streams end when it dies. */
+ * ever waits on a dead process: both streams end when it dies.
+ * zetDebugInterrupt makes no round trip and takes no lock: it answers from
+ * what the reader recorded (dbg_intr_state.h) and writes its request on
+ * the event stream, as Intel's runtime only queues it; the answer comes
+ * as an event. */
+#include <stdatomic.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gtsim/dbg_intr_state.h"
 #include "gtsim/dbg_proto.h"
 #include "gtsim/device_build.h"
 #include "gtsim/faults.h"
@@ -45,8 +51,14 @@ struct client_session {
     zet_debug_event_t *events;
     size_t nevents, cap_events, head;
     bool dead;
+    atomic_bool gone;        /* dead, for zetDebugInterrupt, which takes no lock */
+    uint32_t resumes_seen;   /* the last RESUMED note the reader took */
     bool lost;               /* GTSIM_FAULTS lost the device */
     struct timespec lose_at; /* GTSIM_FAULTS time:ms=N, or tv_sec 0 */
+
+    /* Reported stops and pending interrupts: lock-free, written by the
+     * reader (and a resume) under lock, read by zetDebugInterrupt. */
+    struct gtsim_intr_state intr;
 };
 
 /* Sessions of this debugger process, to refuse double attaches early. */
@@ -77,6 +89,40 @@ static void push_event(struct client_session *s, const zet_debug_event_t *ev)
     s->nevents++;
 }
 
+static bool single_thread(const ze_device_thread_t *t)
+{
+    return t->slice != UINT32_MAX && t->subslice != UINT32_MAX && t->eu != UINT32_MAX &&
+           t->thread != UINT32_MAX;
+}
+
+/* The reader's three messages; s->lock held. A thread counts as reported
+ * stopped from the moment its event is queued, as in Intel's runtime,
+ * which marks it when it generates the event. */
+static void take_event(struct client_session *s, const zet_debug_event_t *ev)
+{
+    if (ev->type == ZET_DEBUG_EVENT_TYPE_THREAD_STOPPED && single_thread(&ev->info.thread.thread))
+        gtsim_intr_mark_stopped(&s->intr, &ev->info.thread.thread);
+    push_event(s, ev);
+}
+
+static void take_answer(struct client_session *s, const void *p, uint32_t len)
+{
+    struct gtsim_dbg_answer a;
+    memcpy(&a, p, sizeof(a));
+    if (len - sizeof(a) >= (a.nbits + 7) / 8)
+        gtsim_intr_mark_bits(&s->intr, (const uint8_t *)p + sizeof(a), a.nbits);
+    push_event(s, &a.ev);
+    /* Only now may the same request be made again (the runtime clears its
+     * pending list after queuing the answers). */
+    gtsim_intr_release(&s->intr, a.slot);
+}
+
+static void take_resumed(struct client_session *s, const struct gtsim_dbg_resumed *n)
+{
+    gtsim_intr_mark_resumed(&s->intr, &n->thread);
+    s->resumes_seen = n->seq;
+}
+
 static void *reader_main(void *arg)
 {
     struct client_session *s = arg;
@@ -86,7 +132,11 @@ static void *reader_main(void *arg)
     while (gtsim_dbg_recv(&s->erx, &h, &p) == 0) {
         pthread_mutex_lock(&s->lock);
         if (h.type == GTSIM_DBG_EVENT && h.len == sizeof(zet_debug_event_t))
-            push_event(s, p);
+            take_event(s, p);
+        else if (h.type == GTSIM_DBG_ANSWER && h.len >= sizeof(struct gtsim_dbg_answer))
+            take_answer(s, p, h.len);
+        else if (h.type == GTSIM_DBG_RESUMED && h.len == sizeof(struct gtsim_dbg_resumed))
+            take_resumed(s, p);
         else if (h.type == GTSIM_DBG_LOST)
             s->lost = true; /* the end of stream that follows says DETACHED(INVALID) */
         free(p);
@@ -103,6 +153,7 @@ static void *reader_main(void *arg)
         push_event(s, &ev);
         s->dead = true;
     }
+    atomic_store(&s->gone, true);
     pthread_cond_broadcast(&s->cv);
     pthread_mutex_unlock(&s->lock);
     return NULL;
@@ -258,40 +309,6 @@ static ze_result_t request(struct client_session *s, uint32_t type, const void *
     return r;
 }
 
-/* ---- zet Device / Module ---------------------------------------------- */
-
-static ze_result_t ZE_APICALL gtsim_zetDeviceGetDebugProperties(zet_device_handle_t hDevice,
-                                                                zet_device_debug_properties_t *p)
-{
-    struct gtsim_device *d = gtsim_as_device(hDevice);
-    if (!d)
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (!p)
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    p->flags = (!d->root || d->driver->cfg.tile_attach) ? ZET_DEVICE_DEBUG_PROPERTY_FLAG_ATTACH : 0;
-    return ZE_RESULT_SUCCESS;
-}
-
-static ze_result_t ZE_APICALL gtsim_zetModuleGetDebugInfo(zet_module_handle_t hModule,
-                                                          zet_module_debug_info_format_t format,
-                                                          size_t *pSize, uint8_t *pDebugInfo)
-{
-    struct gtsim_module *m = (struct gtsim_module *)hModule;
-    if (!m || m->magic != GTSIM_MAGIC_MODULE)
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (!pSize)
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (format != ZET_MODULE_DEBUG_INFO_FORMAT_ELF_DWARF)
-        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-    if (pDebugInfo) {
-        if (*pSize < m->image_size)
-            return ZE_RESULT_ERROR_INVALID_SIZE;
-        memcpy(pDebugInfo, m->image, m->image_size);
-    }
-    *pSize = m->image_size;
-    return ZE_RESULT_SUCCESS;
-}
-
 /* ---- attach / detach ----------------------------------------------------- */
 
 static ze_result_t connect_to(uint32_t pid, int *out)
@@ -331,6 +348,7 @@ static ze_result_t connect_to(uint32_t pid, int *out)
 static void free_session(struct client_session *s)
 {
     free(s->events);
+    gtsim_intr_fini(&s->intr);
     pthread_mutex_destroy(&s->req_lock);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->cv);
@@ -358,13 +376,18 @@ static ze_result_t new_session(struct gtsim_device *d, uint32_t pid, int fd,
                                struct client_session **out, int *peer)
 {
     struct client_session *s = calloc(1, sizeof(*s));
+    const struct gtsim_hw_config *c = gtsim_hw_config(d->hw);
     pthread_condattr_t ca;
     int sv[2];
-    if (!s || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+    if (!s || gtsim_intr_init(&s->intr, d->slice_count, c->subslices, c->eus, c->threads) != 0 ||
+        socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        if (s)
+            gtsim_intr_fini(&s->intr);
         free(s);
         close(fd);
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
+    atomic_init(&s->gone, false);
     s->magic = GTSIM_MAGIC_SESSION;
     s->device = d;
     s->pid = pid;
@@ -573,29 +596,58 @@ static ze_result_t ZE_APICALL gtsim_zetDebugAcknowledgeEvent(zet_debug_session_h
     return request(s, GTSIM_DBG_ACK, ev, sizeof(*ev), NULL, 0, NULL, 0);
 }
 
-static ze_result_t thread_request(zet_debug_session_handle_t hSession, uint32_t type,
-                                  ze_device_thread_t thread)
-{
-    struct client_session *s = as_session(hSession);
-    struct gtsim_dbg_thread_req rq = {thread};
-    ze_result_t r;
-    if (!s)
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (fault(s, type == GTSIM_DBG_INTERRUPT ? GTSIM_FAULT_INTERRUPT : GTSIM_FAULT_RESUME, &r))
-        return r;
-    return request(s, type, &rq, sizeof(rq), NULL, 0, NULL, 0);
-}
-
+/* As Intel's runtime (DebugSessionImp::interrupt): answered from what
+ * this process knows, the request queued (written on the event stream in
+ * one send) and SUCCESS at once; its answer is an event. No lock, no
+ * allocation, no wait: safe in a signal handler that interrupted any other
+ * zetDebug* call, unless GTSIM_FAULTS has a rule for interrupts or a
+ * time:ms rule (their bookkeeping takes locks). */
 static ze_result_t ZE_APICALL gtsim_zetDebugInterrupt(zet_debug_session_handle_t hSession,
                                                       ze_device_thread_t thread)
 {
-    return thread_request(hSession, GTSIM_DBG_INTERRUPT, thread);
+    struct client_session *s = as_session(hSession);
+    struct gtsim_dbg_interrupt_req rq = {thread, 0, 0};
+    ze_result_t r;
+    if (!s)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (gtsim_faults_may_touch(GTSIM_FAULT_INTERRUPT) && fault(s, GTSIM_FAULT_INTERRUPT, &r))
+        return r;
+    if (atomic_load(&s->gone))
+        return ZE_RESULT_ERROR_DEVICE_LOST;
+    if (!gtsim_intr_in_range(&s->intr, &thread))
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    r = gtsim_intr_claim(&s->intr, &thread, &rq.slot);
+    if (r != ZE_RESULT_SUCCESS)
+        return r;
+    /* Small enough to go in one piece whoever else sends an interrupt. */
+    if (gtsim_dbg_send(s->event_fd, GTSIM_DBG_INTERRUPT, &rq, sizeof(rq), NULL, 0) != 0) {
+        gtsim_intr_release(&s->intr, rq.slot);
+        return ZE_RESULT_ERROR_DEVICE_LOST; /* the reader queues DETACHED */
+    }
+    return ZE_RESULT_SUCCESS;
 }
 
 static ze_result_t ZE_APICALL gtsim_zetDebugResume(zet_debug_session_handle_t hSession,
                                                    ze_device_thread_t thread)
 {
-    return thread_request(hSession, GTSIM_DBG_RESUME, thread);
+    struct client_session *s = as_session(hSession);
+    struct gtsim_dbg_thread_req rq = {thread};
+    uint32_t seq;
+    ze_result_t r;
+    if (!s)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (fault(s, GTSIM_FAULT_RESUME, &r))
+        return r;
+    r = request(s, GTSIM_DBG_RESUME, &rq, sizeof(rq), NULL, 0, &seq, sizeof(seq));
+    /* The runtime forgets the resumed threads were stopped before resume
+     * returns; the reader will when the debuggee's note comes. Until then
+     * forget them here, unless the reader is past that note already (it
+     * may then have seen a new stop of one of them). */
+    pthread_mutex_lock(&s->lock);
+    if (r == ZE_RESULT_SUCCESS && (int32_t)(seq - s->resumes_seen) > 0)
+        gtsim_intr_mark_resumed(&s->intr, &thread);
+    pthread_mutex_unlock(&s->lock);
+    return r;
 }
 
 static ze_result_t memory(zet_debug_session_handle_t hSession, ze_device_thread_t thread,
@@ -768,16 +820,6 @@ static ze_result_t ZE_APICALL gtsim_zetDebugWriteRegisters(zet_debug_session_han
                                                            void *values)
 {
     return registers(hSession, thread, type, start, count, values, true);
-}
-
-void gtsim_fill_zet_device(zet_device_dditable_t *t)
-{
-    t->pfnGetDebugProperties = gtsim_zetDeviceGetDebugProperties;
-}
-
-void gtsim_fill_zet_module(zet_module_dditable_t *t)
-{
-    t->pfnGetDebugInfo = gtsim_zetModuleGetDebugInfo;
 }
 
 void gtsim_fill_zet_debug(zet_debug_dditable_t *t)

@@ -7,6 +7,11 @@
  * passes with ATTACH, as the real driver's events come from its own queue
  * and not with an ioctl's answer: so the thread that made a request reads
  * its reply itself, and no other thread has to be woken to hand it over.
+ * Interrupt requests go the other way on the event stream (debugger ->
+ * debuggee), one message per send, with no reply: zetDebugInterrupt must
+ * not wait for, or lock, the request connection another call of the same
+ * process may be using (it can be called from a signal handler); its
+ * answer comes back on the event stream as ANSWER.
  * Both ends are gtsim of the same build, so structs travel as raw bytes. */
 #ifndef GTSIM_DBG_PROTO_H
 #define GTSIM_DBG_PROTO_H
@@ -21,7 +26,7 @@ enum gtsim_dbg_msg {
     GTSIM_DBG_ATTACH = 1, /* carries the debuggee's end of the event stream (or INVALID_ARGUMENT) */
     GTSIM_DBG_DETACH,
     GTSIM_DBG_ACK,
-    GTSIM_DBG_INTERRUPT,
+    GTSIM_DBG_INTERRUPT, /* on the event stream, debugger -> debuggee; no reply */
     GTSIM_DBG_RESUME,
     GTSIM_DBG_READ_MEM,
     GTSIM_DBG_WRITE_MEM,
@@ -30,6 +35,8 @@ enum gtsim_dbg_msg {
     GTSIM_DBG_REPLY = 100, /* debuggee -> debugger */
     GTSIM_DBG_EVENT,       /* debuggee -> debugger, unsolicited, on the event stream */
     GTSIM_DBG_LOST,        /* the same: the device is lost, the end follows */
+    GTSIM_DBG_ANSWER,      /* the same: an interrupt's answer (gtsim_dbg_answer) */
+    GTSIM_DBG_RESUMED,     /* the same: the threads a resume selected run (gtsim_dbg_resumed) */
 };
 
 /* Largest payload either side accepts; bigger memory requests are split. */
@@ -54,6 +61,31 @@ struct gtsim_dbg_reply {
 
 struct gtsim_dbg_thread_req {
     ze_device_thread_t thread;
+};
+
+struct gtsim_dbg_interrupt_req {
+    ze_device_thread_t thread;
+    uint32_t slot; /* the debugger's pending-request slot, echoed in the answer */
+    uint32_t pad;
+};
+
+/* The event that answers an interrupt, then a bitmap of the session's
+ * threads (slice outermost, as the API numbers them) the interrupt
+ * stopped: they count as reported stopped from then on. */
+struct gtsim_dbg_answer {
+    zet_debug_event_t ev;
+    uint32_t slot;
+    uint32_t nbits;
+};
+
+/* The threads a resume selected run again (no longer reported stopped).
+ * seq numbers the session's resumes; the reply to RESUME carries it too,
+ * so the resuming thread knows whether the event reader has seen this
+ * note yet. */
+struct gtsim_dbg_resumed {
+    ze_device_thread_t thread;
+    uint32_t seq;
+    uint32_t pad;
 };
 
 struct gtsim_dbg_mem_req {

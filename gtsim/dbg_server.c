@@ -102,7 +102,7 @@ static void detach(struct srv_session *s, bool answer)
         hw = s->root->hw;
         gtsim_hw_lock(hw);
         gtsim_hw_set_slice_debug_locked(hw, s->slice_first, s->slice_count, false);
-        gtsim_srv_for_each_thread(s, &all, gtsim_srv_release_one);
+        gtsim_srv_for_each_thread(s, &all, gtsim_srv_release_one, NULL);
         s->attached = false;
         if (answer) {
             gtsim_srv_reply(s, ZE_RESULT_SUCCESS, NULL, 0);
@@ -138,6 +138,11 @@ static void on_attach(struct srv_session *s, const struct gtsim_dbg_hdr *h, void
     gtsim_srv_reply(s, r, NULL, 0);
     if (r == ZE_RESULT_SUCCESS) {
         replay_state(s);
+        /* Interrupt requests come back on the event stream. Nothing waits
+         * for a reply there, so an interrupt never queues behind a request
+         * this thread is answering. */
+        gtsim_dbg_rx_init(&s->erx, s->event_fd);
+        s->intr_running = pthread_create(&s->intr_thread, NULL, gtsim_srv_interrupts_main, s) == 0;
     } else {
         close(s->event_fd);
         s->event_fd = -1;
@@ -174,6 +179,11 @@ static void *session_main(void *arg)
     detach(s, false);
     close(s->fd);
     gtsim_dbg_rx_fini(&s->rx);
+    if (s->intr_running) {
+        shutdown(s->event_fd, SHUT_RDWR); /* ends the interrupt reader's recv */
+        pthread_join(s->intr_thread, NULL);
+        gtsim_dbg_rx_fini(&s->erx);
+    }
     if (s->event_fd >= 0)
         close(s->event_fd); /* the debugger's reader sees the end */
     pthread_mutex_destroy(&s->write_lock);

@@ -21,6 +21,14 @@ void gtsim_srv_send_event(struct srv_session *s, const zet_debug_event_t *ev)
     pthread_mutex_unlock(&s->write_lock);
 }
 
+void gtsim_srv_send_note(struct srv_session *s, uint32_t type, const void *a, size_t alen,
+                         const void *b, size_t blen)
+{
+    pthread_mutex_lock(&s->write_lock);
+    (void)gtsim_dbg_send(s->event_fd, type, a, alen, b, blen);
+    pthread_mutex_unlock(&s->write_lock);
+}
+
 void gtsim_srv_reply(struct srv_session *s, ze_result_t r, const void *data, size_t len)
 {
     struct gtsim_dbg_reply rep = {(int32_t)r, 0};

@@ -1,72 +1,47 @@
 /* SPDX-License-Identifier: MIT */
-/* The requests of an attached debugger: run control, memory, registers,
- * acknowledgements. */
+/* The requests of an attached debugger: resume, memory, registers,
+ * acknowledgements (interrupts come on the event stream:
+ * dbg_srv_interrupts.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "gtsim/dbg_srv_int.h"
 
-static bool interrupt_one(struct gtsim_hw *hw, uint32_t idx)
+static bool resume_one(struct gtsim_hw *hw, uint32_t idx, uint32_t sidx, void *ctx)
 {
-    return gtsim_hw_interrupt_locked(hw, idx) == 0;
-}
-
-static bool resume_one(struct gtsim_hw *hw, uint32_t idx)
-{
+    (void)sidx;
+    (void)ctx;
     return gtsim_hw_resume_locked(hw, idx) == 0;
-}
-
-/* The real driver's answer (dbg_srv_stops.c): the threads it stops get
- * no event of their own; one event with the requested thread id follows
- * their stops, THREAD_STOPPED if any stopped, else THREAD_UNAVAILABLE. */
-static void do_interrupt(struct srv_session *s, const struct gtsim_dbg_thread_req *rq)
-{
-    struct gtsim_hw *hw = s->root->hw;
-    ze_result_t r = ZE_RESULT_SUCCESS;
-    unsigned hits = 0;
-    uint64_t answer_at = 0;
-
-    if (!gtsim_srv_thread_in_range(s, &rq->thread)) {
-        gtsim_srv_reply(s, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
-        return;
-    }
-    gtsim_hw_lock(hw);
-    if (gtsim_srv_is_single(&rq->thread)) {
-        uint32_t idx;
-        gtsim_srv_thread_index(s, &rq->thread, &idx);
-        if (gtsim_hw_thread_state(hw, idx) == GTSIM_T_STOPPED)
-            r = ZE_RESULT_ERROR_NOT_AVAILABLE;
-        else
-            hits = interrupt_one(hw, idx);
-    } else {
-        hits = gtsim_srv_for_each_thread(s, &rq->thread, interrupt_one);
-    }
-    /* Under the hw lock: the answer follows the stops it caused. */
-    if (r == ZE_RESULT_SUCCESS && hits)
-        answer_at = gtsim_srv_spread_begin(s);
-    if (r == ZE_RESULT_SUCCESS)
-        gtsim_srv_post_interrupt_answer(s, &rq->thread, hits, answer_at);
-    gtsim_hw_unlock(hw);
-    gtsim_srv_reply(s, r, NULL, 0);
 }
 
 static void do_resume(struct srv_session *s, const struct gtsim_dbg_thread_req *rq)
 {
     struct gtsim_hw *hw = s->root->hw;
     unsigned hits;
+    uint32_t seq = 0;
     if (!gtsim_srv_thread_in_range(s, &rq->thread)) {
         gtsim_srv_reply(s, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
         return;
     }
     gtsim_hw_lock(hw);
-    hits = gtsim_srv_for_each_thread(s, &rq->thread, resume_one);
+    hits = gtsim_srv_for_each_thread(s, &rq->thread, resume_one, NULL);
+    /* The debugger's gtsim forgets these threads were reported stopped
+     * (zetDebugInterrupt's NOT_AVAILABLE): the note goes in the event
+     * stream's order, before the events of any stop that follows. */
+    if (hits) {
+        seq = ++s->resume_seq;
+        gtsim_srv_post_resumed(s, &rq->thread, seq);
+    }
     /* Reply before the resumed threads can run: once they do, the launch
      * may end and the application exit before a later reply is written, and
      * the debugger would see DEVICE_LOST for a resume that worked (a real
      * driver's resume completes in the kernel, whatever the process does
      * next). A reply already written is still read after the process is
      * gone; write_lock is a leaf, so taking it under the hw lock is safe. */
-    gtsim_srv_reply(s, hits ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_NOT_AVAILABLE, NULL, 0);
+    if (hits)
+        gtsim_srv_reply(s, ZE_RESULT_SUCCESS, &seq, sizeof(seq));
+    else
+        gtsim_srv_reply(s, ZE_RESULT_ERROR_NOT_AVAILABLE, NULL, 0);
     gtsim_hw_unlock(hw);
 }
 
@@ -237,12 +212,9 @@ void gtsim_srv_request(struct srv_session *s, const struct gtsim_dbg_hdr *h, voi
         else
             gtsim_srv_reply(s, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
         break;
-    case GTSIM_DBG_INTERRUPT:
     case GTSIM_DBG_RESUME:
         if (h->len != sizeof(struct gtsim_dbg_thread_req) || !s->attached)
             gtsim_srv_reply(s, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
-        else if (h->type == GTSIM_DBG_INTERRUPT)
-            do_interrupt(s, p);
         else
             do_resume(s, p);
         break;

@@ -41,7 +41,8 @@ void gtsim_srv_on_hw_stop(void *ctx, const struct gtsim_hw_stop *stop)
 }
 
 void gtsim_srv_post_interrupt_answer(struct srv_session *s, const ze_device_thread_t *asked,
-                                     unsigned stopped, uint64_t not_before_ns)
+                                     uint32_t slot, unsigned stopped, uint8_t *bits, uint32_t nbits,
+                                     uint64_t not_before_ns)
 {
     struct gtsim_dbg_server *srv = s->srv;
     struct mail m = {.root = s->root,
@@ -49,7 +50,21 @@ void gtsim_srv_post_interrupt_answer(struct srv_session *s, const ze_device_thre
                      .slice = s->slice_first,
                      .asked = *asked,
                      .stopped = stopped,
-                     .not_before_ns = not_before_ns};
+                     .not_before_ns = not_before_ns,
+                     .slot = slot,
+                     .bits = bits,
+                     .nbits = nbits};
+    pthread_mutex_lock(&srv->mail_lock);
+    if (!post(srv, &m))
+        free(bits);
+    pthread_mutex_unlock(&srv->mail_lock);
+}
+
+void gtsim_srv_post_resumed(struct srv_session *s, const ze_device_thread_t *asked, uint32_t seq)
+{
+    struct gtsim_dbg_server *srv = s->srv;
+    struct mail m = {
+        .root = s->root, .resumed = true, .slice = s->slice_first, .asked = *asked, .nbits = seq};
     pthread_mutex_lock(&srv->mail_lock);
     (void)post(srv, &m);
     pthread_mutex_unlock(&srv->mail_lock);
@@ -69,13 +84,22 @@ static struct srv_session *owner_of(struct gtsim_dbg_server *srv, struct gtsim_d
 static void send_answer(struct gtsim_dbg_server *srv, const struct mail *m)
 {
     struct srv_session *s = owner_of(srv, m->root, m->slice);
-    zet_debug_event_t ev = {0};
+    struct gtsim_dbg_answer a = {.slot = m->slot, .nbits = m->nbits};
     if (!s)
         return; /* the session detached meanwhile */
-    ev.type =
+    a.ev.type =
         m->stopped ? ZET_DEBUG_EVENT_TYPE_THREAD_STOPPED : ZET_DEBUG_EVENT_TYPE_THREAD_UNAVAILABLE;
-    ev.info.thread.thread = m->asked;
-    gtsim_srv_send_event(s, &ev);
+    a.ev.info.thread.thread = m->asked;
+    gtsim_srv_send_note(s, GTSIM_DBG_ANSWER, &a, sizeof(a), m->bits, (m->nbits + 7) / 8);
+}
+
+/* srv->lock held. */
+static void send_resumed(struct gtsim_dbg_server *srv, const struct mail *m)
+{
+    struct srv_session *s = owner_of(srv, m->root, m->slice);
+    struct gtsim_dbg_resumed n = {.thread = m->asked, .seq = m->nbits};
+    if (s)
+        gtsim_srv_send_note(s, GTSIM_DBG_RESUMED, &n, sizeof(n), NULL, 0);
 }
 
 /* srv->lock held. */
@@ -134,8 +158,11 @@ void *gtsim_srv_dispatcher_main(void *arg)
             }
             if (batch[i].answer)
                 send_answer(srv, &batch[i]);
+            else if (batch[i].resumed)
+                send_resumed(srv, &batch[i]);
             else
                 send_stop(srv, &batch[i]);
+            free(batch[i].bits);
         }
         pthread_mutex_unlock(&srv->lock);
         free(batch);

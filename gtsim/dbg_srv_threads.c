@@ -22,10 +22,20 @@ bool gtsim_srv_thread_in_range(const struct srv_session *s, const ze_device_thre
            (t->thread == ALL || t->thread < c->threads);
 }
 
-unsigned gtsim_srv_for_each_thread(struct srv_session *s, const ze_device_thread_t *t,
-                                   bool (*fn)(struct gtsim_hw *, uint32_t))
+uint32_t gtsim_srv_session_threads(const struct srv_session *s)
 {
     const struct gtsim_hw_config *c = gtsim_hw_config(s->root->hw);
+    return s->slice_count * c->subslices * c->eus * c->threads;
+}
+
+unsigned gtsim_srv_for_each_thread(struct srv_session *s, const ze_device_thread_t *t,
+                                   bool (*fn)(struct gtsim_hw *, uint32_t idx, uint32_t sidx,
+                                              void *ctx),
+                                   void *ctx)
+{
+    const struct gtsim_hw_config *c = gtsim_hw_config(s->root->hw);
+    /* Slices are the outermost index, so a session's threads are one run. */
+    uint32_t base = gtsim_hw_thread_index(s->root->hw, s->slice_first, 0, 0, 0);
     unsigned hits = 0;
     for (uint32_t sl = 0; sl < s->slice_count; sl++) {
         if (t->slice != ALL && t->slice != sl)
@@ -41,7 +51,7 @@ unsigned gtsim_srv_for_each_thread(struct srv_session *s, const ze_device_thread
                         continue;
                     uint32_t idx =
                         gtsim_hw_thread_index(s->root->hw, sl + s->slice_first, ss, eu, th);
-                    hits += fn(s->root->hw, idx);
+                    hits += fn(s->root->hw, idx, idx - base, ctx);
                 }
             }
         }
@@ -49,8 +59,10 @@ unsigned gtsim_srv_for_each_thread(struct srv_session *s, const ze_device_thread
     return hits;
 }
 
-bool gtsim_srv_release_one(struct gtsim_hw *hw, uint32_t idx)
+bool gtsim_srv_release_one(struct gtsim_hw *hw, uint32_t idx, uint32_t sidx, void *ctx)
 {
+    (void)sidx;
+    (void)ctx;
     const struct gtsim_regfile_layout *lay = gtsim_hw_layout(hw);
     uint8_t *regs;
     if (gtsim_hw_thread_state(hw, idx) != GTSIM_T_STOPPED)

@@ -263,6 +263,16 @@ static bool fires(struct rule *r)
     return true; /* no trigger: every call */
 }
 
+bool gtsim_faults_may_touch(enum gtsim_fault_call call)
+{
+    if (lost_after_ms >= 0)
+        return true;
+    for (size_t i = 0; i < nrules; i++)
+        if (rules[i].call == call)
+            return true;
+    return false;
+}
+
 void gtsim_faults_check(enum gtsim_fault_call call, struct gtsim_fault_hit *hit)
 {
     memset(hit, 0, sizeof(*hit));

@@ -39,6 +39,10 @@ struct gtsim_fault_hit {
 int gtsim_faults_init(const char *text, char *err, size_t errlen);
 /* Counts one call of this kind and says what it must do. */
 void gtsim_faults_check(enum gtsim_fault_call call, struct gtsim_fault_hit *hit);
+/* Could a call of this kind be failed, delayed or lose the device (a rule
+ * names it, or a time:ms rule is set)? Reads only what gtsim_faults_init
+ * set, with no lock: zetDebugInterrupt asks it from a signal handler. */
+bool gtsim_faults_may_touch(enum gtsim_fault_call call);
 /* Milliseconds after an attach at which its device is lost, or -1. */
 long gtsim_faults_lost_after_ms(void);
 /* Counts one kernel launch; true for the one "launch:at=N" loses the

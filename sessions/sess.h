@@ -51,6 +51,9 @@ struct sess_note {
     bool need_ack;
     uint64_t fault_address;
     enum zd_fault_reason fault_reason;
+    /* STOPPED/UNAVAILABLE naming no thread (a device's answer to an
+     * interrupt of all): the answer's number in its session, 1 first. */
+    uint64_t answer;
 };
 
 /* Which devices to attach; by default sub-devices in preference to their
@@ -160,10 +163,11 @@ int sess_module_at(struct sess_manager *m, unsigned session, size_t i,
 /* Symbols of module i (as sess_module_at), NULL when it has none. */
 const struct sym_module *sess_module_symbols(struct sess_manager *m, unsigned session, size_t i);
 
-/* Stops every thread of every session: one interrupt per device, then
- * threads that did not report are probed once (cr0, kept in the register
- * cache). Returns the number of stopped threads; err holds the first
- * device's interrupt failure (code 0 when every interrupt went out). */
+/* Stops every thread of every session: one interrupt per device (or the
+ * answer of the same interrupt already pending, then one more when that
+ * was asked before a resume), then threads that did not report are probed
+ * once (cr0, kept in the register cache). Returns the number of stopped threads; err holds the
+ * first device's interrupt failure (code 0 when every interrupt went out). */
 int sess_stop_all(struct sess_manager *m, struct zd_error *err);
 /* After sess_stop_all: waits (at most timeout_ms) until every device it
  * interrupted has had one stop event of that interrupt recorded by the
@@ -193,7 +197,9 @@ int sess_poll(struct sess_manager *m, struct sess_note *note);
 int sess_resume_thread(struct sess_manager *m, unsigned session, uint32_t thread, bool step,
                        struct zd_error *err);
 /* Asks one thread, or every thread of a device, to stop; the stops come as
- * notes (or UNAVAILABLE notes). */
+ * notes (or UNAVAILABLE notes). An interrupt of the device the driver
+ * says is already pending (NOT_READY) counts as made: that one's answer
+ * is the note. */
 int sess_interrupt_thread(struct sess_manager *m, unsigned session, uint32_t thread,
                           struct zd_error *err);
 int sess_interrupt_device(struct sess_manager *m, unsigned session, struct zd_error *err);

@@ -86,6 +86,16 @@ struct session {
      * thread) the pump has taken: sess_stop_all waits for the one of its
      * interrupt. */
     uint64_t answers;
+    /* answers when the client last interrupted the device
+     * (sess_interrupt_device): an answer note numbered at or below it
+     * answered an earlier interrupt (ours, at attach...) and is dropped,
+     * so it is never taken for the client's (sess_notes.c). */
+    uint64_t client_mark;
+    /* Device resumes and thread resumes asked of the driver, and their
+     * count when it last accepted an interrupt of all: a NOT_READY answer
+     * (that interrupt still pending) whose request predates a resume will
+     * not stop what the resume let run. */
+    uint64_t resumes, intr_resumes;
     /* The SBA registers from the first read of a thread's: the context's
      * state base addresses (isabase...), one copy per device. */
     uint8_t *sba;

@@ -50,10 +50,17 @@ void sess_mark_exited(struct sess_manager *m, struct session *s)
 
 /* A stop note is only worth delivering while that stop lasts: one that
  * queued up while its thread was stopped by other means (our own
- * interrupt, a probe) and resumed since would report a stop that is over. */
+ * interrupt, a probe) and resumed since would report a stop that is over.
+ * A device's answer is only worth delivering as the answer to the
+ * client's latest interrupt: one that answered an earlier interrupt (the
+ * stop-all of the attach, still queued when the client's ^C comes) would
+ * be taken for it, before the ^C's own answer has come. */
 static bool note_stale(struct sess_manager *m, const struct sess_note *n)
 {
     const struct session *s = &m->sessions[n->session];
+    bool answer = n->type == SESS_NOTE_STOPPED || n->type == SESS_NOTE_UNAVAILABLE;
+    if (answer && n->thread == UINT32_MAX)
+        return n->answer <= s->client_mark;
     if (n->type != SESS_NOTE_STOPPED || n->thread == UINT32_MAX || n->thread >= s->nthreads)
         return false;
     return !sess_state_stopped(s->state[n->thread]);

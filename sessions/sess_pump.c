@@ -104,6 +104,7 @@ static void on_thread(struct pump_event *p)
     pthread_cond_broadcast(&p->m->cv); /* sess_settle, sess_stop_all */
     if (!sess_thread_valid(s, p->ev->thread)) {
         on_device_answer(s, stop);
+        p->note.answer = s->answers;
         push(p, type, UINT32_MAX);
         return;
     }

@@ -18,10 +18,33 @@
  * are probed one by one instead (a driver that never answers). */
 #define ANSWER_TIMEOUT_MS 2000
 
+/* What interrupt_device did: nothing to wait for; an interrupt whose
+ * answer is due; or an identical interrupt already pending (NOT_READY)
+ * that was asked before a later resume, so after its answer the device
+ * must be interrupted once more. */
+enum intr_sent { INTR_NONE, INTR_ANSWER_DUE, INTR_AGAIN_AFTER };
+
+/* The device call of an interrupt of all; lock held, dropped around it.
+ * A driver that accepts it counts the resumes it comes after. */
+static int interrupt_all(struct sess_manager *m, struct session *s, struct zd_error *e)
+{
+    uint64_t resumes = s->resumes;
+    int rc;
+    pthread_mutex_unlock(&m->lock);
+    rc = zd_interrupt(s->zs, zd_thread_all(), e);
+    pthread_mutex_lock(&m->lock);
+    if (rc == 0)
+        s->intr_resumes = resumes;
+    return rc;
+}
+
 /* Sends the interrupt of session s if anything may run there. Lock held;
- * dropped around the device call. True when it was sent. */
-static bool interrupt_device(struct sess_manager *m, struct session *s, uint64_t *mark,
-                             struct zd_error *err)
+ * dropped around the device call. NOT_READY (ZD_E_PENDING) is Intel's
+ * runtime saying the same interrupt is pending and its answer will come
+ * (DebugSessionImp::interrupt; the client's ^C, made just before): that
+ * answer is waited for like our own. */
+static enum intr_sent interrupt_device(struct sess_manager *m, struct session *s, uint64_t *mark,
+                                       struct zd_error *err)
 {
     bool maybe_running = false;
     struct zd_error e;
@@ -32,21 +55,21 @@ static bool interrupt_device(struct sess_manager *m, struct session *s, uint64_t
     for (uint32_t t = 0; t < s->nthreads && !maybe_running; t++)
         maybe_running = !sess_state_stopped(s->state[t]);
     if (!maybe_running || !s->alive)
-        return false;
+        return INTR_NONE;
     s->interrupt_mark = s->stop_events;
     *mark = s->answers;
-    pthread_mutex_unlock(&m->lock);
-    rc = zd_interrupt(s->zs, zd_thread_all(), &e);
+    rc = interrupt_all(m, s, &e);
     /* One retry: a failed ioctl may be transient, and a stop-all that
      * stops nothing leaves the client looking at running threads. */
-    if (rc != 0 && e.code != ZD_E_LOST && e.code != ZD_E_UNAVAILABLE)
-        rc = zd_interrupt(s->zs, zd_thread_all(), &e);
-    pthread_mutex_lock(&m->lock);
+    if (rc != 0 && e.code != ZD_E_LOST && e.code != ZD_E_UNAVAILABLE && e.code != ZD_E_PENDING)
+        rc = interrupt_all(m, s, &e);
+    if (rc != 0 && e.code == ZD_E_PENDING)
+        return s->intr_resumes != s->resumes ? INTR_AGAIN_AFTER : INTR_ANSWER_DUE;
     if (rc != 0 && e.code == ZD_E_LOST)
         sess_mark_exited(m, s);
     if (rc != 0 && err->code == 0)
         *err = e; /* the first device's failure, for the caller to tell */
-    return rc == 0;
+    return rc == 0 ? INTR_ANSWER_DUE : INTR_NONE;
 }
 
 /* No answer came: every thread not known stopped is probed once by reading
@@ -73,11 +96,22 @@ static void probe_running(struct sess_manager *m, struct session *s)
 /* One interrupt per device, then its answer, which the pump records
  * (sess_pump.c, on_device_answer). Nothing is read: a thread the interrupt
  * stopped is read when someone asks about it. */
+/* Waits for the answer after mark (lock held); without one by dl, probes. */
+static void await_answer(struct sess_manager *m, struct session *s, uint64_t mark,
+                         const struct timespec *dl)
+{
+    int rc = 0;
+    while (rc == 0 && s->alive && s->answers <= mark)
+        rc = pthread_cond_timedwait(&m->cv, &m->lock, dl);
+    if (s->answers <= mark)
+        probe_running(m, s);
+}
+
 int sess_stop_all(struct sess_manager *m, struct zd_error *err)
 {
     int stopped = 0;
     uint64_t *marks = calloc(m->nsessions ? m->nsessions : 1, sizeof(*marks));
-    bool *sent = calloc(m->nsessions ? m->nsessions : 1, sizeof(*sent));
+    enum intr_sent *sent = calloc(m->nsessions ? m->nsessions : 1, sizeof(*sent));
     struct timespec dl;
 
     memset(err, 0, sizeof(*err));
@@ -87,14 +121,18 @@ int sess_stop_all(struct sess_manager *m, struct zd_error *err)
     sess_deadline(&dl, ANSWER_TIMEOUT_MS);
     for (unsigned k = 0; k < m->nsessions; k++) {
         struct session *s = &m->sessions[k];
-        int rc = 0;
         if (!marks || !sent) {
             probe_running(m, s);
-        } else if (sent[k]) {
-            while (rc == 0 && s->alive && s->answers <= marks[k])
-                rc = pthread_cond_timedwait(&m->cv, &m->lock, &dl);
-            if (s->answers <= marks[k])
-                probe_running(m, s);
+        } else if (sent[k] != INTR_NONE) {
+            await_answer(m, s, marks[k], &dl);
+            /* The pending answer came from before a resume: what that
+             * resume let run is stopped by an interrupt of our own. */
+            if (sent[k] == INTR_AGAIN_AFTER &&
+                interrupt_device(m, s, &marks[k], err) != INTR_NONE) {
+                struct timespec dl2;
+                sess_deadline(&dl2, ANSWER_TIMEOUT_MS);
+                await_answer(m, s, marks[k], &dl2);
+            }
         }
         for (uint32_t t = 0; t < s->nthreads && s->alive; t++)
             stopped += sess_state_stopped(s->state[t]) || s->state[t] == SESS_T_UNREAD;
@@ -226,6 +264,8 @@ int sess_resume_device(struct sess_manager *m, unsigned k, bool prepared, struct
             sess_set_state(s, t, SESS_T_RUNNING);
         resumed++;
     }
+    if (resumed || prepared)
+        s->resumes++;
     pthread_mutex_unlock(&m->lock);
     /* One resume per device. */
     if ((resumed || prepared) && zd_resume(s->zs, zd_thread_all(), &e) != 0 &&
@@ -283,6 +323,8 @@ int sess_resume_thread(struct sess_manager *m, unsigned session, uint32_t thread
     if (s)
         before = s->state[thread];
     rc = s ? sess_prepare_resume(s, thread, step, err) : err->code;
+    if (rc == 0)
+        s->resumes++;
     pthread_mutex_unlock(&m->lock);
     if (rc)
         return rc;
@@ -326,10 +368,20 @@ int sess_interrupt_thread(struct sess_manager *m, unsigned session, uint32_t thr
 
 int sess_interrupt_device(struct sess_manager *m, unsigned session, struct zd_error *err)
 {
+    struct session *s;
+    int rc;
     memset(err, 0, sizeof(*err));
     if (session >= m->nsessions || m->sessions[session].detached) {
         err->code = ZD_E_INVALID;
         return ZD_E_INVALID;
     }
-    return zd_interrupt(m->sessions[session].zs, zd_thread_all(), err);
+    s = &m->sessions[session];
+    pthread_mutex_lock(&m->lock);
+    /* Answers already counted are not this interrupt's (sess_notes.c). */
+    s->client_mark = s->answers;
+    rc = interrupt_all(m, s, err);
+    pthread_mutex_unlock(&m->lock);
+    /* The same interrupt pending (ours, or the client's last): its answer
+     * comes as a note, as this one's would. */
+    return rc == ZD_E_PENDING ? 0 : rc;
 }

@@ -40,6 +40,8 @@ const char *zd_err_name(int code)
         return "no-memory";
     case ZD_E_NO_LEVEL_ZERO:
         return "no-level-zero";
+    case ZD_E_PENDING:
+        return "pending";
     default:
         return "other";
     }

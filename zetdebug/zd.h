@@ -27,6 +27,9 @@ enum zd_err {
     ZD_E_NOMEM = -10,
     ZD_E_OTHER = -11,
     ZD_E_NO_LEVEL_ZERO = -12, /* attach: the process has not loaded Level Zero */
+    /* interrupt: NOT_READY, an identical interrupt is still pending; its
+     * answer (one event) will come, as for one accepted now */
+    ZD_E_PENDING = -13,
 };
 
 struct zd_error {

@@ -316,6 +316,13 @@ int zd_interrupt(struct zd_session *s, struct zd_thread t, struct zd_error *err)
         return zd_fail(err, ZD_E_UNAVAILABLE, (uint32_t)r,
                        "interrupting %s: already stopped or unavailable",
                        thread_str(t, ts, sizeof(ts)));
+    /* Intel's runtime (DebugSessionImp::interrupt): the same thread id is
+     * in its pending list, whose answers are still to come. Not a failure:
+     * the caller waits for that answer. */
+    if (r == ZE_RESULT_NOT_READY)
+        return zd_fail(err, ZD_E_PENDING, (uint32_t)r,
+                       "interrupting %s: the same interrupt is pending, its answer will come",
+                       thread_str(t, ts, sizeof(ts)));
     snprintf(what, sizeof(what), "interrupting %s", thread_str(t, ts, sizeof(ts)));
     return zd_from_result(err, r, what);
 }

@@ -175,14 +175,19 @@ def one_cycle(a, where, counted, counter, nthreads, argv=None):
 
         def cont():
             # The ^C waits for the resume (the first zetDebugResume after
-            # vCont;c), as a user's would: Intel's gdbserver takes a ^C in
-            # its SIGIO handler and calls zetDebugInterrupt from there, and
-            # one that arrives while its resume is still writing registers
-            # deadlocks on the driver's lock held by the interrupted call
-            # (bench/README.md).
+            # vCont;c), as a user's would after GDB says it continued, so
+            # the phases measure the same thing for both servers. Intel's
+            # gdbserver takes a ^C in its SIGIO handler and calls
+            # zetDebugInterrupt from there; one that arrives while its
+            # resume is still writing registers hung it on gtsim before
+            # gtsim's interrupt was queued like the runtime's
+            # (--ctrl-c-at-once checks that it no longer does;
+            # bench/README.md).
             resumes = counter.snap()[FUNCS.index("Resume")][0]
             sent[0] = now_ns()
             c.send("vCont;c")
+            if a.ctrl_c_at_once:
+                return
             end = time.monotonic() + a.timeout
             while counter.snap()[FUNCS.index("Resume")][0] == resumes:
                 if time.monotonic() > end:
@@ -312,6 +317,9 @@ def main():
     p.add_argument("--gdbserver-ze", default=os.environ.get("GDBSERVER_ZE"),
                    help="Intel's gdbserver for the GPU, run on the same device "
                    "(default: $GDBSERVER_ZE; none: its column is skipped)")
+    p.add_argument("--ctrl-c-at-once", action="store_true",
+                   help="send ^C right after vCont;c, not after the server's zetDebugResume "
+                   "(a ^C that lands inside the server's resume loop)")
     p.add_argument("--settle", type=float, default=0.3,
                    help="seconds after vadd's launch before watching its dispatch")
     a = p.parse_args()

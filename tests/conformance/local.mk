@@ -4,7 +4,8 @@
 conf_programs = tests/conformance/test_attach tests/conformance/test_events \
 	tests/conformance/test_breakpoint tests/conformance/test_runcontrol \
 	tests/conformance/test_detach tests/conformance/test_fault_slm \
-	tests/conformance/test_tiles
+	tests/conformance/test_tiles tests/conformance/test_interrupt \
+	tests/conformance/test_interrupt_signal
 check_PROGRAMS += tests/conformance/debuggee $(conf_programs)
 # conf_cflags and the two source lists serve tests/zetdebug and
 # tests/sessions too: conf_util starts the debuggee from the test program's
@@ -42,6 +43,14 @@ tests_conformance_test_fault_slm_LDADD = $(ZE_LIBS)
 tests_conformance_test_tiles_SOURCES = tests/conformance/test_tiles.c $(conf_util_sources)
 tests_conformance_test_tiles_CFLAGS = $(conf_cflags)
 tests_conformance_test_tiles_LDADD = $(ZE_LIBS)
+tests_conformance_test_interrupt_SOURCES = tests/conformance/test_interrupt.c \
+	$(conf_util_sources)
+tests_conformance_test_interrupt_CFLAGS = $(conf_cflags)
+tests_conformance_test_interrupt_LDADD = $(ZE_LIBS)
+tests_conformance_test_interrupt_signal_SOURCES = tests/conformance/test_interrupt_signal.c \
+	$(conf_util_sources)
+tests_conformance_test_interrupt_signal_CFLAGS = $(conf_cflags)
+tests_conformance_test_interrupt_signal_LDADD = $(ZE_LIBS) -lrt
 
 TESTS += tests/conformance/run.sh
 EXTRA_DIST += tests/conformance/run.sh tests/conformance/repeat.sh tests/conformance/README.md

@@ -481,6 +481,12 @@ static void test_calls(struct zd *zd)
     rc = zd_resume(s, zd_thread_all(), &e);
     tap_ok(rc == ZD_E_UNAVAILABLE && strcmp(e.msg, "resuming all threads: nothing is stopped") == 0,
            "resume, not available: %s", e.msg);
+    F.run_r = ZE_RESULT_NOT_READY;
+    rc = zd_interrupt(s, zd_thread_all(), &e);
+    tap_ok(rc == ZD_E_PENDING && e.raw == 0x1 &&
+               strcmp(e.msg, "interrupting all threads: the same interrupt is pending, its answer "
+                             "will come") == 0,
+           "interrupt, the same one pending: %s", e.msg);
     F.run_r = ZE_RESULT_ERROR_DEVICE_LOST;
     rc = zd_interrupt(s, zd_thread_all(), &e);
     tap_ok(rc == ZD_E_LOST &&
@@ -639,7 +645,7 @@ int main(void)
     struct zd *zd = NULL;
     struct zd_error e = {0};
 
-    tap_plan(3 + 11 + 17 + 8 + 5);
+    tap_plan(3 + 11 + 18 + 8 + 5);
     F.ndrivers = 1;
     test_no_devices();
     test_filter();

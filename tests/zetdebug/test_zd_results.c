@@ -118,6 +118,7 @@ static void test_names(void)
                 {ZD_E_NOMEM, "no-memory"},
                 {ZD_E_OTHER, "other"},
                 {ZD_E_NO_LEVEL_ZERO, "no-level-zero"},
+                {ZD_E_PENDING, "pending"},
                 {-99, "other"}};
     static const char *const events[] = {
         NULL,          "DETACHED",      "PROCESS_ENTRY",  "PROCESS_EXIT",
