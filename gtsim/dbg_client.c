@@ -32,6 +32,7 @@
 #include "gtsim/gtsim.h"
 #include "gtsim/regfile.h"
 #include "gtsim/zet_fill.h"
+#include "gtsim/zet_regset_props.h"
 
 #define GTSIM_MAGIC_SESSION 0x47545364
 
@@ -694,50 +695,6 @@ static ze_result_t ZE_APICALL gtsim_zetDebugWriteMemory(zet_debug_session_handle
     return memory(hSession, thread, desc, size, (void *)buf, true);
 }
 
-/* The device-level answer: GRF as 128 registers, as Intel's driver says
- * whatever mode a thread runs in. grf_count replaces that for one thread. */
-static ze_result_t regset_props(const struct gtsim_regfile_layout *lay, uint32_t grf_count,
-                                uint32_t *pCount, zet_debug_regset_properties_t *props)
-{
-    if (*pCount == 0 || !props) {
-        *pCount = lay->nsets;
-        return ZE_RESULT_SUCCESS;
-    }
-    if (*pCount > lay->nsets)
-        *pCount = lay->nsets;
-    for (uint32_t i = 0; i < *pCount; i++) {
-        const struct gtsim_regset_desc *r = &lay->sets[i];
-        props[i].type = r->type;
-        props[i].version = 0;
-        props[i].generalFlags =
-            ZET_DEBUG_REGSET_FLAG_READABLE | (r->writable ? ZET_DEBUG_REGSET_FLAG_WRITEABLE : 0);
-        props[i].deviceFlags = 0;
-        props[i].count = r->reported_count;
-        if (r->type == GTSIM_REGSET_GRF && grf_count)
-            props[i].count = grf_count;
-        props[i].bitSize = r->bits;
-        props[i].byteSize = r->bits / 8;
-    }
-    return ZE_RESULT_SUCCESS;
-}
-
-static ze_result_t ZE_APICALL gtsim_zetDebugGetRegisterSetProperties(
-    zet_device_handle_t hDevice, uint32_t *pCount, zet_debug_regset_properties_t *props)
-{
-    struct gtsim_device *d = gtsim_as_device(hDevice);
-    if (!d)
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (!pCount)
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    return regset_props(gtsim_hw_layout(d->hw), 0, pCount, props);
-}
-
-static bool single_thread(ze_device_thread_t t)
-{
-    return t.slice != UINT32_MAX && t.subslice != UINT32_MAX && t.eu != UINT32_MAX &&
-           t.thread != UINT32_MAX;
-}
-
 /* API 1.5: one stopped thread's sets. As Intel's runtime does
  * (DebugSession::getThreadRegisterSetProperties): not one thread, or not
  * stopped, is ERROR_NOT_AVAILABLE; the GRF count follows the large-GRF bit
@@ -759,7 +716,7 @@ static ze_result_t ZE_APICALL gtsim_zetDebugGetThreadRegisterSetProperties(
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!pCount)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (!single_thread(thread))
+    if (!single_thread(&thread))
         return ZE_RESULT_ERROR_NOT_AVAILABLE;
     lay = gtsim_hw_layout(s->device->hw);
     grf = gtsim_regfile_find(lay, GTSIM_REGSET_GRF);
@@ -774,7 +731,7 @@ static ze_result_t ZE_APICALL gtsim_zetDebugGetThreadRegisterSetProperties(
         if (grf && grf->count >= 256)
             grf_count = (dword0 & GTSIM_CR0_0_LARGE_GRF) ? 256 : 128;
     }
-    return regset_props(lay, grf_count, pCount, props);
+    return gtsim_regset_props(lay, grf_count, pCount, props);
 }
 
 gtsim_pfn_thread_regsets_t gtsim_zet_debug_thread_regsets(void)
