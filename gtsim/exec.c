@@ -152,6 +152,8 @@ enum gtsim_exec_result gtsim_exec_one(const struct gtsim_xinsn *x, struct gtsim_
             return GTSIM_EXEC_NEXT; /* barrier signal, end of thread: hw.c */
         if (x->sfid == GTSIM_SFID_UGM || x->sfid == GTSIM_SFID_SLM)
             return gtsim_x_lsc(x, env);
+        if (x->sfid == GTSIM_SFID_DC0 || x->sfid == GTSIM_SFID_DC1)
+            return gtsim_x_dataport(x, env);
         return gtsim_x_illegal(env, "send to this shared function not modelled");
     case GTSIM_OP_JMPI:
         return gtsim_x_jmpi(x, env);
