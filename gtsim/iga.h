@@ -42,6 +42,7 @@ enum gtsim_xtype {
     GTSIM_XT_UQ,
     GTSIM_XT_Q,
     GTSIM_XT_F,
+    GTSIM_XT_HF,    /* half float: only copied (a mov :hf to :hf) */
     GTSIM_XT_OTHER, /* half, double, bfloat, packed vectors ... */
 };
 
