@@ -102,9 +102,11 @@ static enum gtsim_exec_result alu(const struct gtsim_xinsn *x, struct gtsim_exec
         return gtsim_x_illegal(env, "condition modifier or saturation not modelled");
     if (!x->has_dst || x->nsrc < n || x->exec_size > GTSIM_X_MAX_LANES)
         return gtsim_x_illegal(env, "operands not modelled");
-    /* Float arithmetic is not modelled; a float move of the same type is a
-     * copy of bits. */
-    bool fcopy = x->opcode == OP_MOV && x->dst.type == GTSIM_XT_F && x->src[0].type == GTSIM_XT_F;
+    /* Float arithmetic and conversions are not modelled; a float move of
+     * the same type (:f or :hf, as IGC zeroes a half-float scratch word) is
+     * a copy of bits. */
+    bool fcopy = x->opcode == OP_MOV && x->src[0].type == x->dst.type &&
+                 (x->dst.type == GTSIM_XT_F || x->dst.type == GTSIM_XT_HF);
     if (!fcopy) {
         if (!gtsim_x_is_int(x->dst.type))
             return gtsim_x_illegal(env, "destination type not modelled");
@@ -152,6 +154,8 @@ enum gtsim_exec_result gtsim_exec_one(const struct gtsim_xinsn *x, struct gtsim_
             return GTSIM_EXEC_NEXT; /* barrier signal, end of thread: hw.c */
         if (x->sfid == GTSIM_SFID_UGM || x->sfid == GTSIM_SFID_SLM)
             return gtsim_x_lsc(x, env);
+        if (x->sfid == GTSIM_SFID_DC0 || x->sfid == GTSIM_SFID_DC1)
+            return gtsim_x_dataport(x, env);
         return gtsim_x_illegal(env, "send to this shared function not modelled");
     case GTSIM_OP_JMPI:
         return gtsim_x_jmpi(x, env);

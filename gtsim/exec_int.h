@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What the executor's files share (exec.c the ALU and the dispatch,
  * exec_operands.c operands and lane masks, exec_lsc.c LSC messages,
+ * exec_dataport.c legacy data-port messages,
  * exec_flags.c flags, compares and sel, exec_flow.c branches and the
  * goto/join lane masks). Private to gtsim/exec*.c. */
 #ifndef GTSIM_EXEC_INT_H
@@ -50,6 +51,7 @@ void gtsim_x_flag_write(struct gtsim_exec_env *env, const struct gtsim_xinsn *x,
                         uint32_t values);
 
 enum gtsim_exec_result gtsim_x_lsc(const struct gtsim_xinsn *x, struct gtsim_exec_env *env);
+enum gtsim_exec_result gtsim_x_dataport(const struct gtsim_xinsn *x, struct gtsim_exec_env *env);
 enum gtsim_exec_result gtsim_x_cmp(const struct gtsim_xinsn *x, struct gtsim_exec_env *env);
 enum gtsim_exec_result gtsim_x_sel(const struct gtsim_xinsn *x, struct gtsim_exec_env *env);
 enum gtsim_exec_result gtsim_x_jmpi(const struct gtsim_xinsn *x, struct gtsim_exec_env *env);

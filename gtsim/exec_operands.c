@@ -19,6 +19,7 @@ unsigned gtsim_x_type_size(uint8_t t)
         return 1;
     case GTSIM_XT_UW:
     case GTSIM_XT_W:
+    case GTSIM_XT_HF:
         return 2;
     case GTSIM_XT_UD:
     case GTSIM_XT_D:
@@ -39,7 +40,7 @@ bool gtsim_x_type_signed(uint8_t t)
 
 bool gtsim_x_is_int(uint8_t t)
 {
-    return t != GTSIM_XT_F && gtsim_x_type_size(t) != 0;
+    return t != GTSIM_XT_F && t != GTSIM_XT_HF && gtsim_x_type_size(t) != 0;
 }
 
 /* Integer value of size bytes at p, sign- or zero-extended as t says. */

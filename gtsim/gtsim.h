@@ -126,6 +126,9 @@ struct gtsim_kernel {
      * neither changes what a launch can reach. */
     ze_kernel_indirect_access_flags_t indirect_access;
     ze_cache_config_flags_t cache_config;
+    /* The kernel's printf buffer when its .ze_info asks for one (kernel.c,
+     * printf_buffer.c); NULL otherwise. */
+    uint8_t *printf_buffer;
 };
 
 struct gtsim_sampler {
@@ -220,6 +223,12 @@ int gtsim_affinity_apply(struct gtsim_driver *drv, const char *mask);
 /* Allocation table (memory.c). */
 const struct gtsim_alloc *gtsim_mem_find_locked(struct gtsim_driver *drv, uint64_t addr);
 bool gtsim_mem_is_valid(struct gtsim_driver *drv, uint64_t addr, size_t len);
+/* Enters an allocation gtsim made itself (a kernel's printf buffer) in the
+ * table, so kernels may touch it; false when out of memory. */
+bool gtsim_mem_add(struct gtsim_driver *drv, const struct gtsim_alloc *a);
+/* Removes the allocation that starts at base; returns what to free, or
+ * NULL when there is none. */
+void *gtsim_mem_remove(struct gtsim_driver *drv, uint64_t base);
 
 /* Queue execution (queue.c). */
 int gtsim_queue_start(struct gtsim_queue *q);

@@ -74,6 +74,9 @@ struct gtsim_hw_launch {
     uint32_t local_id_size;
     gtsim_mem_check_fn mem_ok;
     void *mem_ctx;
+    /* The kernel's printf buffer (NULL without one): the queue looks at it
+     * when the launch has run (printf_buffer.c). */
+    uint8_t *printf_buffer;
     /* Progress, guarded by hw->lock. */
     uint32_t threads_per_group;
     uint64_t groups_total, groups_dispatched, groups_done;

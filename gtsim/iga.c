@@ -147,7 +147,9 @@ static uint8_t map_file(uint32_t file, uint32_t kind)
 }
 
 /* IGA's Type values: :ub 6, :uw 8, :w 9, :ud 10, :d 11, :uq 12, :q 13, :f 20
- * were read back; :b 7 follows from that order (ub, b, uw, w, ...). */
+ * were read back; :b 7 follows from that order (ub, b, uw, w, ...). :hf 14
+ * was read back on iga64 -a's "mov (1|M0) r1.25<1>:hf 0.0:hf" (:bf is 16,
+ * :df 21; both stay unmodelled). */
 static uint8_t map_type(uint32_t t)
 {
     switch (t) {
@@ -167,6 +169,8 @@ static uint8_t map_type(uint32_t t)
         return GTSIM_XT_UQ;
     case 13:
         return GTSIM_XT_Q;
+    case 14:
+        return GTSIM_XT_HF;
     case 20:
         return GTSIM_XT_F;
     default:

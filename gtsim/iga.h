@@ -42,6 +42,7 @@ enum gtsim_xtype {
     GTSIM_XT_UQ,
     GTSIM_XT_Q,
     GTSIM_XT_F,
+    GTSIM_XT_HF,    /* half float: only copied (a mov :hf to :hf) */
     GTSIM_XT_OTHER, /* half, double, bfloat, packed vectors ... */
 };
 
@@ -86,8 +87,15 @@ struct gtsim_xinsn {
     int32_t targets[3];
 };
 
-/* Raw SFIDs seen in the xehpc fixtures (bits 95..92 of a send). */
-enum { GTSIM_SFID_GATEWAY = 0x3, GTSIM_SFID_SLM = 0xe, GTSIM_SFID_UGM = 0xf };
+/* Raw SFIDs seen in the xehpc fixtures (bits 95..92 of a send); DC0 and
+ * DC1 are the legacy data ports (iga64 -a of send.dc0/send.dc1). */
+enum {
+    GTSIM_SFID_GATEWAY = 0x3,
+    GTSIM_SFID_DC0 = 0xa,
+    GTSIM_SFID_DC1 = 0xc,
+    GTSIM_SFID_SLM = 0xe,
+    GTSIM_SFID_UGM = 0xf,
+};
 
 /* True when libiga64 could be loaded and has every entry point used here.
  * why (may be NULL) receives the reason when false. */

@@ -6,6 +6,7 @@
 
 #include "gtsim/device_build.h"
 #include "gtsim/gtsim.h"
+#include "gtsim/printf_buffer.h"
 #include "gtsim/zebin.h"
 
 /* Shared local memory given to a work-group when the kernel does not say
@@ -72,6 +73,14 @@ static ze_result_t ZE_APICALL gtsim_zeKernelCreate(ze_module_handle_t hModule,
         free(k);
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
+    if (gtsim_printf_wanted(k->info)) {
+        k->printf_buffer = gtsim_printf_buffer_create(m->device->driver, m->device);
+        if (!k->printf_buffer) {
+            free(k->args);
+            free(k);
+            return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+        }
+    }
     *phKernel = (ze_kernel_handle_t)k;
     return ZE_RESULT_SUCCESS;
 }
@@ -82,6 +91,7 @@ static ze_result_t ZE_APICALL gtsim_zeKernelDestroy(ze_kernel_handle_t hKernel)
     if (!k)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     k->magic = 0;
+    gtsim_printf_buffer_destroy(k->module->device->driver, k->printf_buffer);
     free(k->args);
     free(k);
     return ZE_RESULT_SUCCESS;
@@ -317,6 +327,11 @@ static bool fill_payload(struct gtsim_kernel *k, struct gtsim_hw_launch *out)
                 v = k->group_size;
             else if (strcmp(a->arg_type, "num_work_groups") == 0)
                 v = out->group_count;
+            else if (strcmp(a->arg_type, "printf_buffer") == 0) {
+                uint64_t p = (uint64_t)(uintptr_t)k->printf_buffer;
+                put(out, a, 0, &p, 8);
+                continue;
+            }
             for (uint32_t d = 0; v && d < 3 && d * 4 < a->size; d++)
                 put(out, a, d * 4, &v[d], 4);
             continue; /* global_id_offset and the others: zero */
@@ -377,6 +392,7 @@ ze_result_t gtsim_kernel_snapshot(struct gtsim_kernel *k, struct gtsim_hw_launch
     out->local_id_size = k->info->local_id_size;
     out->mem_ok = mem_ok;
     out->mem_ctx = drv;
+    out->printf_buffer = k->printf_buffer;
     if (!fill_payload(k, out))
         out->cross_thread_size = 0; /* executed, its prologue reads zeros */
     return ZE_RESULT_SUCCESS;

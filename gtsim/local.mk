@@ -16,7 +16,7 @@ libgtsim_core_la_SOURCES = \
 	gtsim/hw.c gtsim/hw.h gtsim/hw_int.h gtsim/hw_access.c \
 	gtsim/iga.c gtsim/iga.h \
 	gtsim/decode_cache.c gtsim/decode_cache.h \
-	gtsim/exec.c gtsim/exec.h gtsim/exec_int.h gtsim/exec_operands.c gtsim/exec_lsc.c \
+	gtsim/exec.c gtsim/exec.h gtsim/exec_int.h gtsim/exec_operands.c gtsim/exec_lsc.c gtsim/exec_dataport.c \
 	gtsim/exec_flags.c gtsim/exec_flow.c
 libgtsim_core_la_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) -fvisibility=hidden -fPIC
 # -ldl: libiga64 is dlopened (iga.c), never linked.
@@ -36,6 +36,7 @@ libze_gtsim_la_SOURCES = \
 	gtsim/il_build.c gtsim/il_build.h \
 	gtsim/il_cache.c gtsim/il_cache.h \
 	gtsim/kernel.c \
+	gtsim/printf_buffer.c gtsim/printf_buffer.h \
 	gtsim/cmdlist.c \
 	gtsim/queue.c \
 	gtsim/event.c \

@@ -44,13 +44,53 @@ bool gtsim_mem_is_valid(struct gtsim_driver *drv, uint64_t addr, size_t len)
     return ok;
 }
 
+bool gtsim_mem_add(struct gtsim_driver *drv, const struct gtsim_alloc *a)
+{
+    long pos;
+    pthread_mutex_lock(&drv->mem_lock);
+    if (drv->nallocs == drv->cap_allocs) {
+        size_t cap = drv->cap_allocs ? drv->cap_allocs * 2 : 64;
+        struct gtsim_alloc *n = realloc(drv->allocs, cap * sizeof(*n));
+        if (!n) {
+            pthread_mutex_unlock(&drv->mem_lock);
+            return false;
+        }
+        drv->allocs = n;
+        drv->cap_allocs = cap;
+    }
+    pos = find_index(drv, a->base) + 1;
+    memmove(&drv->allocs[pos + 1], &drv->allocs[pos],
+            (drv->nallocs - (size_t)pos) * sizeof(*drv->allocs));
+    drv->allocs[pos] = *a;
+    drv->nallocs++;
+    pthread_mutex_unlock(&drv->mem_lock);
+    return true;
+}
+
+void *gtsim_mem_remove(struct gtsim_driver *drv, uint64_t base)
+{
+    void *mem;
+    long i;
+    pthread_mutex_lock(&drv->mem_lock);
+    i = find_index(drv, base);
+    if (i < 0 || drv->allocs[i].base != base) {
+        pthread_mutex_unlock(&drv->mem_lock);
+        return NULL;
+    }
+    mem = drv->allocs[i].mem;
+    memmove(&drv->allocs[i], &drv->allocs[i + 1],
+            (drv->nallocs - (size_t)i - 1) * sizeof(*drv->allocs));
+    drv->nallocs--;
+    pthread_mutex_unlock(&drv->mem_lock);
+    return mem;
+}
+
 static ze_result_t do_alloc(ze_context_handle_t hContext, size_t size, size_t alignment,
                             ze_memory_type_t type, ze_device_handle_t hDevice, void **pptr)
 {
     struct gtsim_context *c = (struct gtsim_context *)hContext;
     struct gtsim_driver *drv;
     struct gtsim_alloc a = {0};
-    long pos;
     void *mem;
 
     if (!c || c->magic != GTSIM_MAGIC_CONTEXT)
@@ -75,24 +115,10 @@ static ze_result_t do_alloc(ze_context_handle_t hContext, size_t size, size_t al
     a.device = gtsim_as_device(hDevice);
     a.mem = mem;
 
-    pthread_mutex_lock(&drv->mem_lock);
-    if (drv->nallocs == drv->cap_allocs) {
-        size_t cap = drv->cap_allocs ? drv->cap_allocs * 2 : 64;
-        struct gtsim_alloc *n = realloc(drv->allocs, cap * sizeof(*n));
-        if (!n) {
-            pthread_mutex_unlock(&drv->mem_lock);
-            free(mem);
-            return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-        }
-        drv->allocs = n;
-        drv->cap_allocs = cap;
+    if (!gtsim_mem_add(drv, &a)) {
+        free(mem);
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
-    pos = find_index(drv, a.base) + 1;
-    memmove(&drv->allocs[pos + 1], &drv->allocs[pos],
-            (drv->nallocs - (size_t)pos) * sizeof(*drv->allocs));
-    drv->allocs[pos] = a;
-    drv->nallocs++;
-    pthread_mutex_unlock(&drv->mem_lock);
     *pptr = mem;
     return ZE_RESULT_SUCCESS;
 }
@@ -133,7 +159,6 @@ static ze_result_t ZE_APICALL gtsim_zeMemFree(ze_context_handle_t hContext, void
 {
     struct gtsim_context *c = (struct gtsim_context *)hContext;
     struct gtsim_driver *drv;
-    long i;
     void *mem;
 
     if (!c || c->magic != GTSIM_MAGIC_CONTEXT)
@@ -141,17 +166,9 @@ static ze_result_t ZE_APICALL gtsim_zeMemFree(ze_context_handle_t hContext, void
     if (!ptr)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     drv = c->driver;
-    pthread_mutex_lock(&drv->mem_lock);
-    i = find_index(drv, (uint64_t)(uintptr_t)ptr);
-    if (i < 0 || drv->allocs[i].base != (uint64_t)(uintptr_t)ptr) {
-        pthread_mutex_unlock(&drv->mem_lock);
+    mem = gtsim_mem_remove(drv, (uint64_t)(uintptr_t)ptr);
+    if (!mem)
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-    }
-    mem = drv->allocs[i].mem;
-    memmove(&drv->allocs[i], &drv->allocs[i + 1],
-            (drv->nallocs - (size_t)i - 1) * sizeof(*drv->allocs));
-    drv->nallocs--;
-    pthread_mutex_unlock(&drv->mem_lock);
     free(mem);
     return ZE_RESULT_SUCCESS;
 }

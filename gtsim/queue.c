@@ -12,6 +12,7 @@
 #include "gtsim/device_build.h"
 #include "gtsim/faults.h"
 #include "gtsim/gtsim.h"
+#include "gtsim/printf_buffer.h"
 
 static struct gtsim_device *root_of(struct gtsim_device *d)
 {
@@ -65,6 +66,7 @@ static void execute(struct gtsim_queue *q, struct gtsim_cmd *c)
                 report_fault(dev, c->launch);
                 root_of(dev)->lost = true;
             }
+            gtsim_printf_after_launch(c->launch->printf_buffer, c->launch->kernel.name);
             break;
         case GTSIM_CMD_COPY:
             memmove(c->dst, c->src, c->size);

@@ -7,7 +7,8 @@
 GTSIM_CORE_TESTS = tests/gtsim/test_isa tests/gtsim/test_zebin tests/gtsim/test_debug_zebin \
 	tests/gtsim/test_exec tests/gtsim/test_config tests/gtsim/test_barrier \
 	tests/gtsim/test_spirv_spec \
-	tests/gtsim/test_iga_decode tests/gtsim/test_exec_kernels tests/gtsim/test_exec_forms
+	tests/gtsim/test_iga_decode tests/gtsim/test_exec_kernels tests/gtsim/test_exec_forms \
+	tests/gtsim/test_exec_dataport
 check_PROGRAMS += $(GTSIM_CORE_TESTS)
 TESTS += $(GTSIM_CORE_TESTS)
 
@@ -46,6 +47,8 @@ tests_gtsim_test_exec_kernels_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_
 
 tests_gtsim_test_exec_forms_SOURCES = tests/gtsim/test_exec_forms.c tests/lib/tap.h
 tests_gtsim_test_exec_forms_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
+tests_gtsim_test_exec_dataport_SOURCES = tests/gtsim/test_exec_dataport.c tests/lib/tap.h
+tests_gtsim_test_exec_dataport_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
 
 tests_gtsim_test_config_SOURCES = tests/gtsim/test_config.c tests/lib/tap.h
 tests_gtsim_test_config_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
@@ -64,9 +67,9 @@ tests_gtsim_il_probe_SOURCES = tests/gtsim/il_probe.c tests/lib/slurp.h
 tests_gtsim_il_probe_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
 tests_gtsim_il_probe_LDADD = $(ZE_LIBS)
 TESTS += tests/gtsim/test_topology.sh tests/gtsim/test_examples.sh tests/gtsim/test_stale_sockets.sh \
-	tests/gtsim/test_spirv.sh
+	tests/gtsim/test_spirv.sh tests/gtsim/test_printf.sh
 EXTRA_DIST += tests/gtsim/README.md tests/gtsim/test_topology.sh tests/gtsim/test_examples.sh \
-	tests/gtsim/test_stale_sockets.sh tests/gtsim/test_spirv.sh
+	tests/gtsim/test_stale_sockets.sh tests/gtsim/test_spirv.sh tests/gtsim/test_printf.sh
 
 # The API 1.5 per-thread register-set query, through the loader (or
 # gtsim's own 1.5 table when the loader has none); the debuggee is built

@@ -16,7 +16,7 @@
 #include "gtsim/regfile.h"
 #include "tests/lib/tap.h"
 
-#define PLAN 27
+#define PLAN 30
 #define LANES 32
 
 /* iga64's encodings (little-endian bytes as xxd -p prints them). */
@@ -45,6 +45,10 @@
 #define GOTO_NPRED                                                                                 \
     "2e00541400c000004000000030000000" /* (~f1.0) goto (32) JIP +0x30 UIP +0x40 (at 0xe0) */
 #define JOIN "2f001400004000000000000030000000" /* join (32) JIP +0x30 (at 0xf0) */
+/* iga64 -a -p=XeHPC (transform_kernel zeroes a half-float word this way). */
+#define MOV_HF_IMM "610000809049cd0100000000003c003c" /* (W) mov (1) r1.25:hf 0x3C00:hf */
+#define MOV_HF "61001080900905010402100000000000"     /* (W) mov (16) r1:hf r2:hf */
+#define MOV_HF_F "61001080900a05010402100000000000"   /* (W) mov (16) r1:hf r2:f */
 
 struct bench {
     const struct gtsim_regfile_layout *l;
@@ -330,6 +334,35 @@ static void check_goto_join(struct bench *b)
     tap_ok(r == GTSIM_EXEC_NEXT && b->simt->off == 0, "and the join at UIP wakes every lane");
 }
 
+/* Half-float moves of the same type are copies of 16-bit words; a
+ * conversion (from :f) is refused. */
+static void check_hf_moves(struct bench *b)
+{
+    struct gtsim_exec_env env;
+    uint16_t w[32];
+    memset(grf(b, 1), 0x5a, 64);
+    enum gtsim_exec_result r = run(b, MOV_HF_IMM, 0, 0xffffffffu, &env);
+    memcpy(w, grf(b, 1), 64);
+    tap_ok(r == GTSIM_EXEC_NEXT && w[25] == 0x3c00 && w[24] == 0x5a5a && w[26] == 0x5a5a,
+           "(W) mov (1) r1.25:hf 0x3C00:hf writes that word alone");
+    for (unsigned i = 0; i < 16; i++) {
+        uint16_t v = (uint16_t)(0x3c00 + i);
+        memcpy(grf(b, 2) + 2 * i, &v, 2);
+    }
+    memset(grf(b, 1), 0x5a, 64);
+    r = run(b, MOV_HF, 0, 0xffffffffu, &env);
+    memcpy(w, grf(b, 1), 64);
+    bool ok = r == GTSIM_EXEC_NEXT && w[16] == 0x5a5a;
+    for (unsigned i = 0; i < 16; i++)
+        ok = ok && w[i] == 0x3c00 + i;
+    tap_ok(ok, "(W) mov (16) r1:hf r2:hf copies sixteen words, the next one kept");
+    memset(grf(b, 1), 0x5a, 64);
+    r = run(b, MOV_HF_F, 0, 0xffffffffu, &env);
+    memcpy(w, grf(b, 1), 64);
+    tap_ok(r == GTSIM_EXEC_ILLEGAL && w[0] == 0x5a5a,
+           "mov :hf from :f (a conversion) is refused, nothing written");
+}
+
 int main(void)
 {
     const char *why = NULL;
@@ -351,6 +384,7 @@ int main(void)
     check_min_max(&b);
     check_jmpi(&b);
     check_goto_join(&b);
+    check_hf_moves(&b);
     free(b.simt);
     free(b.slot);
     return tap_done();

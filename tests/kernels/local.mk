@@ -12,6 +12,7 @@ EXTRA_DIST += \
 	tests/kernels/oob.cl \
 	tests/kernels/slm.cl \
 	tests/kernels/inline_calls.cl \
+	tests/kernels/printf_sum.cl \
 	tests/kernels/fixtures/vadd-gen12lp.elf tests/kernels/fixtures/vadd-gen12lp.insns \
 	tests/kernels/fixtures/vadd-xehpg.elf tests/kernels/fixtures/vadd-xehpg.insns \
 	tests/kernels/fixtures/vadd-xehpc.elf tests/kernels/fixtures/vadd-xehpc.insns \
