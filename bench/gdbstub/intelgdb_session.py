@@ -41,6 +41,17 @@ from scale import (FUNCS, SHAPES, CountedWhere, Counter, build_counter,  # noqa:
 STEPS = ["attach", "info threads (first)", "info threads (second)",
          "continue & -> resume issued", "interrupt -> stop shown", "detach"]
 clock = time.perf_counter
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    """User + system CPU of a process, all its threads (0 once it is gone)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICK
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 class Listener:
@@ -75,7 +86,11 @@ class Listener:
 
 def session(a, gdb, where, counted, counter, argv):
     """One application, one fresh server and one GDB: every step once.
-    Returns {step: (wall, {function: calls})}."""
+    Returns {step: (wall, {function: calls}, {process: CPU seconds})}: the
+    CPU of GDB, the server and the application (gtsim's device runs in
+    it) says who the wall time of a step belongs to; on 2 cores a step
+    GDB spends its own CPU on cannot get faster than that CPU, whatever
+    the server does."""
     app = App(where, a.settle, ["--items", str(a.threads * 32)])
     wait_dispatched(app, a.timeout)
     srv = term = None
@@ -88,16 +103,22 @@ def session(a, gdb, where, counted, counter, argv):
         if term.read_until(re.escape(PROMPT), 60) is None:
             raise RigError("no GDB prompt")
 
+        pids = {"GDB": term.pid, "server": srv.proc.pid, "application": app.pid}
+
+        def cpu():
+            return {k: cpu_seconds(pid) for k, pid in pids.items()}
+
         def step(name, command, until=re.escape(PROMPT) + "$"):
-            s0, t0 = counter.snap(), clock()
+            s0, c0, t0 = counter.snap(), cpu(), clock()
             term.type(command)
             got = term.read_until(until, a.timeout)
             t1 = clock()
-            s1 = counter.snap()
+            s1, c1 = counter.snap(), cpu()
             if got is None:
                 raise RigError("%s: no answer (%r)" % (command, term.text[-300:]))
             if name:
-                out[name] = (t1 - t0, {f: s1[i][0] - s0[i][0] for i, f in enumerate(FUNCS)})
+                out[name] = (t1 - t0, {f: s1[i][0] - s0[i][0] for i, f in enumerate(FUNCS)},
+                             {k: c1[k] - c0[k] for k in pids})
             return got
 
         step(None, "target extended-remote :%d" % srv.port)
@@ -124,7 +145,7 @@ def session(a, gdb, where, counted, counter, argv):
             # GDB may show this stop only by switching to the thread it
             # names (gdbserver-ze reports it so when the ^C came during
             # its resume); the detach that follows shows the server lives.
-            out["continue & -> resume issued"] = (clock() - t0, {f: 0 for f in FUNCS})
+            out["continue & -> resume issued"] = (clock() - t0, {f: 0 for f in FUNCS}, {})
             step("interrupt -> stop shown", "interrupt",
                  r"(received signal SIG\w+|stopped|\[Switching to thread)[^\n]*\n(.*\n)?")
             term.read_until(re.escape(PROMPT), 5)
@@ -139,7 +160,7 @@ def session(a, gdb, where, counted, counter, argv):
         if s1[resume][0] == s0[resume][0]:
             raise RigError("continue &: the server never called zetDebugResume")
         out["continue & -> resume issued"] = (
-            clock() - t0, {f: s1[i][0] - s0[i][0] for i, f in enumerate(FUNCS)})
+            clock() - t0, {f: s1[i][0] - s0[i][0] for i, f in enumerate(FUNCS)}, {})
         time.sleep(a.run_ms / 1000)
         step("interrupt -> stop shown", "interrupt",
              r"(received signal SIG\w+|stopped)[^\n]*\n(.*\n)?")
@@ -243,6 +264,20 @@ def main():
             funcs = sorted({f for r in res[b] for f, n in r[st][1].items() if n})
             print("# %s, %s: %s" % (st, b, ", ".join(
                 "%s %d" % (f, median([r[st][1].get(f, 0) for r in res[b]])) for f in funcs)))
+    # The wall time of a step is GDB's CPU, the server's, the application's
+    # and the waits between them; GDB's own share is a floor no server
+    # can go under (continue & is timed to the server's resume, not to a
+    # prompt, so it has no CPU row).
+    print("\n### CPU seconds per step (median of %d): GDB / server / application\n" % a.reps)
+    print("| step | zestub: GDB | server | application | gdbserver-ze: GDB | server | "
+          "application |")
+    print("|---|---|---|---|---|---|---|")
+    for st in STEPS:
+        if not all(r[st][2] for b in argvs for r in res[b]):
+            continue
+        cells = ["%.3f" % median([r[st][2][k] for r in res[b]])
+                 for b in argvs for k in ("GDB", "server", "application")]
+        print("| %s | %s |" % (st, " | ".join(cells)))
     for st in ("info threads (first)", "whole session"):
         print("# %s: zestub at %.2fx gdbserver-ze's time: %s the 0.5x goal" % (
             st, whole[st], "meets" if whole[st] <= 0.5 else "misses"))
