@@ -98,6 +98,18 @@ enum sess_thread_state sess_thread_state(struct sess_manager *m, unsigned sessio
  * thread that must not cost a read each (thread lists, resumes). */
 enum sess_thread_state sess_thread_state_known(struct sess_manager *m, unsigned session,
                                                uint32_t thread, bool *unread);
+/* Loops over the threads in some known states under one lock, not one
+ * lock per thread (issue 36: the resumes of the breakpoint cycle at 8,192
+ * threads spent a third of zestub's time locking): the first thread >=
+ * from whose known state (an unread thread counts as SESS_T_STOPPED) is
+ * in states, a mask of SESS_STATES(...) bits, or sess_thread_count when
+ * none. SESS_NEXT_READ leaves out unread threads, SESS_NEXT_UNREPORTED
+ * threads whose stop was reported. The state may change once the lock is
+ * dropped: the caller checks again what it acts on. */
+#define SESS_STATE_BIT(st) (1u << (st))
+enum { SESS_NEXT_READ = 1, SESS_NEXT_UNREPORTED = 2 };
+uint32_t sess_thread_next(struct sess_manager *m, unsigned session, uint32_t from, unsigned states,
+                          unsigned flags);
 bool sess_alive(struct sess_manager *m, unsigned session);
 /* The application ended on the session's device (the driver's DETACHED
  * event, or DEVICE_LOST when its threads were probed): the session is not

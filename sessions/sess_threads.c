@@ -100,6 +100,28 @@ enum sess_thread_state sess_thread_state_known(struct sess_manager *m, unsigned 
     return st;
 }
 
+uint32_t sess_thread_next(struct sess_manager *m, unsigned session, uint32_t from, unsigned states,
+                          unsigned flags)
+{
+    uint32_t th = from, n;
+    pthread_mutex_lock(&m->lock);
+    n = session < m->nsessions ? m->sessions[session].nthreads : 0;
+    for (; th < n; th++) {
+        const struct session *s = &m->sessions[session];
+        unsigned st = s->state[th];
+        if (st == SESS_T_UNREAD) {
+            if (flags & SESS_NEXT_READ)
+                continue;
+            st = SESS_T_STOPPED;
+        }
+        if ((states & SESS_STATE_BIT(st)) &&
+            !((flags & SESS_NEXT_UNREPORTED) && (s->marks[th] & MARK_REPORTED)))
+            break;
+    }
+    pthread_mutex_unlock(&m->lock);
+    return th < n ? th : n;
+}
+
 /* ---- thread marks (sess.h) ------------------------------------------------ */
 
 /* Lock held. NULL when (session, thread) does not exist. */

@@ -137,6 +137,11 @@ static const struct rsp_resume *action_for(const struct rsp_resume *actions, siz
     return NULL;
 }
 
+static uint32_t next_held(struct tgt *t, unsigned k, uint32_t from)
+{
+    return sess_thread_next(t->m, k, from, SESS_STATE_BIT(SESS_T_HELD), 0);
+}
+
 /* A held thread the resume would include: it is reported instead of
  * anything being resumed (protocol 7). */
 static bool find_held(struct tgt *t, const struct rsp_resume *actions, size_t n, unsigned *hk,
@@ -145,11 +150,9 @@ static bool find_held(struct tgt *t, const struct rsp_resume *actions, size_t n,
     for (unsigned k = 0; k < t->n; k++) {
         if (!sess_alive(t->m, k))
             continue;
-        for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++) {
-            const struct rsp_resume *a;
-            if (sess_thread_state_known(t->m, k, th, NULL) != SESS_T_HELD)
-                continue;
-            a = action_for(actions, n, k, th);
+        uint32_t count = sess_thread_count(t->m, k);
+        for (uint32_t th = 0; (th = next_held(t, k, th)) < count; th++) {
+            const struct rsp_resume *a = action_for(actions, n, k, th);
             if (a && a->kind != RSP_RESUME_STOP) {
                 *hk = k;
                 *hth = th;
@@ -177,14 +180,12 @@ static void drop_gone_breakpoints(struct tgt *t, const struct rsp_resume *action
     for (unsigned k = 0; k < t->n; k++) {
         bool known = false, bit = true; /* the last instruction read, at last_pc */
         uint64_t last_pc = 0;
-        for (uint32_t th = 0; sess_alive(t->m, k) && th < sess_thread_count(t->m, k); th++) {
-            const struct rsp_resume *a;
+        uint32_t count = sess_thread_count(t->m, k);
+        for (uint32_t th = 0; sess_alive(t->m, k) && (th = next_held(t, k, th)) < count; th++) {
+            const struct rsp_resume *a = action_for(actions, n, k, th);
             uint64_t pc;
             uint8_t insn[ISA_INSN_MAX];
             struct zd_error e;
-            if (sess_thread_state_known(t->m, k, th, NULL) != SESS_T_HELD)
-                continue;
-            a = action_for(actions, n, k, th);
             if (!a || a->kind == RSP_RESUME_STOP || unfinished_of(t, k, th) || range_of(t, k, th) ||
                 sess_thread_is_stepping(t->m, k, th) ||
                 sess_thread_reason(t->m, k, th) != ISA_STOP_BREAKPOINT ||
@@ -583,18 +584,17 @@ static bool hold_unreported(struct tgt *t)
     for (unsigned k = 0; k < t->n; k++) {
         if (!sess_alive(t->m, k))
             continue;
-        for (uint32_t th = 0; th < sess_thread_count(t->m, k); th++) {
-            bool unread;
-            /* A thread nobody read stopped for the interrupt (the driver
-             * reports a stop of a thread's own with an event of its own,
-             * which makes it known stopped): nothing to hold, nothing
-             * to read. */
-            if (sess_thread_state_known(t->m, k, th, &unread) == SESS_T_STOPPED && !unread &&
-                !sess_thread_is_reported(t->m, k, th) &&
-                isa_stop_is_own(sess_thread_reason(t->m, k, th)) && !stop_range_step(t, k, th) &&
+        uint32_t count = sess_thread_count(t->m, k);
+        /* A thread nobody read stopped for the interrupt (the driver
+         * reports a stop of a thread's own with an event of its own, which
+         * makes it known stopped): nothing to hold, nothing to read. */
+        for (uint32_t th = 0;
+             (th = sess_thread_next(t->m, k, th, SESS_STATE_BIT(SESS_T_STOPPED),
+                                    SESS_NEXT_READ | SESS_NEXT_UNREPORTED)) < count;
+             th++)
+            if (isa_stop_is_own(sess_thread_reason(t->m, k, th)) && !stop_range_step(t, k, th) &&
                 sess_thread_hold(t->m, k, th))
                 any = true;
-        }
     }
     return any;
 }

@@ -335,6 +335,83 @@ out:
     world_close(&w);
 }
 
+/* sess_thread_next told by asking every thread alone, as loops did before it. */
+static uint32_t next_slow(struct sess_manager *m, unsigned s, uint32_t from, unsigned states,
+                          unsigned flags)
+{
+    uint32_t n = sess_thread_count(m, s);
+    for (uint32_t th = from; th < n; th++) {
+        bool unread;
+        enum sess_thread_state st = sess_thread_state_known(m, s, th, &unread);
+        if ((unread && (flags & SESS_NEXT_READ)) || !(states & SESS_STATE_BIT(st)) ||
+            ((flags & SESS_NEXT_UNREPORTED) && sess_thread_is_reported(m, s, th)))
+            continue;
+        return th;
+    }
+    return n;
+}
+
+/* Every mask and flag combination, from every thread the scan stops at:
+ * the scanner agrees with the thread-by-thread answer. */
+static int next_agrees(struct sess_manager *m, unsigned s)
+{
+    static const unsigned masks[] = {SESS_STATE_BIT(SESS_T_STOPPED), SESS_STATE_BIT(SESS_T_HELD),
+                                     SESS_STATE_BIT(SESS_T_STOPPED) | SESS_STATE_BIT(SESS_T_HELD),
+                                     SESS_STATE_BIT(SESS_T_RUNNING) |
+                                         SESS_STATE_BIT(SESS_T_UNAVAILABLE)};
+    uint32_t n = sess_thread_count(m, s);
+    for (size_t i = 0; i < sizeof(masks) / sizeof(masks[0]); i++)
+        for (unsigned flags = 0; flags < 4; flags++)
+            for (uint32_t th = 0;; th++) {
+                uint32_t fast = sess_thread_next(m, s, th, masks[i], flags);
+                if (fast != next_slow(m, s, th, masks[i], flags))
+                    return 0;
+                if (fast >= n)
+                    break;
+                th = fast;
+            }
+    return 1;
+}
+
+/* 6 results: sess_thread_next, the one-lock scan the run control's loops
+ * use, finds what asking each thread finds, at a breakpoint, after a
+ * stop-all (unread threads), held and reported. No fault. */
+static void case_thread_next(void)
+{
+    struct world w;
+    struct sess_note stop;
+    struct zd_error err;
+    unsigned s;
+    uint32_t n, th;
+
+    if (!check(world_open(&w) == 0 && to_breakpoint(&w, &stop),
+               "scan: debuggee attached, a thread at the breakpoint"))
+        goto out;
+    s = stop.session;
+    th = stop.thread;
+    n = sess_thread_count(w.m, s);
+    check(next_agrees(w.m, s) &&
+              sess_thread_next(w.m, s, 0, SESS_STATE_BIT(SESS_T_STOPPED), SESS_NEXT_READ) <= th,
+          "at the breakpoint: the scan agrees, thread %u found", th);
+    sess_stop_all(w.m, &err);
+    check(next_agrees(w.m, s), "after a stop-all (unread threads): the scan agrees");
+    check(sess_thread_hold(w.m, s, th) &&
+              sess_thread_next(w.m, s, 0, SESS_STATE_BIT(SESS_T_HELD), 0) == th &&
+              sess_thread_next(w.m, s, th + 1, SESS_STATE_BIT(SESS_T_HELD), 0) == n &&
+              next_agrees(w.m, s),
+          "held: the one held thread is found, none after it");
+    sess_thread_mark_reported(w.m, s, th);
+    check(sess_thread_next(w.m, s, th, SESS_STATE_BIT(SESS_T_STOPPED), SESS_NEXT_UNREPORTED) !=
+                  th &&
+              sess_thread_next(w.m, s, th, SESS_STATE_BIT(SESS_T_STOPPED), 0) == th &&
+              next_agrees(w.m, s),
+          "reported: left out only when unreported threads are asked for");
+    check(sess_thread_next(w.m, 99, 0, ~0u, 0) == 0 && sess_thread_next(w.m, s, n, ~0u, 0) == n,
+          "no session: none; from the end: the count");
+out:
+    world_close(&w);
+}
+
 struct fault_case {
     const char *faults; /* GTSIM_FAULTS, or NULL */
     void (*run)(void);
@@ -345,6 +422,7 @@ static const struct fault_case cases[] = {
     {NULL, case_arguments, 19},
     {NULL, case_options, 4},
     {NULL, case_no_such, 10},
+    {NULL, case_thread_next, 7},
     {"ack", case_ack_fails, 4},
     {"interrupt", case_interrupt_fails, 5},
     {"interrupt:device_lost", case_interrupt_lost, 4},
