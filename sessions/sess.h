@@ -102,7 +102,7 @@ enum sess_thread_state sess_thread_state_known(struct sess_manager *m, unsigned 
  * lock per thread (issue 36: the resumes of the breakpoint cycle at 8,192
  * threads spent a third of zestub's time locking): the first thread >=
  * from whose known state (an unread thread counts as SESS_T_STOPPED) is
- * in states, a mask of SESS_STATES(...) bits, or sess_thread_count when
+ * in states, a mask of SESS_STATE_BIT(...) bits, or sess_thread_count when
  * none. SESS_NEXT_READ leaves out unread threads, SESS_NEXT_UNREPORTED
  * threads whose stop was reported. The state may change once the lock is
  * dropped: the caller checks again what it acts on. */
