@@ -45,7 +45,10 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 
 def cpu_seconds(pid):
-    """User + system CPU of a process, all its threads (0 once it is gone)."""
+    """User + system CPU of a process, all its threads (0 once it is gone).
+    Not scale.cpu_ns: that sums the threads alive now, so a step in which
+    a thread ends (detach ends the event readers) comes out negative;
+    /proc/PID/stat keeps the time of ended threads, in clock ticks."""
     try:
         with open("/proc/%d/stat" % pid) as f:
             fields = f.read().rsplit(")", 1)[1].split()
