@@ -5,7 +5,9 @@
  * completes; with it the last thread of each group never signals, the
  * others wait at the sync (running, PC constant, interruptible, registers
  * readable once stopped, back to waiting when resumed) and the launch does
- * not complete. */
+ * not complete. Then the same hang by execution alone (exec=1, xehpc, no
+ * knob): barrier_skip.cl's last sub-group branches around barrier() and
+ * ends, and the others wait at the sync the kernel itself reached. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include <time.h>
 
 #include "gtsim/hw.h"
+#include "gtsim/iga.h"
 #include "gtsim/isa.h"
 #include "gtsim/regfile.h"
 #include "gtsim/zebin.h"
@@ -45,10 +48,11 @@ static void on_stop(void *ctx, const struct gtsim_hw_stop *s)
     (void)s;
 }
 
-/* Loads slm into hw; fills the launch and the offset (from the kernel's
- * entry) of the sync that follows the barrier's gateway send. */
-static int load_slm(struct gtsim_hw *hw, enum gtsim_platform p, struct gtsim_hw_launch *l,
-                    uint32_t *wait_off)
+/* Loads the fixture kernel `name` (slm or barrier_skip) into hw; fills the
+ * launch and the offset (from the kernel's entry) of the sync that follows
+ * the barrier's gateway send. */
+static int load_waiting(struct gtsim_hw *hw, enum gtsim_platform p, const char *name,
+                        struct gtsim_hw_launch *l, uint32_t *wait_off)
 {
     char path[1024], err[256];
     const char *top = getenv("top_srcdir");
@@ -57,7 +61,7 @@ static int load_slm(struct gtsim_hw *hw, enum gtsim_platform p, struct gtsim_hw_
     size_t size = 0;
     bool signalled = false;
     void *img;
-    snprintf(path, sizeof(path), "%s/tests/kernels/fixtures/slm-%s.elf", top ? top : ".",
+    snprintf(path, sizeof(path), "%s/tests/kernels/fixtures/%s-%s.elf", top ? top : ".", name,
              gtsim_platform_name(p));
     if (!(img = tests_slurp(path, &size)) || gtsim_zebin_parse(img, size, &zb, err, sizeof(err))) {
         tap_diag("cannot load %s", path);
@@ -66,14 +70,15 @@ static int load_slm(struct gtsim_hw *hw, enum gtsim_platform p, struct gtsim_hw_
     }
     free(img);
     memset(l, 0, sizeof(*l));
-    k = gtsim_zebin_find_kernel(zb, "slm");
+    k = gtsim_zebin_find_kernel(zb, name);
     if (!k || gtsim_hw_isa_alloc(hw, k->text_size, &l->kernel.entry) != 0) {
         gtsim_zebin_free(zb);
         return -1;
     }
     memcpy((void *)(uintptr_t)l->kernel.entry, k->text, k->text_size);
-    snprintf(l->kernel.name, sizeof(l->kernel.name), "slm");
+    snprintf(l->kernel.name, sizeof(l->kernel.name), "%s", name);
     l->kernel.size = (uint32_t)k->text_size;
+    l->local_id_size = k->local_id_size;
     l->kernel.simd = k->simd_size;
     l->kernel.slm_size = 1024;
     gtsim_zebin_free(zb);
@@ -97,9 +102,9 @@ static int load_slm(struct gtsim_hw *hw, enum gtsim_platform p, struct gtsim_hw_
     return *wait_off == UINT32_MAX ? -1 : 0;
 }
 
-static struct gtsim_hw *make_hw(enum gtsim_platform p, bool skip)
+static struct gtsim_hw *make_hw(enum gtsim_platform p, bool skip, bool exec)
 {
-    struct gtsim_hw_config c = {p, 1, 1, 2, 2, 4, 0, 2, skip, false};
+    struct gtsim_hw_config c = {p, 1, 1, 2, 2, 4, 0, 2, skip, exec};
     char err[128];
     struct gtsim_hw *hw = gtsim_hw_create(&c, err, sizeof(err));
     if (!hw)
@@ -133,10 +138,10 @@ static void census(struct gtsim_hw *hw, uint32_t ip, unsigned *waiting, unsigned
 static void test_completes(enum gtsim_platform p)
 {
     const char *name = gtsim_platform_name(p);
-    struct gtsim_hw *hw = make_hw(p, false);
+    struct gtsim_hw *hw = make_hw(p, false, false);
     struct runner r = {.hw = hw};
     uint32_t off;
-    if (!hw || load_slm(hw, p, &r.launch, &off)) {
+    if (!hw || load_waiting(hw, p, "slm", &r.launch, &off)) {
         tap_ok(0, "%s: slm without barrier_skip completes", name);
         gtsim_hw_destroy(hw);
         return;
@@ -177,11 +182,11 @@ static void check_interrupt(struct gtsim_hw *hw, const char *name, uint32_t t, u
 static void test_hang(enum gtsim_platform p)
 {
     const char *name = gtsim_platform_name(p);
-    struct gtsim_hw *hw = make_hw(p, true);
+    struct gtsim_hw *hw = make_hw(p, true, false);
     struct runner *r = calloc(1, sizeof(*r));
     unsigned waiting, idle;
     uint32_t off, ip, first;
-    if (!hw || !r || load_slm(hw, p, &r->launch, &off)) {
+    if (!hw || !r || load_waiting(hw, p, "slm", &r->launch, &off)) {
         for (int i = 0; i < 7; i++)
             tap_ok(0, "%s: set up slm", name);
         return;
@@ -205,12 +210,90 @@ static void test_hang(enum gtsim_platform p)
     pthread_detach(r->tid);
 }
 
+/* The device memory the executed kernel may write: its out buffer. */
+static int32_t exec_out[GROUPS * THREADS_PER_GROUP * 32];
+
+static bool exec_mem_ok(void *ctx, uint64_t addr, uint64_t len)
+{
+    (void)ctx;
+    uint64_t lo = (uint64_t)(uintptr_t)exec_out, hi = lo + sizeof(exec_out);
+    return addr >= lo && addr + len <= hi && addr + len >= addr;
+}
+
+#define EXEC_CHECKS 7
+
+/* barrier_skip.cl executed: no knob; the kernel's own branch (the last
+ * sub-group of each group skips barrier()) makes the hang. Payload of
+ * barrier_skip-xehpc's .ze_info: out at 32, local_size at 12 and 48,
+ * enqueued_local_size at 64. */
+static void test_hang_executed(void)
+{
+    const char *why = NULL, *name = "exec=1 barrier_skip";
+    if (!gtsim_iga_available(&why)) {
+        for (int i = 0; i < EXEC_CHECKS; i++)
+            tap_skip(why);
+        return;
+    }
+    struct gtsim_hw *hw = make_hw(GTSIM_XEHPC, false, true);
+    struct runner *r = calloc(1, sizeof(*r));
+    unsigned waiting, idle;
+    uint32_t off, ip, first;
+    if (!hw || !r || load_waiting(hw, GTSIM_XEHPC, "barrier_skip", &r->launch, &off) ||
+        !gtsim_hw_executes(hw) || r->launch.kernel.simd != 32) {
+        for (int i = 0; i < EXEC_CHECKS; i++)
+            tap_ok(0, "%s: set up (an executing xehpc device, the SIMD32 fixture)", name);
+        return;
+    }
+    uint32_t ls[3] = {THREADS_PER_GROUP * 32, 1, 1};
+    uint64_t out = (uint64_t)(uintptr_t)exec_out;
+    struct gtsim_hw_launch *l = &r->launch;
+    memset(exec_out, 0xff, sizeof(exec_out));
+    memcpy(l->cross_thread + 12, ls, 12);
+    memcpy(l->cross_thread + 32, &out, 8);
+    memcpy(l->cross_thread + 48, ls, 12);
+    memcpy(l->cross_thread + 64, ls, 12);
+    l->cross_thread_size = 76;
+    l->mem_ok = exec_mem_ok;
+    gtsim_hw_set_debugger(hw, on_stop, NULL);
+    r->hw = hw;
+    ip = (uint32_t)(l->kernel.entry - gtsim_hw_isa_base(hw)) + off;
+    pthread_create(&r->tid, NULL, run_main, r);
+    tap_ok(wait_for_waiters(hw, ip, GROUPS * (THREADS_PER_GROUP - 1), &first),
+           "%s: the first three sub-groups of each group wait at the sync (offset 0x%x)", name,
+           off);
+    gtsim_hw_lock(hw);
+    census(hw, ip, &waiting, &idle, &first);
+    gtsim_hw_unlock(hw);
+    tap_ok(idle == gtsim_hw_thread_count(hw) - GROUPS * (THREADS_PER_GROUP - 1),
+           "%s: the sub-groups that skipped the barrier ended, nothing else runs", name);
+    unsigned skipped_wrote = 0, waiters_wrote = 0;
+    for (unsigned g = 0; g < GROUPS; g++)
+        for (unsigned i = 0; i < THREADS_PER_GROUP * 32; i++) {
+            bool written = exec_out[g * THREADS_PER_GROUP * 32 + i] != -1;
+            if (i >= (THREADS_PER_GROUP - 1) * 32)
+                skipped_wrote += written;
+            else
+                waiters_wrote += written;
+        }
+    tap_ok(skipped_wrote == GROUPS * 32 && waiters_wrote == 0,
+           "%s: only the skipping sub-groups got past the barrier and stored (%u of %u, %u "
+           "others)",
+           name, skipped_wrote, GROUPS * 32, waiters_wrote);
+    check_interrupt(hw, name, first, ip);
+    /* check_interrupt makes 3 checks: with the three above and this one,
+     * EXEC_CHECKS. */
+    tap_ok(!r->done && wait_for_waiters(hw, ip, GROUPS * (THREADS_PER_GROUP - 1), &first),
+           "%s: the resumed thread waits again; the launch has not completed", name);
+    pthread_detach(r->tid);
+}
+
 int main(void)
 {
-    tap_plan(GTSIM_PLATFORM_COUNT * (1 + 7));
+    tap_plan(GTSIM_PLATFORM_COUNT * (1 + 7) + EXEC_CHECKS);
     for (int p = 0; p < GTSIM_PLATFORM_COUNT; p++) {
         test_completes((enum gtsim_platform)p);
         test_hang((enum gtsim_platform)p);
     }
+    test_hang_executed();
     return tap_done();
 }

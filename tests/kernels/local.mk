@@ -13,6 +13,8 @@ EXTRA_DIST += \
 	tests/kernels/slm.cl \
 	tests/kernels/inline_calls.cl \
 	tests/kernels/printf_sum.cl \
+	tests/kernels/spin.cl \
+	tests/kernels/barrier_skip.cl \
 	tests/kernels/fixtures/vadd-gen12lp.elf tests/kernels/fixtures/vadd-gen12lp.insns \
 	tests/kernels/fixtures/vadd-xehpg.elf tests/kernels/fixtures/vadd-xehpg.insns \
 	tests/kernels/fixtures/vadd-xehpc.elf tests/kernels/fixtures/vadd-xehpc.insns \
@@ -27,7 +29,13 @@ EXTRA_DIST += \
 	tests/kernels/fixtures/slm-xehpc.elf tests/kernels/fixtures/slm-xehpc.insns \
 	tests/kernels/fixtures/inline_calls-gen12lp.elf tests/kernels/fixtures/inline_calls-gen12lp.insns \
 	tests/kernels/fixtures/inline_calls-xehpg.elf tests/kernels/fixtures/inline_calls-xehpg.insns \
-	tests/kernels/fixtures/inline_calls-xehpc.elf tests/kernels/fixtures/inline_calls-xehpc.insns
+	tests/kernels/fixtures/inline_calls-xehpc.elf tests/kernels/fixtures/inline_calls-xehpc.insns \
+	tests/kernels/fixtures/spin-gen12lp.elf tests/kernels/fixtures/spin-gen12lp.insns \
+	tests/kernels/fixtures/spin-xehpg.elf tests/kernels/fixtures/spin-xehpg.insns \
+	tests/kernels/fixtures/spin-xehpc.elf tests/kernels/fixtures/spin-xehpc.insns \
+	tests/kernels/fixtures/barrier_skip-gen12lp.elf tests/kernels/fixtures/barrier_skip-gen12lp.insns \
+	tests/kernels/fixtures/barrier_skip-xehpg.elf tests/kernels/fixtures/barrier_skip-xehpg.insns \
+	tests/kernels/fixtures/barrier_skip-xehpc.elf tests/kernels/fixtures/barrier_skip-xehpc.insns
 
 .PHONY: regen-kernels
 if HAVE_OCLOC

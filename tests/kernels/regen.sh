@@ -106,6 +106,9 @@ insns_of() { # <raw-bin> <iga-platform> <size>
 
 for src in "$here"/*.cl; do
     kernel=$(basename "$src" .cl)
+    # printf_sum has no fixture: tests/gtsim/test_printf.sh compiles it when
+    # it runs (and this ocloc writes it without .debug_info).
+    [ "$kernel" = printf_sum ] && continue
     cp "$src" "$work/"
     for triple in $platforms; do
         plat=${triple%%:*}
