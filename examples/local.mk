@@ -9,6 +9,11 @@ examples_vadd_LDADD = $(ZE_LIBS)
 examples_pagefault_SOURCES = examples/pagefault.c examples/l0_common.c examples/l0_common.h
 examples_pagefault_CFLAGS = $(examples_common_cflags)
 examples_pagefault_LDADD = $(ZE_LIBS)
+# spin: a kernel that loops until a debugger writes its flag.
+noinst_PROGRAMS += examples/spin
+examples_spin_SOURCES = examples/spin.c examples/l0_common.c examples/l0_common.h
+examples_spin_CFLAGS = $(examples_common_cflags)
+examples_spin_LDADD = $(ZE_LIBS)
 EXTRA_DIST += examples/README.md
 
 # sycl_like: plays a SYCL runtime's XPTI part (sycl_rt.c) through our

@@ -21,6 +21,7 @@ INTEGRATION_TESTS = \
 	tests/integration/test_libraries.py \
 	tests/integration/test_process_exit.py \
 	tests/integration/test_breakpoints.py \
+	tests/integration/test_exec_debug.py \
 	tests/integration/test_deleted_breakpoint.py \
 	tests/integration/test_nonstop.py \
 	tests/integration/test_monitor.py \
