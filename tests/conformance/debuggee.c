@@ -4,7 +4,9 @@
  *
  *   debuggee MODE [--groups N] [--group-size G] [--module-first] [--wait-launch]
  *            [--kernel-file ZEBIN]
- *   MODE: vadd | pagefault | slm | sleep-before-init
+ *   MODE: vadd | pagefault | slm | loop | sleep-before-init
+ *   loop: `spin`, every work-item looping while flag[0] != 0, launched with
+ *   flag[0] = 1: the launch completes once a debugger writes 0 there.
  *   --kernel-file: the module from ZEBIN instead of the fixture (a build of
  *   the same kernel with other options, e.g. large GRF).
  *
@@ -16,6 +18,7 @@
  *   "module-created <ms>"  right after zeModuleCreate returned
  *   "kernel simd <S> threads <T>"  hardware threads the launch will use
  *   "freed 0x<addr>"       (pagefault) the dangling pointer passed to the kernel
+ *   "flag 0x<addr>"        (loop) the flag the kernel loops on
  *   "armed"                (--wait-launch) all set up; waits for a line
  *   "launched"             the command list was submitted
  *   "done <result>"        synchronize returned; everything is destroyed
@@ -100,6 +103,8 @@ int main(int argc, char **argv)
         kname = "oob";
     else if (strcmp(mode, "slm") == 0)
         kname = "slm";
+    else if (strcmp(mode, "loop") == 0)
+        kname = "spin";
     else if (strcmp(mode, "sleep-before-init") == 0) {
         /* Stands for a process that has not initialized Level Zero yet: a
          * debugger attaching now is "too early". */
@@ -161,6 +166,11 @@ int main(int argc, char **argv)
         L0_CHECK(zeKernelSetArgumentValue(kernel, 0, sizeof(a), &a));
         L0_CHECK(zeKernelSetArgumentValue(kernel, 1, sizeof(b), &b));
         L0_CHECK(zeKernelSetArgumentValue(kernel, 2, group_size * sizeof(int), NULL));
+    } else if (strcmp(kname, "spin") == 0) {
+        a[0] = 1; /* the flag: 0 (written by the debugger) ends the loop */
+        say("flag 0x%" PRIxPTR, (uintptr_t)a);
+        L0_CHECK(zeKernelSetArgumentValue(kernel, 0, sizeof(a), &a));
+        L0_CHECK(zeKernelSetArgumentValue(kernel, 1, sizeof(b), &b));
     } else {
         L0_CHECK(zeMemAllocShared(env.context, &ddesc, &hdesc, n * sizeof(int), 64, env.device,
                                   (void **)&c));

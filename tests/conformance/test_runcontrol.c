@@ -5,8 +5,11 @@
  * no event per thread (the real driver's answer), and resuming all lets
  * the launch finish; an
  * application killed with SIGKILL mid-kernel gives DETACHED, not a hang.
- * gtsim runs this program's kernels at a slow pace so they are caught
- * running (see README.md for real hardware). */
+ * The kernel is the debuggee's `loop` (spin.cl): on a device that executes
+ * it (a real GPU, gtsim with exec=1) it runs until the test writes 0 to its
+ * flag through zetDebugWriteMemory, as Intel's suite does with its loop
+ * kernel; gtsim's paced model (pace 20) walks it in a second or two. */
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,13 +51,14 @@ static unsigned stopped_threads(ze_device_handle_t dev, zet_debug_session_handle
 static void interrupt_and_resume(ze_device_handle_t dev)
 {
     struct conf_app app;
-    const char *const args[] = {"vadd", "--groups", "2", "--wait-launch", NULL};
+    const char *const args[] = {"loop", "--groups", "2", "--wait-launch", NULL};
     zet_debug_session_handle_t s;
     zet_debug_event_t ev, stops[64];
     ze_device_thread_t one = {0, 0, 0, 0};
     char line[256];
     unsigned threads = 0, simd = 0;
     uint32_t cr[4];
+    uint64_t flag = 0;
     ze_result_t r;
 
     if (conf_app_start_ready(&app, 1, args))
@@ -87,11 +91,14 @@ static void interrupt_and_resume(ze_device_handle_t dev)
     zetDebugAcknowledgeEvent(s, &ev);
     if (conf_app_expect(&app, "kernel simd", CONF_DEADLINE_MS, line, sizeof(line)))
         sscanf(line, "kernel simd %u threads %u", &simd, &threads);
-    if (!conf_app_expect(&app, "armed", CONF_DEADLINE_MS, NULL, 0) || threads == 0 || threads > 64)
+    if (conf_app_expect(&app, "flag", CONF_DEADLINE_MS, line, sizeof(line)))
+        sscanf(line, "flag %" SCNx64, &flag);
+    if (!conf_app_expect(&app, "armed", CONF_DEADLINE_MS, NULL, 0) || threads == 0 ||
+        threads > 64 || flag == 0)
         tap_bail("the debuggee did not get to its launch");
     conf_app_send(&app, "launch");
     conf_app_expect(&app, "launched", CONF_DEADLINE_MS, NULL, 0);
-    nap_ms(300); /* well inside the ~1-2 s a paced thread runs */
+    nap_ms(300); /* inside the ~1-2 s a paced thread walks; an executed one loops */
 
     r = zetDebugInterrupt(s, conf_all_threads);
     tap_ok(r == ZE_RESULT_SUCCESS, "interrupt all while the kernel runs: %s", conf_result(r));
@@ -147,8 +154,14 @@ static void interrupt_and_resume(ze_device_handle_t dev)
         r = zetDebugResume(s, t0);
         tap_ok(r == ZE_RESULT_SUCCESS, "resume it: %s", conf_result(r));
     }
+    /* The loop ends when its flag reads 0: written as a debugger writes a
+     * variable, in the default memory space of "all" threads. */
+    const int32_t zero = 0;
+    r = conf_write_mem(s, conf_all_threads, ZET_DEBUG_MEMORY_SPACE_TYPE_DEFAULT, flag, sizeof(zero),
+                       &zero);
+    tap_ok(r == ZE_RESULT_SUCCESS, "the debugger writes 0 to the loop's flag: %s", conf_result(r));
     tap_ok(conf_app_expect(&app, "done ZE_RESULT_SUCCESS", CONF_DEADLINE_MS, NULL, 0),
-           "after resume all the launch completes");
+           "after resume all and the write the launch completes");
     tap_ok(conf_wait_event(s, ZET_DEBUG_EVENT_TYPE_DETACHED, CONF_DEADLINE_MS, &ev),
            "DETACHED once the debuggee exits");
     tap_ok(conf_app_finish(&app, CONF_DEADLINE_MS), "debuggee exits 0");
@@ -158,7 +171,7 @@ static void interrupt_and_resume(ze_device_handle_t dev)
 static void killed_mid_kernel(ze_device_handle_t dev)
 {
     struct conf_app app;
-    const char *const args[] = {"vadd", "--groups", "2", NULL};
+    const char *const args[] = {"loop", "--groups", "2", NULL};
     zet_debug_session_handle_t s;
     zet_debug_event_t ev;
     ze_result_t r;
@@ -194,7 +207,7 @@ int main(int argc, char **argv)
     uint32_t nd = 8;
 
     conf_init(argc, argv, 120);
-    tap_plan(27);
+    tap_plan(28);
     conf_set_pace(20);
     if (conf_open(&drv, devs, &nd))
         tap_bail("no Level Zero device");
