@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -521,6 +522,22 @@ ze_result_t conf_write_mem(zet_debug_session_handle_t s, ze_device_thread_t t, u
                                        .type = (zet_debug_memory_space_type_t)space,
                                        .address = addr};
     return zetDebugWriteMemory(s, t, &d, size, buf);
+}
+
+uint64_t conf_app_loop_flag(struct conf_app *app)
+{
+    char line[256];
+    uint64_t flag = 0;
+    if (conf_app_expect(app, "flag ", CONF_DEADLINE_MS, line, sizeof(line)))
+        sscanf(line, "flag %" SCNx64, &flag);
+    return flag;
+}
+
+ze_result_t conf_end_loop(zet_debug_session_handle_t s, uint64_t flag)
+{
+    const int32_t zero = 0;
+    return conf_write_mem(s, conf_all_threads, ZET_DEBUG_MEMORY_SPACE_TYPE_DEFAULT, flag,
+                          sizeof(zero), &zero);
 }
 
 static uint32_t dword0(const uint8_t *insn)

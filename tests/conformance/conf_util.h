@@ -124,6 +124,12 @@ ze_result_t conf_read_mem(zet_debug_session_handle_t s, ze_device_thread_t t, ui
                           uint64_t addr, size_t size, void *buf);
 ze_result_t conf_write_mem(zet_debug_session_handle_t s, ze_device_thread_t t, uint32_t space,
                            uint64_t addr, size_t size, const void *buf);
+/* The debuggee's `loop` mode: the address of the flag its kernel loops on,
+ * from its "flag 0x..." line (0 if it did not say within the deadline). */
+uint64_t conf_app_loop_flag(struct conf_app *app);
+/* Ends that loop: writes 0 to the flag as a debugger writes a variable, in
+ * the default memory space of "all" threads. */
+ze_result_t conf_end_loop(zet_debug_session_handle_t s, uint64_t flag);
 /* Length of the instruction starting with these bytes (8 when compacted). */
 unsigned conf_insn_len(const uint8_t *insn);
 /* Sets the breakpoint control bit in an instruction's bytes. */

@@ -21,7 +21,7 @@ config_line() {
     tiles2) echo "tiles2|$tiles||1" ;;
     notile) echo "notile|$tiles,tile_attach=0|test_attach test_tiles|0" ;;
     spread) echo "spread|platform=xehpc,interrupt_spread_ms=200|test_runcontrol|" ;;
-    exec) echo "exec|platform=xehpc,exec=1,subslices=2,eus=2,threads=4|test_runcontrol|" ;;
+    exec) echo "exec|platform=xehpc,exec=1,subslices=2,eus=2,threads=4||" ;;
     real) echo "real|||" ;;
     *) echo "unknown configuration $1" >&2; exit 99 ;;
     esac

@@ -6,7 +6,8 @@
  * stopped (all of the device's, an EU's, one), NOT_READY while the same request is still pending,
  * SUCCESS otherwise, and threads a resume let go count as running again as soon as the resume
  * returns. On gtsim the debuggee is given interrupt_spread_ms so the answer of an interrupt that
- * stops threads is held back for seconds: long enough to see the request pending. */
+ * stops threads is held back for seconds: long enough to see the request pending. The kernel is
+ * the debuggee's `loop`, ended by writing its flag (see test_runcontrol.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +65,7 @@ static void contract(ze_device_handle_t dev)
     struct conf_app app;
     /* One work-group per hardware thread: every thread of the device runs. */
     char groups[16];
-    const char *const args[] = {"vadd", "--groups", groups, "--wait-launch", NULL};
+    const char *const args[] = {"loop", "--groups", groups, "--wait-launch", NULL};
     ze_device_properties_t p = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
     zet_debug_session_handle_t s;
     zet_debug_event_t ev;
@@ -72,7 +73,7 @@ static void contract(ze_device_handle_t dev)
     uint8_t *stopped;
     char line[256];
     unsigned threads = 0, simd = 0, n, all;
-    uint64_t t0;
+    uint64_t t0, flag;
     ze_result_t r;
 
     if (zeDeviceGetProperties(dev, &p) != ZE_RESULT_SUCCESS)
@@ -92,7 +93,8 @@ static void contract(ze_device_handle_t dev)
     zetDebugAcknowledgeEvent(s, &ev);
     if (conf_app_expect(&app, "kernel simd", CONF_DEADLINE_MS, line, sizeof(line)))
         sscanf(line, "kernel simd %u threads %u", &simd, &threads);
-    if (!conf_app_expect(&app, "armed", CONF_DEADLINE_MS, NULL, 0) || threads == 0)
+    flag = conf_app_loop_flag(&app);
+    if (!conf_app_expect(&app, "armed", CONF_DEADLINE_MS, NULL, 0) || threads == 0 || !flag)
         tap_bail("the debuggee did not get to its launch");
     conf_app_send(&app, "launch");
     conf_app_expect(&app, "launched", CONF_DEADLINE_MS, NULL, 0);
@@ -147,6 +149,8 @@ static void contract(ze_device_handle_t dev)
            "-> THREAD_STOPPED naming it (%s, %s)", conf_result(r), conf_event_name(ev.type));
     r = zetDebugResume(s, one);
     tap_ok(r == ZE_RESULT_SUCCESS, "resume it: %s", conf_result(r));
+    r = conf_end_loop(s, flag);
+    tap_ok(r == ZE_RESULT_SUCCESS, "the debugger writes 0 to the loop's flag: %s", conf_result(r));
     tap_ok(conf_app_expect(&app, "done ZE_RESULT_SUCCESS", CONF_DEADLINE_MS, NULL, 0),
            "the launch completes");
     tap_ok(conf_wait_event(s, ZET_DEBUG_EVENT_TYPE_DETACHED, CONF_DEADLINE_MS, &ev),
@@ -168,7 +172,7 @@ int main(int argc, char **argv)
     char buf[1024];
 
     conf_init(argc, argv, 120);
-    tap_plan(17);
+    tap_plan(18);
     conf_set_pace(20);
     if (conf_open(&drv, devs, &nd))
         tap_bail("no Level Zero device");

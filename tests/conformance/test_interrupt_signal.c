@@ -7,7 +7,8 @@
  * call it interrupted deadlocks here, and the alarm() watchdog ends the
  * program with checks missing. The register read is made slow
  * (GTSIM_DEBUG_LATENCY_US, read by gtsim on the debugger side only) so
- * the signal lands while it is in flight. */
+ * the signal lands while it is in flight. The kernel is the debuggee's
+ * `loop`, ended by writing its flag (see test_runcontrol.c). */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,13 +60,13 @@ static int arm_signal(timer_t *timer)
 static void in_signal_handler(ze_device_handle_t dev)
 {
     struct conf_app app;
-    const char *const args[] = {"vadd", "--groups", "2", "--wait-launch", NULL};
+    const char *const args[] = {"loop", "--groups", "2", "--wait-launch", NULL};
     struct sigaction sa;
     zet_debug_event_t ev;
     ze_device_thread_t t0 = {0, 0, 0, 0};
     timer_t timer;
     uint32_t cr[4];
-    uint64_t start, took;
+    uint64_t start, took, flag;
     ze_result_t r;
 
     if (conf_app_start_ready(&app, 1, args))
@@ -76,7 +77,8 @@ static void in_signal_handler(ze_device_handle_t dev)
     conf_app_send(&app, "go");
     conf_wait_event(session, ZET_DEBUG_EVENT_TYPE_MODULE_LOAD, CONF_DEADLINE_MS, &ev);
     zetDebugAcknowledgeEvent(session, &ev);
-    if (!conf_app_expect(&app, "armed", CONF_DEADLINE_MS, NULL, 0))
+    flag = conf_app_loop_flag(&app);
+    if (!conf_app_expect(&app, "armed", CONF_DEADLINE_MS, NULL, 0) || !flag)
         tap_bail("the debuggee did not get to its launch");
     conf_app_send(&app, "launch");
     conf_app_expect(&app, "launched", CONF_DEADLINE_MS, NULL, 0);
@@ -113,6 +115,8 @@ static void in_signal_handler(ze_device_handle_t dev)
     alarm(60);
     r = zetDebugResume(session, conf_all_threads);
     tap_ok(r == ZE_RESULT_SUCCESS, "resume all: %s", conf_result(r));
+    r = conf_end_loop(session, flag);
+    tap_ok(r == ZE_RESULT_SUCCESS, "the debugger writes 0 to the loop's flag: %s", conf_result(r));
     tap_ok(conf_app_expect(&app, "done ZE_RESULT_SUCCESS", CONF_DEADLINE_MS, NULL, 0),
            "the launch completes");
     tap_ok(conf_wait_event(session, ZET_DEBUG_EVENT_TYPE_DETACHED, CONF_DEADLINE_MS, &ev),
@@ -128,7 +132,7 @@ int main(int argc, char **argv)
     uint32_t nd = 8;
 
     conf_init(argc, argv, 120);
-    tap_plan(8);
+    tap_plan(9);
     conf_set_pace(20);
     /* Every register and memory access of this process takes 0.9 s (gtsim
      * takes at most 999,999 us). */

@@ -9,7 +9,6 @@
  * it (a real GPU, gtsim with exec=1) it runs until the test writes 0 to its
  * flag through zetDebugWriteMemory, as Intel's suite does with its loop
  * kernel; gtsim's paced model (pace 20) walks it in a second or two. */
-#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,8 +90,7 @@ static void interrupt_and_resume(ze_device_handle_t dev)
     zetDebugAcknowledgeEvent(s, &ev);
     if (conf_app_expect(&app, "kernel simd", CONF_DEADLINE_MS, line, sizeof(line)))
         sscanf(line, "kernel simd %u threads %u", &simd, &threads);
-    if (conf_app_expect(&app, "flag", CONF_DEADLINE_MS, line, sizeof(line)))
-        sscanf(line, "flag %" SCNx64, &flag);
+    flag = conf_app_loop_flag(&app);
     if (!conf_app_expect(&app, "armed", CONF_DEADLINE_MS, NULL, 0) || threads == 0 ||
         threads > 64 || flag == 0)
         tap_bail("the debuggee did not get to its launch");
@@ -154,11 +152,7 @@ static void interrupt_and_resume(ze_device_handle_t dev)
         r = zetDebugResume(s, t0);
         tap_ok(r == ZE_RESULT_SUCCESS, "resume it: %s", conf_result(r));
     }
-    /* The loop ends when its flag reads 0: written as a debugger writes a
-     * variable, in the default memory space of "all" threads. */
-    const int32_t zero = 0;
-    r = conf_write_mem(s, conf_all_threads, ZET_DEBUG_MEMORY_SPACE_TYPE_DEFAULT, flag, sizeof(zero),
-                       &zero);
+    r = conf_end_loop(s, flag);
     tap_ok(r == ZE_RESULT_SUCCESS, "the debugger writes 0 to the loop's flag: %s", conf_result(r));
     tap_ok(conf_app_expect(&app, "done ZE_RESULT_SUCCESS", CONF_DEADLINE_MS, NULL, 0),
            "after resume all and the write the launch completes");
