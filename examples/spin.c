@@ -54,8 +54,8 @@ int main(int argc, char **argv)
     if (l0_load_module(&env, "spin", NULL, &module))
         return 1;
     L0_CHECK(zeKernelCreate(module, &kdesc, &kernel));
-    L0_CHECK(zeMemAllocShared(env.context, &ddesc, &hdesc, sizeof(int), 64, env.device,
-                              (void **)&flag));
+    L0_CHECK(
+        zeMemAllocShared(env.context, &ddesc, &hdesc, sizeof(int), 64, env.device, (void **)&flag));
     L0_CHECK(zeMemAllocShared(env.context, &ddesc, &hdesc, items * sizeof(int), 64, env.device,
                               (void **)&out));
     *flag = 1;
