@@ -48,9 +48,7 @@ with h.mi_session(t, "Intel GDB session", gdb) as s:
     mark = len(s.records)
     t.eq(s.command("-exec-continue")[0], "running", "continue to the end")
     s.wait_async("*", "running", mark, timeout=30)
-    cls, text = s.console("detach inferiors 1")
-    if cls != "done":
-        s.console("detach")
+    s.detach()
     s.console("monitor exit")
     t.eq(h.wait_exit(app), 0, "the application finishes normally")
     t.eq(s.malformed, [], "every MI line is well formed")

@@ -62,9 +62,7 @@ with h.mi_session(t, "Intel GDB session", gdb) as s:
     stopped = s.wait_async("*", "stopped", mark + 1, timeout=30)
     t.ok("thread-id" in stopped, "*stopped after the interrupt", stopped)
 
-    cls, text = s.console("detach inferiors 1")
-    if cls != "done":
-        cls, text = s.console("detach")
+    cls, text = s.detach()
     t.eq(cls, "done", "detach (%s)" % " ".join(text.split()))
     s.console("monitor exit")
     t.eq(h.wait_exit(app), 0, "the application finishes after detach")

@@ -203,6 +203,15 @@ class GDB:
         text = "".join(r[2] for r in self.records[mark:] if r[0] == "~")
         return cls, text + res.get("msg", "")
 
+    def detach(self):
+        """Detaches the inferior attached first ("detach inferiors 1"; a
+        plain "detach" where GDB refuses that form); returns console()'s
+        (class, text)."""
+        cls, text = self.console("detach inferiors 1")
+        if cls != "done":
+            cls, text = self.console("detach")
+        return cls, text
+
     def close(self):
         if self.proc.poll() is None:
             self.proc.kill()
