@@ -16,6 +16,7 @@ INTEGRATION_TESTS = \
 	tests/integration/test_gdb_mi.py \
 	tests/integration/test_intelgt_gdb.py \
 	tests/integration/test_intelgt_break.py \
+	tests/integration/test_intelgt_exec.py \
 	tests/integration/test_intelgt_pty.py \
 	tests/integration/test_intelgt_info_threads.py \
 	tests/integration/test_libraries.py \
