@@ -22,6 +22,7 @@ config_line() {
     notile) echo "notile|$tiles,tile_attach=0|test_attach test_tiles|0" ;;
     spread) echo "spread|platform=xehpc,interrupt_spread_ms=200|test_runcontrol|" ;;
     exec) echo "exec|platform=xehpc,exec=1,subslices=2,eus=2,threads=4||" ;;
+    exectiles) echo "exectiles|$tiles,exec=1,pace=20|test_tiles|1" ;;
     real) echo "real|||" ;;
     *) echo "unknown configuration $1" >&2; exit 99 ;;
     esac
@@ -31,7 +32,7 @@ if [ -n "$CONF_REAL_DRIVER" ]; then
     configs="${CONF_CONFIGS:-real}"
     unset GTSIM_LIB ZE_ENABLE_ALT_DRIVERS GTSIM_CONFIG
 else
-    configs="${CONF_CONFIGS:-gen12lp xehpg xehpc tiles2 notile spread exec}"
+    configs="${CONF_CONFIGS:-gen12lp xehpg xehpc tiles2 notile spread exec exectiles}"
     if [ -z "$GTSIM_LIB" ]; then
         echo "1..0 # SKIP GTSIM_LIB is not set (set CONF_REAL_DRIVER=1 for a real GPU)"
         exit 0
