@@ -27,6 +27,7 @@
 
 #include "gtsim/dbg_intr_state.h"
 #include "gtsim/dbg_proto.h"
+#include "gtsim/dbg_req.h"
 #include "gtsim/device_build.h"
 #include "gtsim/faults.h"
 #include "gtsim/gtsim.h"
@@ -41,13 +42,12 @@ struct client_session {
     struct client_session *next;
     struct gtsim_device *device;
     uint32_t pid;
-    int fd;                      /* requests and replies; read only under req_lock */
-    int event_fd;                /* events; read only by the reader thread */
-    struct gtsim_dbg_rx rx, erx; /* what fd and event_fd brought and is not read yet */
+    struct gtsim_req req;    /* requests and replies (dbg_req.h) */
+    int event_fd;            /* events; read only by the reader thread */
+    struct gtsim_dbg_rx erx; /* what event_fd brought and is not read yet */
     pthread_t reader;
 
-    pthread_mutex_t req_lock; /* one request in flight */
-    pthread_mutex_t lock;     /* everything below */
+    pthread_mutex_t lock; /* everything below */
     pthread_cond_t cv;
     zet_debug_event_t *events;
     size_t nevents, cap_events, head;
@@ -197,7 +197,7 @@ static void lose_device_locked(struct client_session *s)
     if (!s->dead && !s->lost) {
         s->lost = true;
         fprintf(stderr, "gtsim: GTSIM_FAULTS: device lost (debug session of process %u)\n", s->pid);
-        shutdown(s->fd, SHUT_RDWR);
+        gtsim_req_shut(&s->req);
         shutdown(s->event_fd, SHUT_RDWR);
     }
 }
@@ -249,7 +249,7 @@ static bool fault(struct client_session *s, enum gtsim_fault_call call, ze_resul
  * wait whatever the peer does; what it already sent is still read. */
 static ze_result_t stream_ended(struct client_session *s)
 {
-    shutdown(s->fd, SHUT_RDWR);
+    gtsim_req_shut(&s->req);
     shutdown(s->event_fd, SHUT_RDWR);
     pthread_mutex_lock(&s->lock);
     while (!s->dead)
@@ -258,55 +258,37 @@ static ze_result_t stream_ended(struct client_session *s)
     return ZE_RESULT_ERROR_DEVICE_LOST;
 }
 
-/* Reads the reply to the request just sent (sent: the send's result).
- * out/outlen receive its data. Caller holds req_lock, or owns s alone. */
-static ze_result_t await_reply(struct client_session *s, int sent, void *out, size_t outlen)
+/* One request and its reply on st, which the caller holds (or owns s
+ * alone). */
+static ze_result_t exchange(struct client_session *s, struct gtsim_req_stream *st, uint32_t type,
+                            const void *a, size_t alen, const void *b, size_t blen, int pass_fd,
+                            void *out, size_t outlen)
 {
-    struct gtsim_dbg_hdr h;
-    const struct gtsim_dbg_reply *rep;
-    void *p = NULL;
-    ze_result_t r;
-    int rc = sent;
-    if (sent == -EMSGSIZE)
+    ze_result_t r = ZE_RESULT_ERROR_UNKNOWN;
+    int rc = gtsim_req_exchange(st, type, a, alen, b, blen, pass_fd, &r, out, outlen);
+    if (rc == -EMSGSIZE)
         return ZE_RESULT_ERROR_DEVICE_LOST; /* nothing went; the session goes on */
-    /* Only replies come on this stream; skip anything else rather than
-     * take it for the answer. */
-    while (!rc && !(rc = gtsim_dbg_recv(&s->rx, &h, &p)) &&
-           (h.type != GTSIM_DBG_REPLY || h.len < sizeof(*rep))) {
-        free(p);
-        p = NULL;
-    }
-    if (rc)
-        return stream_ended(s);
-    rep = p;
-    r = (ze_result_t)rep->result;
-    if (r == ZE_RESULT_SUCCESS && out) {
-        if (h.len - sizeof(*rep) != outlen)
-            r = ZE_RESULT_ERROR_UNKNOWN;
-        else
-            memcpy(out, (const uint8_t *)p + sizeof(*rep), outlen);
-    }
-    free(p);
-    return r;
+    return rc ? stream_ended(s) : r;
 }
 
-/* Sends a request and waits for its reply. out/outlen receive reply data. */
+/* Sends a request and waits for its reply. out/outlen receive reply data.
+ * A register or memory access may go on a further stream when the first
+ * is busy: the runtime takes no session lock for those. */
 static ze_result_t request(struct client_session *s, uint32_t type, const void *a, size_t alen,
                            const void *b, size_t blen, void *out, size_t outlen)
 {
+    struct gtsim_req_stream *st;
     ze_result_t r;
     bool dead;
-    pthread_mutex_lock(&s->req_lock);
+    /* The caller's own time, as a real driver's ioctl: outside any lock. */
+    access_cost(type);
+    st = gtsim_req_take(&s->req, type >= GTSIM_DBG_READ_MEM && type <= GTSIM_DBG_WRITE_REGS);
     pthread_mutex_lock(&s->lock);
     dead = s->dead;
     pthread_mutex_unlock(&s->lock);
-    if (dead) {
-        pthread_mutex_unlock(&s->req_lock);
-        return ZE_RESULT_ERROR_DEVICE_LOST;
-    }
-    access_cost(type);
-    r = await_reply(s, gtsim_dbg_send(s->fd, type, a, alen, b, blen), out, outlen);
-    pthread_mutex_unlock(&s->req_lock);
+    r = dead ? ZE_RESULT_ERROR_DEVICE_LOST
+             : exchange(s, st, type, a, alen, b, blen, -1, out, outlen);
+    gtsim_req_give(st);
     return r;
 }
 
@@ -350,7 +332,7 @@ static void free_session(struct client_session *s)
 {
     free(s->events);
     gtsim_intr_fini(&s->intr);
-    pthread_mutex_destroy(&s->req_lock);
+    gtsim_req_fini(&s->req); /* closes the request streams */
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->cv);
     s->magic = 0;
@@ -392,21 +374,16 @@ static ze_result_t new_session(struct gtsim_device *d, uint32_t pid, int fd,
     s->magic = GTSIM_MAGIC_SESSION;
     s->device = d;
     s->pid = pid;
-    s->fd = fd;
+    gtsim_req_init(&s->req, fd,
+                   gtsim_driver_get() ? gtsim_driver_get()->cfg.poll_us : GTSIM_DEFAULT_POLL_US);
     s->event_fd = sv[0];
-    gtsim_dbg_rx_init(&s->rx, fd);
-    /* Replies come within microseconds while a burst of requests is on:
-     * poll for them rather than pay a wake-up each ("Cost model"). */
-    s->rx.poll_us = gtsim_driver_get() ? gtsim_driver_get()->cfg.poll_us : GTSIM_DEFAULT_POLL_US;
     gtsim_dbg_rx_init(&s->erx, sv[0]);
-    pthread_mutex_init(&s->req_lock, NULL);
     pthread_mutex_init(&s->lock, NULL);
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&s->cv, &ca);
     pthread_condattr_destroy(&ca);
     if (pthread_create(&s->reader, NULL, reader_main, s) != 0) {
-        close(fd);
         close(sv[0]);
         close(sv[1]);
         free_session(s);
@@ -417,13 +394,13 @@ static ze_result_t new_session(struct gtsim_device *d, uint32_t pid, int fd,
     return ZE_RESULT_SUCCESS;
 }
 
-/* Ends both streams and the reader; the session is then only memory. */
+/* Ends the streams and the reader; the session is then only memory (and
+ * descriptors free_session closes). */
 static void close_streams(struct client_session *s)
 {
-    shutdown(s->fd, SHUT_RDWR);
+    gtsim_req_shut(&s->req);
     shutdown(s->event_fd, SHUT_RDWR);
     pthread_join(s->reader, NULL);
-    close(s->fd);
     close(s->event_fd);
 }
 
@@ -432,15 +409,15 @@ static ze_result_t knock(struct client_session *s, int peer)
 {
     struct gtsim_device *d = s->device;
     struct gtsim_dbg_attach rq;
-    int sent;
+    ze_result_t r;
     rq.ordinal = d->ordinal;
     rq.tile = d->root ? (int32_t)d->subdevice_id : -1;
     rq.config_id = gtsim_dbg_config_id(&d->driver->cfg);
-    sent = gtsim_dbg_send_fd(s->fd, GTSIM_DBG_ATTACH, &rq, sizeof(rq), peer);
+    r = exchange(s, &s->req.first, GTSIM_DBG_ATTACH, &rq, sizeof(rq), NULL, 0, peer, NULL, 0);
     /* The debuggee holds its own copy now (or never will); ours would keep
      * the stream open after the debuggee died. */
     close(peer);
-    return await_reply(s, sent, NULL, 0);
+    return r;
 }
 
 static ze_result_t ZE_APICALL gtsim_zetDebugAttach(zet_device_handle_t hDevice,

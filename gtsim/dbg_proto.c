@@ -2,6 +2,7 @@
 #include "gtsim/dbg_proto.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +153,7 @@ static ssize_t recv_some(struct gtsim_dbg_rx *rx, void *p, size_t n)
             continue;
         if (!flags || (errno != EAGAIN && errno != EWOULDBLOCK))
             break;
+        sched_yield();
         clock_gettime(CLOCK_MONOTONIC, &t);
         if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) >
             (long)rx->poll_us * 1000L)

@@ -32,6 +32,7 @@ enum gtsim_dbg_msg {
     GTSIM_DBG_WRITE_MEM,
     GTSIM_DBG_READ_REGS,
     GTSIM_DBG_WRITE_REGS,
+    GTSIM_DBG_STREAM, /* carries the debuggee's end of one more request stream of the session */
     GTSIM_DBG_REPLY = 100, /* debuggee -> debugger */
     GTSIM_DBG_EVENT,       /* debuggee -> debugger, unsolicited, on the event stream */
     GTSIM_DBG_LOST,        /* the same: the device is lost, the end follows */
@@ -42,6 +43,11 @@ enum gtsim_dbg_msg {
 /* Largest payload either side accepts; bigger memory requests are split. */
 #define GTSIM_DBG_MAX_PAYLOAD (1u << 20)
 #define GTSIM_DBG_MAX_XFER (GTSIM_DBG_MAX_PAYLOAD - 64)
+
+/* Request streams a session may have, the first included: a debugger
+ * calling from several host threads gets up to this many requests
+ * answered at once ("Cost model" in README.md). */
+#define GTSIM_DBG_MAX_STREAMS 8
 
 struct gtsim_dbg_hdr {
     uint32_t type;

@@ -162,6 +162,9 @@ static void *session_main(void *arg)
         case GTSIM_DBG_ATTACH:
             on_attach(s, &h, p, gtsim_dbg_rx_take_fd(&s->rx));
             break;
+        case GTSIM_DBG_STREAM:
+            gtsim_srv_open_stream(s, gtsim_dbg_rx_take_fd(&s->rx));
+            break;
         case GTSIM_DBG_DETACH:
             detach(s, true);
             done = true;
@@ -177,6 +180,7 @@ static void *session_main(void *arg)
     /* End of stream without DETACH: the debugger died. Never leave its
      * threads stopped or a module creation blocked behind it. */
     detach(s, false);
+    gtsim_srv_end_streams(s); /* their threads use s */
     close(s->fd);
     gtsim_dbg_rx_fini(&s->rx);
     if (s->intr_running) {

@@ -51,6 +51,11 @@ struct srv_session {
     struct gtsim_dbg_rx erx; /* event_fd's receiving end: interrupt requests */
     pthread_t intr_thread;   /* reads them (dbg_srv_interrupts.c) ... */
     bool intr_running;       /* ... when started (set and read by session_main only) */
+    /* More request streams (GTSIM_DBG_STREAM), each answered by its own
+     * thread: their descriptors, so the end of the session can shut them
+     * (srv->lock), and how many threads still serve them. */
+    int streams[GTSIM_DBG_MAX_STREAMS - 1];
+    unsigned nstreams;
 };
 
 /* One item of the mailbox: a hardware stop, the answer to an interrupt
@@ -97,7 +102,11 @@ void gtsim_srv_send_event(struct srv_session *s, const zet_debug_event_t *ev);
 /* Another message of the event stream (ANSWER, RESUMED): a then b. */
 void gtsim_srv_send_note(struct srv_session *s, uint32_t type, const void *a, size_t alen,
                          const void *b, size_t blen);
+/* The reply goes back on the stream the request came on: the session's
+ * first stream, or the one this thread serves (gtsim_srv_reply_on). */
 void gtsim_srv_reply(struct srv_session *s, ze_result_t r, const void *data, size_t len);
+/* The calling thread serves request stream fd (-1: the session's own). */
+void gtsim_srv_reply_on(int fd);
 /* Does session s see device d's work (d on the same root, and d is s's
  * device, or one of them is the root)? */
 bool gtsim_srv_covers(const struct srv_session *s, const struct gtsim_device *d);
@@ -118,6 +127,12 @@ void gtsim_srv_post_interrupt_answer(struct srv_session *s, const ze_device_thre
  * selects run; hw lock held. */
 void gtsim_srv_post_resumed(struct srv_session *s, const ze_device_thread_t *asked, uint32_t seq);
 void *gtsim_srv_dispatcher_main(void *arg);
+
+/* dbg_srv_streams.c: GTSIM_DBG_STREAM opens one more request stream of
+ * s (fd: its debuggee end, owned here); at the session's end, every
+ * stream is shut and waited for. */
+void gtsim_srv_open_stream(struct srv_session *s, int fd);
+void gtsim_srv_end_streams(struct srv_session *s);
 
 /* dbg_srv_threads.c */
 bool gtsim_srv_is_all(const ze_device_thread_t *t);

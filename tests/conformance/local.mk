@@ -5,7 +5,7 @@ conf_programs = tests/conformance/test_attach tests/conformance/test_events \
 	tests/conformance/test_breakpoint tests/conformance/test_runcontrol \
 	tests/conformance/test_detach tests/conformance/test_fault_slm \
 	tests/conformance/test_tiles tests/conformance/test_interrupt \
-	tests/conformance/test_interrupt_signal
+	tests/conformance/test_interrupt_signal tests/conformance/test_concurrent
 check_PROGRAMS += tests/conformance/debuggee $(conf_programs)
 # conf_cflags and the two source lists serve tests/zetdebug and
 # tests/sessions too: conf_util starts the debuggee from the test program's
@@ -51,6 +51,11 @@ tests_conformance_test_interrupt_signal_SOURCES = tests/conformance/test_interru
 	$(conf_util_sources)
 tests_conformance_test_interrupt_signal_CFLAGS = $(conf_cflags)
 tests_conformance_test_interrupt_signal_LDADD = $(ZE_LIBS) -lrt
+
+tests_conformance_test_concurrent_SOURCES = tests/conformance/test_concurrent.c \
+	$(conf_util_sources)
+tests_conformance_test_concurrent_CFLAGS = $(conf_cflags)
+tests_conformance_test_concurrent_LDADD = $(ZE_LIBS) $(PTHREAD_LIBS)
 
 TESTS += tests/conformance/run.sh
 EXTRA_DIST += tests/conformance/run.sh tests/conformance/repeat.sh tests/conformance/README.md

@@ -10,7 +10,7 @@
 dir="${top_builddir:-$(dirname "$0")/../..}/tests/conformance"
 [ -x "$dir/test_attach" ] || dir="$(dirname "$0")"
 tiles="platform=xehpc,tiles=2,subslices=2,eus=2,threads=4"
-all_programs="test_attach test_events test_breakpoint test_runcontrol test_detach test_fault_slm test_tiles test_interrupt test_interrupt_signal"
+all_programs="test_attach test_events test_breakpoint test_runcontrol test_detach test_fault_slm test_tiles test_interrupt test_interrupt_signal test_concurrent"
 
 # name|GTSIM_CONFIG|programs (empty: all)|CONF_TILE_ATTACH
 config_line() {
