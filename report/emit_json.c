@@ -156,6 +156,12 @@ static uint32_t j_wants(void *ctx, const struct dump_thread *t)
     return j->regs == DUMP_REGS_NONE ? 0 : report_sets_for(t->cat, j->regs);
 }
 
+static uint32_t j_wants_ahead(void *ctx, const struct regs_catalog *cat)
+{
+    struct json_em *j = ctx;
+    return j->regs == DUMP_REGS_NONE ? 0 : report_sets_for(cat, j->regs);
+}
+
 static void registers(FILE *f, const struct dump_thread *t, enum dump_regs which)
 {
     bool first = true;
@@ -280,6 +286,7 @@ static const struct report_emitter_ops json_ops = {
     .faults = j_faults,
     .threads_begin = j_threads_begin,
     .wants = j_wants,
+    .wants_ahead = j_wants_ahead,
     .thread = j_thread,
     .end = j_end,
     .abort = j_end,

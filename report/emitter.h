@@ -36,6 +36,11 @@ struct report_emitter_ops {
                          unsigned ncats, enum dump_regs regs);
     /* The register sets (bits of catalogue set indices) it needs of t. */
     uint32_t (*wants)(void *ctx, const struct dump_thread *t);
+    /* After threads_begin: the sets `wants` will name for every stopped
+     * thread with catalogue cat, whatever came before it, so the pass may
+     * read them ahead (pass_ahead.h). NULL: not known before the record
+     * (the human format reads a class's first thread only). */
+    uint32_t (*wants_ahead)(void *ctx, const struct regs_catalog *cat);
     void (*thread)(void *ctx, const struct dump_thread *t);
     /* After the last thread: 0, or -1 when its output failed. */
     int (*threads_end)(void *ctx, struct sess_manager *m);

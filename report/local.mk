@@ -4,7 +4,7 @@
 noinst_LTLIBRARIES += libreport.la
 libreport_la_SOURCES = report/json.c report/json.h report/outfile.c report/outfile.h \
 	report/safe_text.c report/safe_text.h \
-	report/record.h report/emitter.h report/pass.c report/pass.h \
+	report/record.h report/emitter.h report/pass.c report/pass.h report/pass_ahead.c report/pass_ahead.h \
 	report/dump_out.c report/dump_out.h report/emit_human.c report/emit_json.c \
 	report/regs_text.c report/regs_text.h report/xpti_text.h report/json_xpti.c \
 	report/human_xpti.c report/dump_classes.c report/dump_classes.h \

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "report/pass_ahead.h"
 #include "sessions/sess_where.h"
 
 static void lock(struct report_pass *p)
@@ -44,10 +45,13 @@ static void locate(struct report_pass *p, struct dump_thread *rec)
 }
 
 /* Reads the sets in `want`, each once; returns those that were not in the
- * session's cache before (they leave it after the record). */
-static uint32_t read_sets(struct report_pass *p, struct dump_thread *rec, uint32_t want)
+ * session's cache before the record (they leave it after the record):
+ * `ahead`, those a reader put there for it (pass_ahead.h), and those read
+ * here. */
+static uint32_t read_sets(struct report_pass *p, struct dump_thread *rec, uint32_t want,
+                          uint32_t ahead)
 {
-    uint32_t filled = 0;
+    uint32_t filled = ahead;
     size_t nsets = rec->cat ? regs_catalog_set_count(rec->cat) : 0;
     for (size_t s = 0; s < nsets && s < REPORT_MAX_SETS; s++) {
         uint32_t type = regs_catalog_set(rec->cat, s)->props.type;
@@ -75,8 +79,10 @@ static void release_sets(struct report_pass *p, const struct dump_thread *rec, u
                                regs_catalog_set(rec->cat, s)->props.type);
 }
 
-/* One record through every active emitter. */
-static void pass_thread(struct report_pass *p, unsigned k, uint32_t t, const bool *active)
+/* One record through every active emitter; ahead: the sets read ahead
+ * for it. */
+static void pass_thread(struct report_pass *p, unsigned k, uint32_t t, const bool *active,
+                        uint32_t ahead)
 {
     struct dump_thread rec;
     uint32_t wanted[REPORT_PASS_MAX_EMITTERS] = {0}, want = 0, filled;
@@ -94,7 +100,7 @@ static void pass_thread(struct report_pass *p, unsigned k, uint32_t t, const boo
             want |= wanted[i] = p->em[i].ops->wants(p->em[i].ctx, &rec);
     unlock(p);
     /* Read outside the lock: a device that hangs never blocks the watchdog. */
-    filled = read_sets(p, &rec, want);
+    filled = read_sets(p, &rec, want, ahead);
     lock(p);
     for (size_t i = 0; i < p->nem; i++) {
         if (!active[i])
@@ -121,29 +127,58 @@ static void progress(struct report_pass *p, uint64_t done, uint64_t total, doubl
     *next = now + 1.0;
 }
 
+/* Readers ahead of the pass (*sets: per session, what they read of each
+ * stopped thread; the pass frees it). Every thread's cr0 is read ahead:
+ * it says which threads are stopped, and where. The sets an emitter wants
+ * of every thread are too, unless some emitter decides record by record
+ * (then it is cr0 alone). */
+static struct pass_ahead *start_ahead(struct report_pass *p, const bool *active, uint32_t **sets)
+{
+    unsigned n = sess_count(p->m);
+    bool known = true;
+    if (!n || !(*sets = calloc(n, sizeof(**sets))))
+        return NULL;
+    for (size_t i = 0; i < p->nem; i++)
+        if (active[i] && p->em[i].ops->wants && !p->em[i].ops->wants_ahead)
+            known = false;
+    for (unsigned k = 0; known && k < n; k++)
+        for (size_t i = 0; i < p->nem; i++)
+            if (active[i] && p->em[i].ops->wants_ahead && k < p->ncats && p->cats[k])
+                (*sets)[k] |= p->em[i].ops->wants_ahead(p->em[i].ctx, p->cats[k]);
+    return pass_ahead_start(p, *sets);
+}
+
 int report_pass_run(struct report_pass *p)
 {
     /* A dump of tens of thousands of threads with their registers takes
      * seconds: say how far it got, so that nobody kills a dump that works. */
     double t0 = p->progress ? mono_s() : 0, next = t0 + 1.0;
-    uint64_t total = 0, done = 0;
+    uint64_t total = 0, item = 0;
     bool active[REPORT_PASS_MAX_EMITTERS];
+    struct pass_ahead *ahead;
+    uint32_t *sets = NULL;
     unsigned before = p->nthreads;
     int rc = 0;
     for (size_t i = 0; i < p->nem; i++)
         active[i] =
             !p->em[i].ops->threads_begin ||
             p->em[i].ops->threads_begin(p->em[i].ctx, p->m, p->cats, p->ncats, p->regs) == 0;
-    for (unsigned k = 0; p->progress && k < sess_count(p->m); k++)
+    for (unsigned k = 0; k < sess_count(p->m); k++)
         total += sess_thread_count(p->m, k);
+    ahead = start_ahead(p, active, &sets);
     for (unsigned k = 0; k < sess_count(p->m); k++) {
         uint32_t n = sess_thread_count(p->m, k);
-        for (uint32_t t = 0; t < n; t++, done++) {
-            progress(p, done, total, t0, &next);
+        for (uint32_t t = 0; t < n; t++, item++) {
+            uint32_t pre = ahead ? pass_ahead_wait(ahead, item) : 0;
+            progress(p, item, total, t0, &next);
             if (sess_state_stopped(sess_thread_state(p->m, k, t)))
-                pass_thread(p, k, t, active);
+                pass_thread(p, k, t, active, pre);
+            if (ahead)
+                pass_ahead_passed(ahead, item);
         }
     }
+    pass_ahead_stop(ahead);
+    free(sets);
     for (size_t i = 0; i < p->nem; i++) {
         int r = 0;
         if (p->em[i].ops->threads_end) {

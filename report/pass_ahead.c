@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+#include "report/pass_ahead.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "regsets/regs.h"
+
+/* Records read ahead at most: their sets wait in the cache (a GRF is
+ * 8 KiB at most here), so the memory stays that of a few hundred threads
+ * however many the device has. */
+#define WINDOW 256
+#define MAX_READERS 8
+/* Readers unless ZESTUB_DUMP_READERS says otherwise (1 or 0: none ahead). */
+#define DEFAULT_READERS 2
+
+struct pass_ahead {
+    struct report_pass *p;
+    const uint32_t *sets;
+    uint64_t total;
+    atomic_uint_fast64_t next;   /* the next item a reader takes */
+    atomic_uint_fast64_t passed; /* items the pass is done with */
+    atomic_bool stop;
+    uint32_t filled[WINDOW];
+    atomic_uint_fast64_t ready[WINDOW]; /* item + 1 whose filled[] is valid */
+    pthread_t tid[MAX_READERS];
+    unsigned nreaders;
+};
+
+/* Waits are short (a record, a read): yield first, then sleep a little, so
+ * a waiter never keeps a core from the thread it waits for. */
+static void pause_a_little(unsigned *spins)
+{
+    struct timespec ts = {0, 20000};
+    if ((*spins)++ < 64)
+        sched_yield();
+    else
+        nanosleep(&ts, NULL);
+}
+
+static void item_place(const struct report_pass *p, uint64_t i, unsigned *k, uint32_t *t)
+{
+    for (*k = 0; *k < sess_count(p->m); (*k)++) {
+        uint32_t n = sess_thread_count(p->m, *k);
+        if (i < n)
+            break;
+        i -= n;
+    }
+    *t = (uint32_t)i;
+}
+
+/* cr0 first (it says whether the thread is stopped at all, as the pass
+ * would ask), then the sets every record of the device wants. */
+static uint32_t read_item(struct pass_ahead *a, unsigned k, uint32_t t)
+{
+    struct report_pass *p = a->p;
+    const struct regs_catalog *cat = k < p->ncats ? p->cats[k] : NULL;
+    uint32_t filled = 0;
+    const uint8_t *data;
+    size_t size;
+    struct zd_error err;
+    if (!sess_state_stopped(sess_thread_state(p->m, k, t)))
+        return 0;
+    for (size_t s = 0; cat && s < regs_catalog_set_count(cat) && s < REPORT_MAX_SETS; s++) {
+        uint32_t type = regs_catalog_set(cat, s)->props.type;
+        if (!(a->sets[k] & (1u << s)) || sess_regset_cached(p->m, k, t, type))
+            continue;
+        /* A failed read is left to the pass, which reads again and says why. */
+        if (sess_read_regset(p->m, k, t, type, &data, &size, &err) == 0)
+            filled |= 1u << s;
+    }
+    return filled;
+}
+
+static void *reader_main(void *arg)
+{
+    struct pass_ahead *a = arg;
+    for (;;) {
+        uint64_t i = atomic_fetch_add(&a->next, 1);
+        unsigned spins = 0, k;
+        uint32_t t;
+        if (i >= a->total)
+            break;
+        while (i >= atomic_load(&a->passed) + WINDOW && !atomic_load(&a->stop))
+            pause_a_little(&spins);
+        if (atomic_load(&a->stop))
+            break;
+        item_place(a->p, i, &k, &t);
+        a->filled[i % WINDOW] = read_item(a, k, t);
+        atomic_store(&a->ready[i % WINDOW], i + 1);
+    }
+    return NULL;
+}
+
+static unsigned readers_wanted(void)
+{
+    const char *v = getenv("ZESTUB_DUMP_READERS");
+    char *end = NULL;
+    long n = v ? strtol(v, &end, 10) : DEFAULT_READERS;
+    if (v && (!*v || *end))
+        n = DEFAULT_READERS;
+    return n < 0 ? 0 : n > MAX_READERS ? MAX_READERS : (unsigned)n;
+}
+
+struct pass_ahead *pass_ahead_start(struct report_pass *p, const uint32_t *sets)
+{
+    unsigned want = readers_wanted();
+    struct pass_ahead *a;
+    if (want < 2 || !(a = calloc(1, sizeof(*a))))
+        return NULL;
+    a->p = p;
+    a->sets = sets;
+    for (unsigned k = 0; k < sess_count(p->m); k++)
+        a->total += sess_thread_count(p->m, k);
+    atomic_init(&a->next, 0);
+    atomic_init(&a->passed, 0);
+    atomic_init(&a->stop, false);
+    for (unsigned i = 0; i < WINDOW; i++)
+        atomic_init(&a->ready[i], 0);
+    for (unsigned i = 0; i < want; i++)
+        if (pthread_create(&a->tid[a->nreaders], NULL, reader_main, a) == 0)
+            a->nreaders++;
+    if (!a->nreaders) {
+        free(a);
+        return NULL;
+    }
+    return a;
+}
+
+uint32_t pass_ahead_wait(struct pass_ahead *a, uint64_t i)
+{
+    unsigned spins = 0;
+    while (atomic_load(&a->ready[i % WINDOW]) != i + 1)
+        pause_a_little(&spins);
+    return a->filled[i % WINDOW];
+}
+
+void pass_ahead_passed(struct pass_ahead *a, uint64_t i)
+{
+    atomic_store(&a->passed, i + 1);
+}
+
+void pass_ahead_stop(struct pass_ahead *a)
+{
+    if (!a)
+        return;
+    atomic_store(&a->stop, true);
+    for (unsigned i = 0; i < a->nreaders; i++)
+        pthread_join(a->tid[i], NULL);
+    free(a);
+}
