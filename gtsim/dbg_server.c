@@ -170,7 +170,7 @@ static void *session_main(void *arg)
             done = true;
             break;
         default:
-            gtsim_srv_request(s, &h, p);
+            gtsim_srv_request(s, s->fd, &h, p);
             break;
         }
         free(p);

@@ -29,22 +29,17 @@ void gtsim_srv_send_note(struct srv_session *s, uint32_t type, const void *a, si
     pthread_mutex_unlock(&s->write_lock);
 }
 
-/* Request handlers reply through gtsim_srv_reply whichever stream asked;
- * the thread that reads a stream is the one that answers it. */
-static _Thread_local int reply_fd = -1;
-
-void gtsim_srv_reply_on(int fd)
+void gtsim_srv_reply_to(struct srv_session *s, int fd, ze_result_t r, const void *data, size_t len)
 {
-    reply_fd = fd;
+    struct gtsim_dbg_reply rep = {(int32_t)r, 0};
+    pthread_mutex_lock(&s->write_lock);
+    (void)gtsim_dbg_send(fd, GTSIM_DBG_REPLY, &rep, sizeof(rep), data, len);
+    pthread_mutex_unlock(&s->write_lock);
 }
 
 void gtsim_srv_reply(struct srv_session *s, ze_result_t r, const void *data, size_t len)
 {
-    struct gtsim_dbg_reply rep = {(int32_t)r, 0};
-    pthread_mutex_lock(&s->write_lock);
-    (void)gtsim_dbg_send(reply_fd >= 0 ? reply_fd : s->fd, GTSIM_DBG_REPLY, &rep, sizeof(rep), data,
-                         len);
-    pthread_mutex_unlock(&s->write_lock);
+    gtsim_srv_reply_to(s, s->fd, r, data, len);
 }
 
 bool gtsim_srv_covers(const struct srv_session *s, const struct gtsim_device *d)

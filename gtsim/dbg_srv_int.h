@@ -102,11 +102,10 @@ void gtsim_srv_send_event(struct srv_session *s, const zet_debug_event_t *ev);
 /* Another message of the event stream (ANSWER, RESUMED): a then b. */
 void gtsim_srv_send_note(struct srv_session *s, uint32_t type, const void *a, size_t alen,
                          const void *b, size_t blen);
-/* The reply goes back on the stream the request came on: the session's
- * first stream, or the one this thread serves (gtsim_srv_reply_on). */
+/* A reply on the session's first stream. */
 void gtsim_srv_reply(struct srv_session *s, ze_result_t r, const void *data, size_t len);
-/* The calling thread serves request stream fd (-1: the session's own). */
-void gtsim_srv_reply_on(int fd);
+/* A reply on request stream fd of s (its first or a further one). */
+void gtsim_srv_reply_to(struct srv_session *s, int fd, ze_result_t r, const void *data, size_t len);
 /* Does session s see device d's work (d on the same root, and d is s's
  * device, or one of them is the root)? */
 bool gtsim_srv_covers(const struct srv_session *s, const struct gtsim_device *d);
@@ -166,6 +165,6 @@ void *gtsim_srv_interrupts_main(void *arg);
 /* dbg_srv_requests.c: answers one request of an attached-session kind
  * (acknowledge, interrupt, resume, memory, registers; anything else is
  * UNSUPPORTED_FEATURE). p is the request's body of h->len bytes. */
-void gtsim_srv_request(struct srv_session *s, const struct gtsim_dbg_hdr *h, void *p);
+void gtsim_srv_request(struct srv_session *s, int fd, const struct gtsim_dbg_hdr *h, void *p);
 
 #endif

@@ -14,13 +14,13 @@ static bool resume_one(struct gtsim_hw *hw, uint32_t idx, uint32_t sidx, void *c
     return gtsim_hw_resume_locked(hw, idx) == 0;
 }
 
-static void do_resume(struct srv_session *s, const struct gtsim_dbg_thread_req *rq)
+static void do_resume(struct srv_session *s, int fd, const struct gtsim_dbg_thread_req *rq)
 {
     struct gtsim_hw *hw = s->root->hw;
     unsigned hits;
     uint32_t seq = 0;
     if (!gtsim_srv_thread_in_range(s, &rq->thread)) {
-        gtsim_srv_reply(s, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
+        gtsim_srv_reply_to(s, fd, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
         return;
     }
     gtsim_hw_lock(hw);
@@ -39,9 +39,9 @@ static void do_resume(struct srv_session *s, const struct gtsim_dbg_thread_req *
      * next). A reply already written is still read after the process is
      * gone; write_lock is a leaf, so taking it under the hw lock is safe. */
     if (hits)
-        gtsim_srv_reply(s, ZE_RESULT_SUCCESS, &seq, sizeof(seq));
+        gtsim_srv_reply_to(s, fd, ZE_RESULT_SUCCESS, &seq, sizeof(seq));
     else
-        gtsim_srv_reply(s, ZE_RESULT_ERROR_NOT_AVAILABLE, NULL, 0);
+        gtsim_srv_reply_to(s, fd, ZE_RESULT_ERROR_NOT_AVAILABLE, NULL, 0);
     gtsim_hw_unlock(hw);
 }
 
@@ -69,7 +69,7 @@ static ze_result_t check_default(struct srv_session *s, uint64_t addr, uint64_t 
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 }
 
-static void do_memory(struct srv_session *s, const struct gtsim_dbg_mem_req *rq,
+static void do_memory(struct srv_session *s, int fd, const struct gtsim_dbg_mem_req *rq,
                       const uint8_t *data, bool write)
 {
     struct gtsim_hw *hw = s->root->hw;
@@ -79,11 +79,11 @@ static void do_memory(struct srv_session *s, const struct gtsim_dbg_mem_req *rq,
     uint32_t idx = 0;
 
     if (rq->size == 0 || rq->size > GTSIM_DBG_MAX_XFER) {
-        gtsim_srv_reply(s, ZE_RESULT_ERROR_INVALID_SIZE, NULL, 0);
+        gtsim_srv_reply_to(s, fd, ZE_RESULT_ERROR_INVALID_SIZE, NULL, 0);
         return;
     }
     if (!write && !(buf = malloc(rq->size))) {
-        gtsim_srv_reply(s, ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY, NULL, 0);
+        gtsim_srv_reply_to(s, fd, ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY, NULL, 0);
         return;
     }
     pthread_mutex_lock(&s->srv->lock); /* keeps the module list stable */
@@ -132,12 +132,12 @@ static void do_memory(struct srv_session *s, const struct gtsim_dbg_mem_req *rq,
     }
     gtsim_hw_unlock(hw);
     pthread_mutex_unlock(&s->srv->lock);
-    gtsim_srv_reply(s, r, r == ZE_RESULT_SUCCESS ? buf : NULL,
-                    r == ZE_RESULT_SUCCESS && buf ? rq->size : 0);
+    gtsim_srv_reply_to(s, fd, r, r == ZE_RESULT_SUCCESS ? buf : NULL,
+                       r == ZE_RESULT_SUCCESS && buf ? rq->size : 0);
     free(buf);
 }
 
-static void do_registers(struct srv_session *s, const struct gtsim_dbg_reg_req *rq,
+static void do_registers(struct srv_session *s, int fd, const struct gtsim_dbg_reg_req *rq,
                          const uint8_t *data, size_t data_len, bool write)
 {
     struct gtsim_hw *hw = s->root->hw;
@@ -174,12 +174,12 @@ static void do_registers(struct srv_session *s, const struct gtsim_dbg_reg_req *
         }
         gtsim_hw_unlock(hw);
     }
-    gtsim_srv_reply(s, r, r == ZE_RESULT_SUCCESS ? buf : NULL,
-                    r == ZE_RESULT_SUCCESS && buf ? bytes : 0);
+    gtsim_srv_reply_to(s, fd, r, r == ZE_RESULT_SUCCESS ? buf : NULL,
+                       r == ZE_RESULT_SUCCESS && buf ? bytes : 0);
     free(buf);
 }
 
-static void do_ack(struct srv_session *s, const zet_debug_event_t *ev)
+static void do_ack(struct srv_session *s, int fd, const zet_debug_event_t *ev)
 {
     struct gtsim_dbg_server *srv = s->srv;
     ze_result_t r = ZE_RESULT_ERROR_INVALID_ARGUMENT;
@@ -199,46 +199,46 @@ static void do_ack(struct srv_session *s, const zet_debug_event_t *ev)
     /* Reply before unlocking, for the reason do_resume gives: the module
      * creation waiting on srv->lock may otherwise run the application to
      * its exit before the acknowledgement is answered. */
-    gtsim_srv_reply(s, r, NULL, 0);
+    gtsim_srv_reply_to(s, fd, r, NULL, 0);
     pthread_mutex_unlock(&srv->lock);
 }
 
-void gtsim_srv_request(struct srv_session *s, const struct gtsim_dbg_hdr *h, void *p)
+void gtsim_srv_request(struct srv_session *s, int fd, const struct gtsim_dbg_hdr *h, void *p)
 {
     switch (h->type) {
     case GTSIM_DBG_ACK:
         if (h->len == sizeof(zet_debug_event_t) && s->attached)
-            do_ack(s, p);
+            do_ack(s, fd, p);
         else
-            gtsim_srv_reply(s, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
+            gtsim_srv_reply_to(s, fd, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
         break;
     case GTSIM_DBG_RESUME:
         if (h->len != sizeof(struct gtsim_dbg_thread_req) || !s->attached)
-            gtsim_srv_reply(s, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
+            gtsim_srv_reply_to(s, fd, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
         else
-            do_resume(s, p);
+            do_resume(s, fd, p);
         break;
     case GTSIM_DBG_READ_MEM:
     case GTSIM_DBG_WRITE_MEM: {
         const struct gtsim_dbg_mem_req *rq = p;
         bool write = h->type == GTSIM_DBG_WRITE_MEM;
         if (h->len < sizeof(*rq) || !s->attached || (write && h->len - sizeof(*rq) != rq->size))
-            gtsim_srv_reply(s, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
+            gtsim_srv_reply_to(s, fd, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
         else
-            do_memory(s, rq, (const uint8_t *)p + sizeof(*rq), write);
+            do_memory(s, fd, rq, (const uint8_t *)p + sizeof(*rq), write);
         break;
     }
     case GTSIM_DBG_READ_REGS:
     case GTSIM_DBG_WRITE_REGS:
         if (h->len < sizeof(struct gtsim_dbg_reg_req) || !s->attached)
-            gtsim_srv_reply(s, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
+            gtsim_srv_reply_to(s, fd, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
         else
-            do_registers(s, p, (const uint8_t *)p + sizeof(struct gtsim_dbg_reg_req),
+            do_registers(s, fd, p, (const uint8_t *)p + sizeof(struct gtsim_dbg_reg_req),
                          h->len - sizeof(struct gtsim_dbg_reg_req),
                          h->type == GTSIM_DBG_WRITE_REGS);
         break;
     default:
-        gtsim_srv_reply(s, ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, NULL, 0);
+        gtsim_srv_reply_to(s, fd, ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, NULL, 0);
         break;
     }
 }

@@ -42,14 +42,13 @@ static void *stream_main(void *arg)
     struct srv_stream *st = arg;
     struct gtsim_dbg_hdr h;
     void *p;
-    gtsim_srv_reply_on(st->fd);
     while (gtsim_dbg_recv(&st->rx, &h, &p) == 0) {
         /* Attach and detach stay on the first stream: they change what
          * the other streams' requests may touch. */
         if (streamable(h.type))
-            gtsim_srv_request(st->s, &h, p);
+            gtsim_srv_request(st->s, st->fd, &h, p);
         else
-            gtsim_srv_reply(st->s, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
+            gtsim_srv_reply_to(st->s, st->fd, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
         free(p);
     }
     forget(st->s, st->fd);
