@@ -275,6 +275,22 @@ static bool step_one(struct gtsim_hw *hw, uint32_t idx)
     return true;
 }
 
+/* Between two rounds: while a gtsim_hw_lock caller waits, do not take
+ * the lock back (for 2 ms at most, so execution never stops for long
+ * behind a stream of requests). */
+static void let_waiters_in(struct gtsim_hw *hw)
+{
+    uint64_t until = 0;
+    while (atomic_load(&hw->lock_waiters)) {
+        uint64_t now = now_ns();
+        if (!until)
+            until = now + 2000000u;
+        else if (now > until)
+            break;
+        sched_yield();
+    }
+}
+
 static void *worker_main(void *arg)
 {
     struct hw_worker *w = arg;
@@ -307,6 +323,7 @@ static void *worker_main(void *arg)
             }
         }
         pthread_mutex_unlock(&hw->lock);
+        let_waiters_in(hw);
         if (hw->cfg.pace) {
             uint64_t tick = 1000000000u / hw->cfg.pace;
             struct timespec ts = {0, (long)(tick < 1000000 ? tick : 1000000)};
@@ -408,6 +425,7 @@ struct gtsim_hw *gtsim_hw_create(const struct gtsim_hw_config *cfg, char *err, s
     hw->nsubslices = cfg->tiles * cfg->slices_per_tile * cfg->subslices;
     hw->nworkers = cfg->workers ? cfg->workers : 2;
     pthread_mutex_init(&hw->lock, NULL);
+    atomic_init(&hw->lock_waiters, 0);
     pthread_cond_init(&hw->work_cv, NULL);
     pthread_cond_init(&hw->free_cv, NULL);
 

@@ -117,7 +117,11 @@ void gtsim_hw_set_stop_hook_locked(struct gtsim_hw *hw, gtsim_hw_stop_fn fn, voi
 
 void gtsim_hw_lock(struct gtsim_hw *hw)
 {
+    if (pthread_mutex_trylock(&hw->lock) == 0)
+        return;
+    atomic_fetch_add(&hw->lock_waiters, 1); /* the workers step aside (hw_int.h) */
     pthread_mutex_lock(&hw->lock);
+    atomic_fetch_sub(&hw->lock_waiters, 1);
 }
 
 void gtsim_hw_unlock(struct gtsim_hw *hw)

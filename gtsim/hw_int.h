@@ -5,6 +5,7 @@
 #define GTSIM_HW_INT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -66,6 +67,12 @@ struct gtsim_hw {
     uint32_t nthreads, per_subslice, nsubslices;
 
     pthread_mutex_t lock;
+    /* Callers of gtsim_hw_lock blocked on it (a debugger's interrupt or
+     * read, the host API): the workers, which hold the lock for a whole
+     * round of execution and take it again at once, let them in first.
+     * Without this an interrupt of an executing kernel waited seconds
+     * (mutexes are not fair), where hardware halts at once. */
+    atomic_uint lock_waiters;
     pthread_cond_t work_cv; /* workers: something became runnable */
     pthread_cond_t free_cv; /* dispatcher and launch waiters: threads finished */
     bool shutdown;
