@@ -67,7 +67,9 @@ static uint32_t read_item(struct pass_ahead *a, unsigned k, uint32_t t)
         return 0;
     for (size_t s = 0; cat && s < regs_catalog_set_count(cat) && s < REPORT_MAX_SETS; s++) {
         uint32_t type = regs_catalog_set(cat, s)->props.type;
-        if (!(a->sets[k] & (1u << s)) || sess_regset_cached(p->m, k, t, type))
+        /* SBA is the device's, read once through the first thread that
+         * needs it: left to the pass, or two readers could both read it. */
+        if (!(a->sets[k] & (1u << s)) || type == REGS_SBA || sess_regset_cached(p->m, k, t, type))
             continue;
         /* A failed read is left to the pass, which reads again and says why. */
         if (sess_read_regset(p->m, k, t, type, &data, &size, &err) == 0)
