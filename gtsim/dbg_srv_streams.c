@@ -24,10 +24,14 @@ static bool streamable(uint32_t type)
            type == GTSIM_DBG_RESUME || type == GTSIM_DBG_ACK;
 }
 
+/* Closes the stream and says it is gone, under srv->lock: the session's
+ * end waits for every stream closed (the debugger's descriptor is then
+ * released), and never shuts a number already closed and reused. */
 static void forget(struct srv_session *s, int fd)
 {
     struct gtsim_dbg_server *srv = s->srv;
     pthread_mutex_lock(&srv->lock);
+    close(fd);
     for (unsigned i = 0; i < s->nstreams; i++)
         if (s->streams[i] == fd) {
             s->streams[i] = s->streams[--s->nstreams];
@@ -51,9 +55,8 @@ static void *stream_main(void *arg)
             gtsim_srv_reply_to(st->s, st->fd, ZE_RESULT_ERROR_INVALID_ARGUMENT, NULL, 0);
         free(p);
     }
+    gtsim_dbg_rx_fini(&st->rx); /* a descriptor the stream brought, if any */
     forget(st->s, st->fd);
-    close(st->fd);
-    gtsim_dbg_rx_fini(&st->rx);
     free(st);
     return NULL;
 }

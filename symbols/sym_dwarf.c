@@ -13,6 +13,8 @@
 
 #include <dwarf.h>
 
+#include <stdbool.h>
+
 #include "symbols/sym_int.h"
 
 struct memobj {
@@ -20,6 +22,15 @@ struct memobj {
     struct sym_module *m;
     size_t shnum, shstrndx;
 };
+
+/* Whether a section's bytes lie in the image. read_elf checked every
+ * section elf_nextscn walks, which leaves out section 0: a file may still
+ * give that one a type, offset and size (fuzz_symbols, 2026-11-29: an
+ * offset that wrapped the image pointer). */
+static bool in_image(const struct memobj *o, const GElf_Shdr *sh)
+{
+    return sh->sh_offset <= o->m->size && sh->sh_size <= o->m->size - sh->sh_offset;
+}
 
 static int mo_section_info(void *obj, Dwarf_Half i, Dwarf_Obj_Access_Section *s, int *error)
 {
@@ -35,7 +46,8 @@ static int mo_section_info(void *obj, Dwarf_Half i, Dwarf_Obj_Access_Section *s,
     /* An SHT_NULL entry is inactive: its other fields mean nothing, and
      * read_elf does not check them (fuzz_symbols: an SHT_NULL .debug_info
      * at offset 2^61 had libdwarf read far outside the image). */
-    s->size = sh.sh_type == SHT_NOBITS || sh.sh_type == SHT_NULL ? 0 : sh.sh_size;
+    s->size =
+        sh.sh_type == SHT_NOBITS || sh.sh_type == SHT_NULL || !in_image(o, &sh) ? 0 : sh.sh_size;
     s->name = name ? name : "";
     s->link = sh.sh_link;
     s->info = sh.sh_info;
@@ -68,7 +80,8 @@ static int mo_load_section(void *obj, Dwarf_Half i, Dwarf_Small **data, int *err
     struct memobj *o = obj;
     Elf_Scn *scn = elf_getscn(o->elf, i);
     GElf_Shdr sh;
-    if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || sh.sh_type == SHT_NULL)
+    if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || sh.sh_type == SHT_NULL ||
+        !in_image(o, &sh))
         return DW_DLV_NO_ENTRY;
     /* read_elf checked the bounds of every other type. The module's
      * private copy: libdwarf would only write to it to relocate, which
