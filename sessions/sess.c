@@ -179,9 +179,9 @@ static int close_session(struct sess_manager *m, struct session *s, struct zd_er
 
     if (s->detached)
         return 0;
-    /* The pump runs until zd_detach joins it and frees a module's symbols
+    /* The pump runs until zd_detach returns and frees a module's symbols
      * on MODULE_UNLOAD: take the list away from it first, and free the
-     * symbols only once it has stopped. */
+     * symbols only once it can no longer be called. */
     pthread_mutex_lock(&m->lock);
     mods = s->modules;
     nmods = s->nmodules;
@@ -191,8 +191,15 @@ static int close_session(struct sess_manager *m, struct session *s, struct zd_er
     for (size_t i = 0; i < nmods; i++)
         if (!mods[i].acked)
             (void)zd_ack(s->zs, &mods[i].ev, &e);
-    /* zd_detach joins the pump, which may need the lock: not held here. */
+    /* zd_detach joins the pump, which may need the lock: not held here.
+     * Or, when the reader is inside a read, it hands the detach over
+     * (ZD_E_PENDING) and the pump is never called again: the reader drops
+     * what it reads and detaches. Either way nothing calls back after
+     * this, so the symbols and the state can go. The late answer is the
+     * zd handle's (zd_wait_detached, zd_on_detach_failure). */
     rc = zd_detach(s->zs, derr ? derr : &e);
+    if (rc == ZD_E_PENDING)
+        rc = 0;
     for (size_t i = 0; i < nmods; i++)
         sym_module_close(mods[i].sym);
     free(mods);

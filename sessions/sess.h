@@ -79,9 +79,14 @@ int sess_attach(struct zd *zd, uint32_t pid, const struct sess_options *opt,
  * valid but the session is no longer alive, whatever the driver said. 0,
  * or the driver's refusal of zetDebugDetach in err (NULL: not wanted): the
  * threads may then still be stopped, which the caller must tell the user.
- * A debuggee already gone is not a failure. */
+ * A debuggee already gone is not a failure. Does not wait out the event
+ * reader's read: when it is inside one, the detach is handed to it (0, and
+ * err->code is ZD_E_PENDING) and the driver's answer comes later, through
+ * the zd handle given to sess_attach (zd_on_detach_failure,
+ * zd_wait_detached; zd_close waits for it). */
 int sess_detach(struct sess_manager *m, unsigned session, struct zd_error *err);
-/* Detaches every session (the driver resumes their threads) and frees. */
+/* Detaches every session as sess_detach does (handed-off detaches are
+ * the zd handle's to wait for) and frees. */
 void sess_detach_all(struct sess_manager *m);
 
 unsigned sess_count(struct sess_manager *m);

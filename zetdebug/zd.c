@@ -308,15 +308,16 @@ int zd_open(struct zd **out, struct zd_error *err)
     if (!zd)
         return zd_fail(err, ZD_E_NOMEM, 0, "out of memory");
     zd->thread_regsets = zd_lookup_thread_regsets();
+    pthread_mutex_init(&zd->handoff, NULL);
     rc = alt_drivers_unsafe(err);
     if (rc != 0) {
-        free(zd);
+        zd_close(zd);
         return rc;
     }
     ZD_COUNT_OTHER(zd);
     r = zeInit(0);
     if (r != ZE_RESULT_SUCCESS) {
-        free(zd);
+        zd_close(zd);
         return no_driver(err, r);
     }
     ZD_COUNT_OTHER(zd);
@@ -328,7 +329,7 @@ int zd_open(struct zd **out, struct zd_error *err)
         r = zeDriverGet(&ndrv, drivers);
     }
     if (r != ZE_RESULT_SUCCESS || ndrv == 0) {
-        free(zd);
+        zd_close(zd);
         return no_driver(err, r != ZE_RESULT_SUCCESS ? r : ZE_RESULT_ERROR_UNINITIALIZED);
     }
     for (uint32_t i = 0; i < ndrv && rc == 0; i++) {
@@ -361,6 +362,9 @@ void zd_close(struct zd *zd)
 {
     if (!zd)
         return;
+    /* No reader may outlive the handle: each holds zd for its counters. */
+    (void)zd_wait_detached(zd, NULL);
+    pthread_mutex_destroy(&zd->handoff);
     free(zd->devs);
     free(zd->handles);
     free(zd);

@@ -28,7 +28,9 @@ enum zd_err {
     ZD_E_OTHER = -11,
     ZD_E_NO_LEVEL_ZERO = -12, /* attach: the process has not loaded Level Zero */
     /* interrupt: NOT_READY, an identical interrupt is still pending; its
-     * answer (one event) will come, as for one accepted now */
+     * answer (one event) will come, as for one accepted now.
+     * zd_detach: handed to the session's reader, which detaches once its
+     * read returns; the result comes through zd_wait_detached */
     ZD_E_PENDING = -13,
 };
 
@@ -108,6 +110,9 @@ struct zd_stats {
 /* zeInit and enumeration of every driver's devices and sub-devices (roots
  * first, each followed by its sub-devices). */
 int zd_open(struct zd **out, struct zd_error *err);
+/* Waits for every detach handed to a reader (zd_wait_detached), so no
+ * reader thread outlives the handle, then frees it. Every session must
+ * have been detached (handed off or not) before. */
 void zd_close(struct zd *zd);
 size_t zd_device_count(const struct zd *zd);
 const struct zd_device *zd_device_at(const struct zd *zd, size_t index);
@@ -126,9 +131,35 @@ bool zd_has_thread_regsets(const struct zd *zd);
 
 int zd_attach(struct zd *zd, size_t device, uint32_t pid, struct zd_session **out,
               struct zd_error *err);
-/* Stops the reader (if any) and detaches. Safe on a session whose debuggee
- * is gone. */
+/* Ends the session; s is no longer the caller's whatever the answer. Safe
+ * on a session whose debuggee is gone (a lost device counts as success).
+ * Level Zero cannot cut short a zetDebugReadEvent, and zetDebugDetach
+ * frees the driver's session, so it is never called during a read:
+ * - the reader is inside zetDebugReadEvent: the detach is handed to it and
+ *   ZD_E_PENDING is returned at once. It never calls the event callback
+ *   again (an event it was reading is dropped: a held one is released by
+ *   the detach), calls zetDebugDetach when its read returns (within 50
+ *   ms), and its result comes through zd_wait_detached and the
+ *   late-failure callback (zd_on_detach_failure);
+ * - otherwise (no reader, or it is between reads or in the callback, which
+ *   may be using the caller's state): the reader is stopped and joined,
+ *   and the answer is zetDebugDetach's (0 or the failure).
+ * Refused (ZD_E_INVALID, nothing done) from the session's own callback. */
 int zd_detach(struct zd_session *s, struct zd_error *err);
+/* Joins every reader a detach was handed to and returns the first failure
+ * of their zetDebugDetach not yet returned (0 when none); the failure is
+ * then forgotten. Refused (ZD_E_INVALID) from a reader thread of zd's
+ * sessions: it could join itself. */
+int zd_wait_detached(struct zd *zd, struct zd_error *err);
+/* Called, on the reader thread, for each handed-off detach the driver
+ * refused (a lost device is no failure), with the session's device index
+ * and the error, before zd_wait_detached returns it. It runs concurrently
+ * with the caller's other threads (and with other readers' calls), so it
+ * must be thread-safe; it must not call zd_wait_detached or zd_close.
+ * Set it before the first detach that may be handed off; NULL removes
+ * it. fn and ctx must stay valid until zd_wait_detached or zd_close. */
+typedef void (*zd_detach_failed_fn)(void *ctx, size_t device, const struct zd_error *err);
+void zd_on_detach_failure(struct zd *zd, zd_detach_failed_fn fn, void *ctx);
 size_t zd_session_device(const struct zd_session *s);
 
 /* One blocking read with a timeout in ms (never a poll loop above this). */

@@ -32,6 +32,16 @@ struct zd {
     ze_device_handle_t *handles;
     struct zd_counters n;
     zd_thread_regsets_fn thread_regsets; /* NULL: the loader has none */
+
+    /* Detaches handed to a session's reader (zd_session.c). `handoff`
+     * guards the list, the first failure not yet returned by
+     * zd_wait_detached, and the late-failure callback. */
+    pthread_mutex_t handoff;
+    struct zd_session *handed; /* readers not yet joined, newest first */
+    bool late_failed;
+    struct zd_error late_err;
+    zd_detach_failed_fn on_failure;
+    void *on_failure_ctx;
 };
 
 struct zd_session {
@@ -40,15 +50,22 @@ struct zd_session {
     uint32_t pid;
     zet_debug_session_handle_t h;
 
-    /* The reader thread. `lock` guards stop and reader_running; `wake`
-     * lets zd_detach cut short the reader's back-off sleep. */
+    /* The reader thread. `lock` guards stop, in_read and handed_off;
+     * `wake` lets zd_detach cut short the reader's back-off sleep. */
     pthread_mutex_t lock;
     pthread_cond_t wake;
     bool stop;
+    bool in_read;        /* the reader is inside zetDebugReadEvent */
+    bool handed_off;     /* zd_detach left the detach to the reader */
     bool reader_started; /* set once by zd_start_reader, read by zd_detach */
     pthread_t reader;
     zd_event_fn fn;
     void *ctx;
+
+    /* A handed-off detach: the next in zd->handed, and `finished` (under
+     * zd->handoff) once the reader has detached and is about to return. */
+    struct zd_session *next_handed;
+    bool finished;
 };
 
 /* Count one Level Zero call of a kind (the field of struct zd_counters). */

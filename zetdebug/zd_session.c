@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* zetdebug: debug sessions, events and their reader thread, run control,
- * memory and registers. */
+/* zetdebug: debug sessions, events and their reader thread, detaches
+ * (handed to the reader during a read), run control, memory and
+ * registers. */
 #include "zetdebug/zd_impl.h"
 
 #include <errno.h>
@@ -13,10 +14,13 @@
 _Static_assert(sizeof(zet_debug_event_t) <= sizeof(((struct zd_event *)0)->raw),
                "struct zd_event.raw must hold a zet_debug_event_t");
 
-/* How long one zetDebugReadEvent of the reader thread may block. Only so
- * the reader notices zd_detach, whose join waits out the slice: every
- * `zestub dump` and every detach pays up to this much (200 ms before
- * 2026-11-24); events themselves wake the reader at once. */
+/* How long one zetDebugReadEvent of the reader thread may block (200 ms
+ * before 2026-11-24); events themselves wake the reader at once. Only so
+ * the reader notices a stop: Level Zero has no call that ends a read in
+ * progress. zd_detach does not wait it out: during a read it hands the
+ * detach to the reader, which makes it when the read returns, at most
+ * this much later; zd_wait_detached (every dump, the server's exit) and
+ * zd_close wait up to this much once, for all sessions together. */
 #define READER_SLICE_MS 50
 /* Event reads failing in a row, READER_RETRY_MS apart, before the session
  * is taken for dead: about 2.5 s. */
@@ -85,6 +89,158 @@ size_t zd_session_device(const struct zd_session *s)
     return s->device;
 }
 
+static void session_free(struct zd_session *s)
+{
+    pthread_cond_destroy(&s->wake);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+static bool on_reader_of(const struct zd *zd)
+{
+    return reader_of && reader_of->zd == zd;
+}
+
+/* ---- detaches handed to the reader -------------------------------------------
+ * Level Zero has no call that ends a zetDebugReadEvent in progress, and
+ * zetDebugDetach frees the driver's session (Intel's compute-runtime,
+ * gtsim), so it must wait for the read to return: rather than make
+ * zd_detach's caller wait out the reader's slice, the reader makes the call
+ * itself when its read returns. struct zd keeps the readers to join, and
+ * the first failure to give. */
+
+/* Joins the handed-off readers that have already detached (their join
+ * waits only for the thread's return), so a long-lived caller that never
+ * calls zd_wait_detached keeps no finished thread unjoined. */
+static void reap_finished(struct zd *zd)
+{
+    struct zd_session **p, *done = NULL;
+    pthread_mutex_lock(&zd->handoff);
+    for (p = &zd->handed; *p;) {
+        struct zd_session *s = *p;
+        if (!s->finished) {
+            p = &s->next_handed;
+            continue;
+        }
+        *p = s->next_handed;
+        s->next_handed = done;
+        done = s;
+    }
+    pthread_mutex_unlock(&zd->handoff);
+    while (done) {
+        struct zd_session *s = done;
+        done = s->next_handed;
+        pthread_join(s->reader, NULL);
+        session_free(s);
+    }
+}
+
+static int hand_off(struct zd_session *s, struct zd_error *err)
+{
+    struct zd *zd = s->zd;
+    /* Not from a reader of zd: it would join threads from a callback. */
+    if (!on_reader_of(zd))
+        reap_finished(zd);
+    pthread_mutex_lock(&zd->handoff);
+    s->next_handed = zd->handed;
+    zd->handed = s;
+    pthread_mutex_unlock(&zd->handoff);
+    return zd_fail(err, ZD_E_PENDING, 0,
+                   "detaching: handed to the session's event reader, which detaches when its "
+                   "read returns");
+}
+
+static void finish_handoff(struct zd_session *s)
+{
+    struct zd *zd = s->zd;
+    struct zd_error e;
+    zd_detach_failed_fn fn = NULL;
+    void *ctx = NULL;
+    ze_result_t r;
+
+    ZD_COUNT(zd, detach);
+    r = zetDebugDetach(s->h);
+    if (r == ZE_RESULT_ERROR_DEVICE_LOST) /* the debuggee is gone: success */
+        r = ZE_RESULT_SUCCESS;
+    zd_from_result(&e, r, "detaching");
+    pthread_mutex_lock(&zd->handoff);
+    if (r != ZE_RESULT_SUCCESS) {
+        if (!zd->late_failed)
+            zd->late_err = e;
+        zd->late_failed = true;
+        fn = zd->on_failure;
+        ctx = zd->on_failure_ctx;
+    }
+    pthread_mutex_unlock(&zd->handoff);
+    /* Outside the lock: the callback may take the caller's own locks, and
+     * those may be held around a zd_detach that takes this one. */
+    if (fn)
+        fn(ctx, s->device, &e);
+    pthread_mutex_lock(&zd->handoff);
+    s->finished = true;
+    pthread_mutex_unlock(&zd->handoff);
+}
+
+int zd_wait_detached(struct zd *zd, struct zd_error *err)
+{
+    struct zd_session *s;
+    struct zd_error e;
+    bool failed;
+
+    if (!zd)
+        return zd_fail(err, ZD_E_INVALID, 0, "no zetdebug handle");
+    if (on_reader_of(zd))
+        return zd_fail(err, ZD_E_INVALID, 0,
+                       "zd_wait_detached called from an event reader: it could join itself");
+    pthread_mutex_lock(&zd->handoff);
+    s = zd->handed;
+    zd->handed = NULL;
+    pthread_mutex_unlock(&zd->handoff);
+    while (s) {
+        struct zd_session *next = s->next_handed;
+        pthread_join(s->reader, NULL);
+        session_free(s);
+        s = next;
+    }
+    pthread_mutex_lock(&zd->handoff);
+    failed = zd->late_failed;
+    e = zd->late_err;
+    zd->late_failed = false;
+    pthread_mutex_unlock(&zd->handoff);
+    if (!failed)
+        return zd_from_result(err, ZE_RESULT_SUCCESS, "");
+    if (err)
+        *err = e;
+    return e.code;
+}
+
+void zd_on_detach_failure(struct zd *zd, zd_detach_failed_fn fn, void *ctx)
+{
+    if (!zd)
+        return;
+    pthread_mutex_lock(&zd->handoff);
+    zd->on_failure = fn;
+    zd->on_failure_ctx = ctx;
+    pthread_mutex_unlock(&zd->handoff);
+}
+
+/* Asks the reader to stop. True when it is inside zetDebugReadEvent: the
+ * detach is then handed to it and it is not joined. Otherwise it is joined
+ * (its callback may be using the caller's state, which the caller frees
+ * after zd_detach). */
+static bool stop_reader(struct zd_session *s)
+{
+    bool handed;
+    pthread_mutex_lock(&s->lock);
+    s->stop = true;
+    handed = s->handed_off = s->in_read;
+    pthread_cond_broadcast(&s->wake);
+    pthread_mutex_unlock(&s->lock);
+    if (!handed)
+        pthread_join(s->reader, NULL);
+    return handed;
+}
+
 int zd_detach(struct zd_session *s, struct zd_error *err)
 {
     ze_result_t r;
@@ -93,18 +249,11 @@ int zd_detach(struct zd_session *s, struct zd_error *err)
     if (reader_of == s)
         return zd_fail(err, ZD_E_INVALID, 0,
                        "zd_detach called from the session's own event callback");
-    if (s->reader_started) {
-        pthread_mutex_lock(&s->lock);
-        s->stop = true;
-        pthread_cond_broadcast(&s->wake);
-        pthread_mutex_unlock(&s->lock);
-        pthread_join(s->reader, NULL);
-    }
+    if (s->reader_started && stop_reader(s))
+        return hand_off(s, err);
     ZD_COUNT(s->zd, detach);
     r = zetDebugDetach(s->h);
-    pthread_cond_destroy(&s->wake);
-    pthread_mutex_destroy(&s->lock);
-    free(s);
+    session_free(s);
     /* A debuggee that is gone has detached us already: that is success. */
     if (r == ZE_RESULT_ERROR_DEVICE_LOST)
         r = ZE_RESULT_SUCCESS;
@@ -214,13 +363,47 @@ static bool pause_unless_stopped(struct zd_session *s, uint64_t ms)
     return stop;
 }
 
-static bool stop_requested(struct zd_session *s)
+/* Marks the reader inside zetDebugReadEvent, unless zd_detach has asked
+ * it to stop: false then. Under the lock, so zd_detach sees either a stop
+ * the reader will notice before reading, or a read in progress. */
+static bool enter_read(struct zd_session *s)
 {
-    bool stop;
+    bool go;
     pthread_mutex_lock(&s->lock);
-    stop = s->stop;
+    go = !s->stop;
+    s->in_read = go;
     pthread_mutex_unlock(&s->lock);
-    return stop;
+    return go;
+}
+
+/* The read has returned: true when zd_detach handed the detach over
+ * meanwhile (the caller may have freed what the callback uses). */
+static bool leave_read(struct zd_session *s)
+{
+    bool handed;
+    pthread_mutex_lock(&s->lock);
+    s->in_read = false;
+    handed = s->handed_off;
+    pthread_mutex_unlock(&s->lock);
+    return handed;
+}
+
+/* The session is dead (device lost, debuggee gone without a DETACHED
+ * event), or its events cannot be read: tell the callback the way the
+ * driver would have, with reason 0 (INVALID). Failing reads are marked,
+ * with the driver's words: the application may be alive, and the session
+ * still holds its threads until zd_detach. */
+static void deliver_end(struct zd_session *s, int rc, struct zd_error *err)
+{
+    struct zd_event ev;
+    memset(&ev, 0, sizeof(ev));
+    ev.type = ZD_EV_DETACHED;
+    ev.detach_reason = 0;
+    if (rc != ZD_E_LOST) {
+        err->code = rc;
+        ev.read_error = err;
+    }
+    s->fn(s->ctx, &ev);
 }
 
 static void *reader_main(void *arg)
@@ -228,11 +411,15 @@ static void *reader_main(void *arg)
     struct zd_session *s = arg;
     unsigned failures = 0; /* event reads failed in a row */
     reader_of = s;
-    while (!stop_requested(s)) {
+    while (enter_read(s)) {
         struct zd_event ev;
         struct zd_error err;
         uint64_t t0 = now_ms();
         int rc = read_one(s, READER_SLICE_MS, &ev, &err);
+        if (leave_read(s)) {
+            finish_handoff(s); /* no callback: the event is dropped */
+            break;
+        }
         if (rc == 0)
             failures = 0;
         if (rc == ZD_E_TIMEOUT) {
@@ -256,20 +443,7 @@ static void *reader_main(void *arg)
             continue;
         }
         if (rc != 0) {
-            /* The session is dead (device lost, debuggee gone without a
-             * DETACHED event), or its events cannot be read: tell the
-             * callback the way the driver would have, with reason 0
-             * (INVALID), and stop. Failing reads are marked, with the
-             * driver's words: the application may be alive, and the
-             * session still holds its threads until zd_detach. */
-            memset(&ev, 0, sizeof(ev));
-            ev.type = ZD_EV_DETACHED;
-            ev.detach_reason = 0;
-            if (rc != ZD_E_LOST) {
-                err.code = rc;
-                ev.read_error = &err;
-            }
-            s->fn(s->ctx, &ev);
+            deliver_end(s, rc, &err);
             break;
         }
         s->fn(s->ctx, &ev);

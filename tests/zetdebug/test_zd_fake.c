@@ -43,6 +43,12 @@ static struct {
     /* sessions */
     ze_result_t attach_r, detach_r, ack_r, run_r, mem_r, reg_r;
     pthread_mutex_t lock;
+    pthread_cond_t cond;
+    /* Reads wait at a shut gate whatever their timeout, so a test knows
+     * the reader is inside zetDebugReadEvent (reading). */
+    bool gated, reading;
+    unsigned gate_shut; /* times the gate was shut, for gate_watchdog */
+    unsigned detaches;  /* zetDebugDetach calls */
     struct {
         ze_result_t r;
         zet_debug_event_type_t type;
@@ -50,7 +56,7 @@ static struct {
     } script[16];
     unsigned nscript, next;
     unsigned acks;
-} F = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} F = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
 
 ze_result_t ZE_APICALL zeInit(ze_init_flags_t flags)
 {
@@ -190,8 +196,13 @@ ze_result_t ZE_APICALL zetDebugAttach(zet_device_handle_t h, const zet_debug_con
 
 ze_result_t ZE_APICALL zetDebugDetach(zet_debug_session_handle_t s)
 {
+    ze_result_t r;
     (void)s;
-    return F.detach_r;
+    pthread_mutex_lock(&F.lock);
+    F.detaches++;
+    r = F.reading ? ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE : F.detach_r; /* never during a read */
+    pthread_mutex_unlock(&F.lock);
+    return r;
 }
 
 ze_result_t ZE_APICALL zetDebugReadEvent(zet_debug_session_handle_t s, uint64_t timeout,
@@ -200,6 +211,13 @@ ze_result_t ZE_APICALL zetDebugReadEvent(zet_debug_session_handle_t s, uint64_t 
     ze_result_t r = ZE_RESULT_NOT_READY;
     (void)s;
     pthread_mutex_lock(&F.lock);
+    if (F.gated) {
+        F.reading = true;
+        pthread_cond_broadcast(&F.cond);
+        while (F.gated)
+            pthread_cond_wait(&F.cond, &F.lock);
+        F.reading = false;
+    }
     if (F.next < F.nscript) {
         r = F.script[F.next].r;
         memset(ev, 0, sizeof(*ev));
@@ -639,13 +657,243 @@ static void test_thread_regsets(struct zd *zd)
     zd_detach(s, &e);
 }
 
+/* ---- detaches handed to the reader ---- */
+
+/* Waits (10 s at most) until a read is held at the gate. */
+static bool gate_reached(void)
+{
+    struct timespec until;
+    bool reading;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 10;
+    pthread_mutex_lock(&F.lock);
+    while (!F.reading && pthread_cond_timedwait(&F.cond, &F.lock, &until) == 0) {
+    }
+    reading = F.reading;
+    pthread_mutex_unlock(&F.lock);
+    return reading;
+}
+
+/* Opens the gate shut for the n-th time after 5 s if it still is: a
+ * zetdebug that joined a reader held at it would otherwise hang the test
+ * instead of failing it. */
+static void *gate_watchdog(void *arg)
+{
+    const struct timespec wait = {5, 0};
+    nanosleep(&wait, NULL);
+    pthread_mutex_lock(&F.lock);
+    if (F.gated && F.gate_shut == (unsigned)(uintptr_t)arg) {
+        F.gated = false;
+        pthread_cond_broadcast(&F.cond);
+    }
+    pthread_mutex_unlock(&F.lock);
+    return NULL;
+}
+
+static void gate(bool shut)
+{
+    pthread_t dog;
+    pthread_mutex_lock(&F.lock);
+    F.gated = shut;
+    F.gate_shut += shut;
+    pthread_cond_broadcast(&F.cond);
+    if (shut && pthread_create(&dog, NULL, gate_watchdog, (void *)(uintptr_t)F.gate_shut) == 0)
+        pthread_detach(dog);
+    pthread_mutex_unlock(&F.lock);
+}
+
+static unsigned detaches(void)
+{
+    unsigned n;
+    pthread_mutex_lock(&F.lock);
+    n = F.detaches;
+    pthread_mutex_unlock(&F.lock);
+    return n;
+}
+
+/* Attaches with the gate shut, starts the reader and waits until it is
+ * inside a read; then zd_detach must hand the detach over. Returns the
+ * zd_detach answer, -100 when the read never came. */
+static int detach_during_read(struct zd *zd, struct seen *w, struct zd_error *e)
+{
+    gate(true);
+    if (zd_attach(zd, 0, 42, &w->s, e) != 0 || zd_start_reader(w->s, on_event, w, e) != 0 ||
+        !gate_reached()) {
+        gate(false);
+        return -100;
+    }
+    return zd_detach(w->s, e);
+}
+
+/* What the late-failure callback was given. */
+struct late {
+    pthread_mutex_t lock;
+    unsigned n;
+    size_t device;
+    struct zd_error e;
+};
+
+static void on_late(void *ctx, size_t device, const struct zd_error *e)
+{
+    struct late *l = ctx;
+    pthread_mutex_lock(&l->lock);
+    l->n++;
+    l->device = device;
+    l->e = *e;
+    pthread_mutex_unlock(&l->lock);
+}
+
+static void test_handoff(struct zd *zd)
+{
+    struct seen w = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
+    struct zd_stats before, after;
+    struct zd_error e;
+    unsigned during;
+    int rc;
+
+    /* A module load that needs an acknowledgement is what the held read
+     * returns: read after the hand-off, it is dropped (the detach
+     * releases it), never delivered. */
+    pthread_mutex_lock(&F.lock);
+    F.next = 0;
+    F.acks = 0;
+    F.detaches = 0;
+    script(0, ZE_RESULT_SUCCESS, ZET_DEBUG_EVENT_TYPE_MODULE_LOAD, true);
+    pthread_mutex_unlock(&F.lock);
+    zd_get_stats(zd, &before);
+    rc = detach_during_read(zd, &w, &e);
+    during = detaches();
+    tap_ok(rc == ZD_E_PENDING && e.code == ZD_E_PENDING && during == 0,
+           "zd_detach during a read: handed to the reader (%s), zetDebugDetach not called while "
+           "the read is in progress (%u calls): %s",
+           zd_err_name(rc), during, e.msg);
+    gate(false);
+    rc = zd_wait_detached(zd, &e);
+    zd_get_stats(zd, &after);
+    tap_ok(rc == 0 && detaches() == 1 && after.detach - before.detach == 1,
+           "zd_wait_detached: the reader detached once, counted (%u calls, rc %d)", detaches(), rc);
+    tap_ok(w.n == 0 && F.next == 1 && F.acks == 0,
+           "the event its read returned (%u read) never reached the callback (%u calls) nor was "
+           "acknowledged",
+           F.next, w.n);
+}
+
+static void test_handoff_failure(struct zd *zd)
+{
+    struct seen w = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
+    struct late l = {.lock = PTHREAD_MUTEX_INITIALIZER};
+    struct zd_error e;
+    int rc;
+
+    zd_on_detach_failure(zd, on_late, &l);
+    pthread_mutex_lock(&F.lock);
+    F.nscript = F.next = 0;
+    F.detaches = 0;
+    F.detach_r = ZE_RESULT_ERROR_UNKNOWN;
+    pthread_mutex_unlock(&F.lock);
+    rc = detach_during_read(zd, &w, &e);
+    tap_ok(rc == ZD_E_PENDING, "a second hand-off (%s)", zd_err_name(rc));
+    gate(false);
+    rc = zd_wait_detached(zd, &e);
+    tap_ok(rc == ZD_E_OTHER && detaches() == 1 &&
+               strncmp(e.msg, "detaching: unknown driver error", 31) == 0,
+           "the driver's late refusal is zd_wait_detached's answer: %s", e.msg);
+    tap_ok(l.n == 1 && l.device == 0 && l.e.code == ZD_E_OTHER && strcmp(l.e.msg, e.msg) == 0,
+           "and was given to the late-failure callback, with the device (%u calls)", l.n);
+    tap_ok(zd_wait_detached(zd, &e) == 0, "given once: the next zd_wait_detached answers 0");
+
+    F.detach_r = ZE_RESULT_ERROR_DEVICE_LOST;
+    rc = detach_during_read(zd, &w, &e);
+    gate(false);
+    tap_ok(rc == ZD_E_PENDING && zd_wait_detached(zd, &e) == 0 && l.n == 1 && detaches() == 2,
+           "a lost device at the late detach is a success: no failure, no callback");
+    F.detach_r = ZE_RESULT_SUCCESS;
+    zd_on_detach_failure(zd, NULL, NULL);
+}
+
+/* A callback in progress: zd_detach joins it (it may be using the
+ * caller's state), and the callback cannot join readers itself. */
+struct slow {
+    struct zd *zd;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool entered, done;
+    int wait_rc;
+};
+
+static void on_slow(void *ctx, const struct zd_event *ev)
+{
+    struct slow *w = ctx;
+    const struct timespec pause = {0, 50 * 1000000L};
+    struct zd_error e;
+    (void)ev;
+    pthread_mutex_lock(&w->lock);
+    w->entered = true;
+    pthread_cond_broadcast(&w->cond);
+    pthread_mutex_unlock(&w->lock);
+    w->wait_rc = zd_wait_detached(w->zd, &e);
+    nanosleep(&pause, NULL);
+    pthread_mutex_lock(&w->lock);
+    w->done = true;
+    pthread_mutex_unlock(&w->lock);
+}
+
+static void test_detach_in_callback(struct zd *zd)
+{
+    struct slow w = {.zd = zd, .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
+    struct zd_session *s = NULL;
+    struct zd_error e;
+    bool done;
+    int rc;
+
+    pthread_mutex_lock(&F.lock);
+    F.next = 0;
+    F.detaches = 0;
+    script(0, ZE_RESULT_SUCCESS, ZET_DEBUG_EVENT_TYPE_PROCESS_ENTRY, false);
+    pthread_mutex_unlock(&F.lock);
+    if (zd_attach(zd, 0, 42, &s, &e) != 0 || zd_start_reader(s, on_slow, &w, &e) != 0) {
+        tap_ok(0, "reader for a slow callback: %s", e.msg);
+        return;
+    }
+    pthread_mutex_lock(&w.lock);
+    while (!w.entered)
+        pthread_cond_wait(&w.cond, &w.lock);
+    pthread_mutex_unlock(&w.lock);
+    rc = zd_detach(s, &e);
+    pthread_mutex_lock(&w.lock);
+    done = w.done;
+    pthread_mutex_unlock(&w.lock);
+    tap_ok(rc == 0 && done && detaches() == 1,
+           "zd_detach while the callback runs joins it, then detaches (%s)", zd_err_name(rc));
+    tap_ok(w.wait_rc == ZD_E_INVALID, "zd_wait_detached from a callback is refused");
+}
+
+/* zd_close with a detach still handed off: it joins the reader, which
+ * detaches first (ASan and valgrind see the session freed). */
+static void test_close_joins(struct zd *zd)
+{
+    struct seen w = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
+    struct zd_error e;
+    int rc;
+
+    pthread_mutex_lock(&F.lock);
+    F.nscript = F.next = 0;
+    F.detaches = 0;
+    pthread_mutex_unlock(&F.lock);
+    rc = detach_during_read(zd, &w, &e);
+    gate(false);
+    zd_close(zd);
+    tap_ok(rc == ZD_E_PENDING && detaches() == 1 && w.n == 0,
+           "zd_close waits for a handed-off detach (%u calls)", detaches());
+}
+
 int main(void)
 {
     struct fdev dev[1];
     struct zd *zd = NULL;
     struct zd_error e = {0};
 
-    tap_plan(3 + 11 + 18 + 8 + 5);
+    tap_plan(3 + 11 + 18 + 8 + 5 + 3 + 5 + 2 + 1);
     F.ndrivers = 1;
     test_no_devices();
     test_filter();
@@ -657,6 +905,9 @@ int main(void)
     test_calls(zd);
     test_reader(zd);
     test_thread_regsets(zd);
-    zd_close(zd);
+    test_handoff(zd);
+    test_handoff_failure(zd);
+    test_detach_in_callback(zd);
+    test_close_joins(zd);
     return tap_done();
 }
