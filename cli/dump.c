@@ -282,7 +282,7 @@ static int attach_hang(const struct dump_opts *o, struct zd *zd, struct sess_man
     rc = dump_hang_take(&h, rc, out, m, o, o->pid);
     rc = dump_close(out, m, rc);
     dump_hang_timing(&h, dump_now_s());
-    dump_detach(m);
+    dump_detach(zd, m);
     sess_detach_all(m);
     zd_close(zd);
     /* After the detach: the driver has resumed everything by then. */
@@ -353,7 +353,7 @@ int cli_dump(int argc, char **argv)
                 dump_trigger_name(o.on));
     }
     rc = dump_close(out, m, rc);
-    dump_detach(m);
+    dump_detach(zd, m);
     sess_detach_all(m);
     zd_close(zd);
     return rc;

@@ -64,8 +64,10 @@ int dump_trigger_note(struct sess_manager *m, enum trigger on, const struct sess
  * 3 timeout, 4 application gone. */
 int dump_wait_trigger(struct sess_manager *m, enum trigger on, double deadline);
 /* Detaches every live device, saying on stderr which one the driver would
- * not let go of (its threads may still be stopped); the manager stays. */
-void dump_detach(struct sess_manager *m);
+ * not let go of (its threads may still be stopped); the manager stays.
+ * Returns once every device is detached (the driver has resumed its
+ * threads), handed-off detaches included. */
+void dump_detach(struct zd *zd, struct sess_manager *m);
 /* The same, and 5 as soon as WAKE_FD is readable (launch mode: the
  * program ended), so that nothing waits for a polling slice. */
 int dump_wait_trigger_or(struct sess_manager *m, enum trigger on, double deadline, int wake_fd);

@@ -122,7 +122,7 @@ static int observe(struct run *r)
         rc = dump_hang_take(r->hang, rc, r->out, r->m, r->o, (uint32_t)r->l.target);
         r->core_failed = rc == DUMP_EXIT_CORE; /* dumped, without its core */
         r->dumped = rc == DUMP_EXIT_HANG || r->core_failed;
-        dump_detach(r->m);
+        dump_detach(r->zd, r->m);
         /* After the detach: the driver has resumed everything by then. */
         if (r->dumped && r->o->after_hang == AFTER_HANG_KILL) {
             kill(r->l.target, SIGKILL);
@@ -142,7 +142,7 @@ static int observe(struct run *r)
     }
     /* Detached, the program runs on at full speed; the manager stays for
      * the statistics of the document. */
-    dump_detach(r->m);
+    dump_detach(r->zd, r->m);
     return rc;
 }
 

@@ -193,16 +193,34 @@ int dump_trigger_note(struct sess_manager *m, enum trigger on, const struct sess
     }
 }
 
-void dump_detach(struct sess_manager *m)
+static void say_detach_failed(const char *slot, const struct zd_error *e)
 {
+    fprintf(stderr,
+            "zestub dump: detaching from device [%s] failed, its threads may still be stopped: "
+            "%s\n",
+            slot, e->msg);
+}
+
+/* A detach handed to an event reader that the driver refused, said from
+ * that reader's thread: one fprintf, so the line stays whole. */
+static void late_detach_failed(void *ctx, size_t device, const struct zd_error *e)
+{
+    say_detach_failed(zd_device_at(ctx, device)->pci_slot, e);
+}
+
+void dump_detach(struct zd *zd, struct sess_manager *m)
+{
+    /* Each detach is handed to its device's event reader if that is
+     * inside a read, then all are waited for at once: a dump of N devices
+     * waits one reader's slice, not N. */
+    zd_on_detach_failure(zd, late_detach_failed, zd);
     for (unsigned k = 0; m && k < sess_count(m); k++) {
         struct zd_error err;
         if (sess_alive(m, k) && sess_detach(m, k, &err) != 0)
-            fprintf(stderr,
-                    "zestub dump: detaching from device [%s] failed, its threads may still be "
-                    "stopped: %s\n",
-                    sess_device(m, k)->pci_slot, err.msg);
+            say_detach_failed(sess_device(m, k)->pci_slot, &err);
     }
+    (void)zd_wait_detached(zd, NULL);
+    zd_on_detach_failure(zd, NULL, NULL);
 }
 
 int dump_wait_trigger(struct sess_manager *m, enum trigger on, double deadline)

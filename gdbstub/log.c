@@ -22,11 +22,15 @@ void rsp_logf(const struct rsp_log *l, enum rsp_log_level lv, const char *fmt, .
     if (!rsp_log_on(l, lv))
         return;
     /* One fprintf per part, then a flush: a line may interleave with the
-     * application's output on a shared terminal but is never held back. */
+     * application's output on a shared terminal but is never held back.
+     * The stream is locked around the parts: event reader threads log too
+     * (a detach the driver refused late), and a line stays whole. */
+    flockfile(l->f);
     fprintf(l->f, "zestub: %s: ", names[lv]);
     va_start(ap, fmt);
     vfprintf(l->f, fmt, ap);
     va_end(ap);
     fputc('\n', l->f);
     fflush(l->f);
+    funlockfile(l->f);
 }

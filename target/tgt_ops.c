@@ -57,6 +57,24 @@ static int failed_access(struct tgt *t, uint32_t pid, const struct zd_error *e, 
 
 static void release_manager(struct tgt *t);
 
+/* On the caller's thread, or on a reader thread (late_detach_failed): reads
+ * only what is set before the first attach (the device list, the log's
+ * settings); rsp_logf writes each line whole. */
+static void log_detach_refused(struct tgt *t, size_t device, const struct zd_error *e)
+{
+    rsp_logf(&t->log, RSP_LOG_WARNING,
+             "the driver refused to detach from device [%s] (%s); the session is closed all the "
+             "same, but its threads may still be stopped",
+             zd_device_at(t->zd, device)->pci_slot, e->msg);
+}
+
+/* zd_on_detach_failure's callback: a detach handed to an event reader
+ * (the client was answered at once) that the driver refused. */
+static void late_detach_failed(void *ctx, size_t device, const struct zd_error *e)
+{
+    log_detach_refused(ctx, device, e);
+}
+
 static size_t t_process_count(void *ctx);
 
 static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *err, size_t errlen)
@@ -74,6 +92,7 @@ static int t_attach(void *ctx, uint32_t host_pid, struct rsp_event *stop, char *
         return -EBUSY;
     }
     sess_options_from_env(&opt);
+    (void)zd_wait_detached(t->zd, NULL); /* a detach not yet made keeps the device busy */
     rc = sess_attach(t->zd, host_pid, &opt, &t->m, &e);
     t->host_pid = host_pid;
     if (rc) {
@@ -359,14 +378,14 @@ static int t_detach(void *ctx, uint32_t pid, char *err, size_t errlen)
     /* The driver resumes the session's threads on detach. A refusal is
      * said on stderr, but the client still gets OK: the session is closed
      * whatever the driver answered (Intel's runtime frees it in any case),
-     * and an error would leave GDB believing it is still attached. */
+     * and an error would leave GDB believing it is still attached. When
+     * the event reader is inside a read, the detach is handed to it and
+     * made within its slice: a refusal then comes through
+     * late_detach_failed, with the same words. */
     {
         struct zd_error e;
         if (sess_detach(t->m, pid - 1, &e) != 0)
-            rsp_logf(&t->log, RSP_LOG_WARNING,
-                     "the driver refused to detach from device [%s] (%s); the session is "
-                     "closed all the same, but its threads may still be stopped",
-                     sess_device(t->m, pid - 1)->pci_slot, e.msg);
+            log_detach_refused(t, (size_t)sess_device(t->m, pid - 1)->index, &e);
     }
     fprintf(stderr, "Detached from device [%s]\n", sess_device(t->m, pid - 1)->pci_slot);
     if (t_process_count(t) == 0) {
@@ -477,6 +496,10 @@ static void release_manager(struct tgt *t)
                      sess_device(t->m, k)->pci_slot, e.msg);
     }
     sess_detach_all(t->m);
+    /* Detaches handed to readers are made before the release is done (a
+     * refusal is logged by late_detach_failed), so none is left behind a
+     * server that exits or serves the next client. */
+    (void)zd_wait_detached(t->zd, NULL);
     t->m = NULL;
     tgt_kept_clear(t);
     tgt_xpti_free(t->xpti);
@@ -595,6 +618,7 @@ int tgt_target_new(struct rsp_target *out, char *err, size_t errlen)
         free(t);
         return -ENODEV;
     }
+    zd_on_detach_failure(t->zd, late_detach_failed, t);
     t->ops = ops;
     out->ops = &t->ops;
     out->ctx = t;
