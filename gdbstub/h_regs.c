@@ -27,8 +27,13 @@ struct regctx {
 };
 
 /* The Hg thread and its layout; false with the error reply built (a
- * process that ended says so). */
-static bool current(struct rsp_server *s, struct regctx *r)
+ * process that ended says so). reading: a process that ended but is
+ * still listed (its exit not reported yet) lets its threads be read, as
+ * registers that cannot be read ("xx", protocol 1.3): Intel's GDB reads
+ * the thread of a stop it is still showing, and an error there ends the
+ * stop's display ("Could not read registers") instead of showing the
+ * thread unavailable. */
+static bool current_for(struct rsp_server *s, struct regctx *r, bool reading)
 {
     struct rsp_thread_info ti;
     struct rsp_tdesc td;
@@ -38,7 +43,7 @@ static bool current(struct rsp_server *s, struct regctx *r)
             rsp_reply_e01(&s->reply);
         return false;
     }
-    if (rsp_reply_if_exited(s, r->pid))
+    if (!reading && rsp_reply_if_exited(s, r->pid))
         return false;
     if (s->target.ops->thread_info(s->target.ctx, r->pid, r->tid, &ti) < 0 ||
         s->target.ops->tdesc(s->target.ctx, ti.tdesc, &td) < 0 || !td.regs) {
@@ -47,6 +52,11 @@ static bool current(struct rsp_server *s, struct regctx *r)
     }
     r->regs = td.regs;
     return true;
+}
+
+static bool current(struct rsp_server *s, struct regctx *r)
+{
+    return current_for(s, r, false);
 }
 
 /* Appends one register's value (or its "xx..."). */
@@ -87,7 +97,7 @@ enum rsp_hresult rsp_h_read_regs(struct rsp_server *s, const char *arg, size_t l
         rsp_hostview_read_regs(s);
         return RSP_H_REPLY;
     }
-    if (!current(s, &r))
+    if (!current_for(s, &r, true))
         return RSP_H_REPLY;
     for (size_t i = 0; i < regs_catalog_count(r.regs); i++)
         put_reg(s, &r, regs_catalog_at(r.regs, i));
@@ -97,7 +107,7 @@ enum rsp_hresult rsp_h_read_regs(struct rsp_server *s, const char *arg, size_t l
 enum rsp_hresult rsp_h_expedited(struct rsp_server *s, const char *arg, size_t len)
 {
     struct regctx r;
-    if (!current(s, &r))
+    if (!current_for(s, &r, true))
         return RSP_H_REPLY;
     /* Every expedited register, each set read once per thread and stop (the
      * target's cache): a register left out would cost the client's g, every
@@ -127,7 +137,7 @@ enum rsp_hresult rsp_h_read_reg(struct rsp_server *s, const char *arg, size_t le
         rsp_hostview_read_reg(s, n);
         return RSP_H_REPLY;
     }
-    if (!current(s, &r))
+    if (!current_for(s, &r, true))
         return RSP_H_REPLY;
     if (n >= regs_catalog_count(r.regs)) {
         rsp_reply_e01(&s->reply);
