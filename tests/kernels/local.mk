@@ -6,6 +6,7 @@
 EXTRA_DIST += \
 	tests/kernels/README.md \
 	tests/kernels/regen.sh \
+	tests/kernels/test_regen.sh \
 	tests/kernels/relative_comp_dir.py \
 	tests/kernels/vadd.cl \
 	tests/kernels/loop_call.cl \
@@ -36,6 +37,9 @@ EXTRA_DIST += \
 	tests/kernels/fixtures/barrier_skip-gen12lp.elf tests/kernels/fixtures/barrier_skip-gen12lp.insns \
 	tests/kernels/fixtures/barrier_skip-xehpg.elf tests/kernels/fixtures/barrier_skip-xehpg.insns \
 	tests/kernels/fixtures/barrier_skip-xehpc.elf tests/kernels/fixtures/barrier_skip-xehpc.insns
+
+# The fixtures are what their sources make (skips without ocloc or iga64).
+TESTS += tests/kernels/test_regen.sh
 
 .PHONY: regen-kernels
 if HAVE_OCLOC
