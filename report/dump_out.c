@@ -41,7 +41,8 @@ struct dump_out {
      * said on stderr when the document is closed. */
     unsigned reg_failures;
     char reg_error[256];
-    /* The devices whose session was lost, at the document's end. */
+    /* The devices whose session ended before the document did (not by
+     * our detach). */
     unsigned lost[MAX_LOST], nlost;
     /* Why no dump could be taken (dump_out_fail), "" otherwise. */
     char failure[256];
@@ -242,8 +243,11 @@ static struct report_end end_of(struct dump_out *o, struct sess_manager *m, int 
     if (m) {
         sess_get_stats(m, &e.sess);
         o->nlost = 0;
+        /* Ended, not detached by us: launch mode closes the document after
+         * its detach, and a device let go of is not a lost one. Nor does a
+         * program that ran to its end without a dump lose any record. */
         for (unsigned k = 0; k < sess_count(m) && o->nlost < MAX_LOST; k++)
-            if (!sess_alive(m, k))
+            if (sess_exited(m, k) && !(o->launched && !o->dumped))
                 o->lost[o->nlost++] = sess_device(m, k)->index;
     }
     e.nlost = o->nlost;

@@ -103,6 +103,25 @@ static void h_faults(void *ctx, const struct report_fault *fa, size_t n)
                 fa[i].nthreads == 1 ? "" : "s");
         human_xpti_allocation(f, &fa[i]);
     }
+    /* A PAGE_FAULT event names an address, not a thread: every thread a
+     * device holds with the page-fault bit is under each of its
+     * addresses. Said once per device with several, so that four lines of
+     * "4 threads" are not read as sixteen. */
+    for (size_t i = 0; i < n; i++) {
+        size_t same = 0;
+        bool first = true;
+        for (size_t j = 0; j < n; j++) {
+            if (fa[j].device != fa[i].device)
+                continue;
+            first = first && j >= i;
+            same++;
+        }
+        if (first && same > 1)
+            fprintf(f,
+                    "(device %u: the driver does not say which thread faulted at which of its %zu "
+                    "addresses; each line counts all %u threads it holds at a page fault)\n",
+                    fa[i].device, same, fa[i].nthreads);
+    }
 }
 
 static int h_threads_begin(void *ctx, struct sess_manager *m, struct regs_catalog *const *cats,

@@ -4,8 +4,10 @@
 # 200 by hand, recorded in tests/cli/README.md) runs of
 # `zestub dump --on page-fault --json F -- examples/pagefault`, each a fresh
 # program on gtsim. Every run must end with status 5 (faulted, dump written)
-# and a JSON record naming the faulting oob thread at oob.cl:8; afterwards
-# no pagefault process is left and gtsim left no socket of a dumped program.
+# and a JSON record naming the faulting oob thread at oob.cl:8, and no
+# lost device (zestub let go of it after the dump: a detach, not a loss;
+# every record said "lost_devices":[0] before 2026-11-29); afterwards no
+# pagefault process is left and gtsim left no socket of a dumped program.
 zestub="$top_builddir/zestub"
 app="$top_builddir/examples/pagefault"
 rounds=${ZESTUB_DUMP_ROUNDS:-15}
@@ -17,10 +19,10 @@ if [ -z "$GTSIM_LIB" ]; then
     echo "1..0 # SKIP GTSIM_LIB is not set"
     exit 0
 fi
-tap_plan 4
+tap_plan 5
 export ZE_ENABLE_ALT_DRIVERS="$GTSIM_LIB" GTSIM_CONFIG="platform=xehpc,subslices=2,eus=2,threads=4"
 
-bad_status="" bad_record="" pids=""
+bad_status="" bad_record="" bad_lost="" pids=""
 i=1
 while [ "$i" -le "$rounds" ]; do
     "$zestub" dump --on page-fault --timeout 120 --json "$tmp/d-$i.json" -- "$app" \
@@ -41,10 +43,16 @@ where = [(t.get("kernel"), t.get("line")) for t in fault]
 ok = fault and all(w == ("oob", 8) for w in where)
 pid = d.get("pid")
 ok = ok and isinstance(pid, int) and pid > 0
-print("ok %d" % pid if ok else "bad: %d faulting threads at %r"
-      % (len(fault), where[:3]))
+lost = d.get("lost_devices")
+print(("ok %d" % pid if ok else "bad: %d faulting threads at %r" % (len(fault), where[:3]))
+      + (" lost %r" % lost if lost is not None else ""))
 PY
 )
+    case "$pid" in
+    *\ lost\ *) bad_lost="$bad_lost round $i: lost_devices ${pid#* lost }
+" ;;
+    esac
+    pid=${pid%% lost *}
     case "$pid" in
     ok\ *) pids="$pids ${pid#ok }" ;;
     *) bad_record="$bad_record round $i: $pid
@@ -56,6 +64,8 @@ done
     notok "$rounds dumps in a row: each ends with status 5" "$bad_status"
 [ -z "$bad_record" ] && ok "each record names the faulting oob threads at oob.cl:8" ||
     notok "each record names the faulting oob threads at oob.cl:8" "$bad_record"
+[ -z "$bad_lost" ] && ok "no record names a lost device (zestub detached, nothing was lost)" ||
+    notok "no record names a lost device" "$bad_lost"
 left=""
 for p in $pids; do
     [ -d "/proc/$p" ] && left="$left $p"

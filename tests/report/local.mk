@@ -14,3 +14,9 @@ check_PROGRAMS += tests/report/test_human_safe
 TESTS += tests/report/test_human_safe
 tests_report_test_human_safe_SOURCES = tests/report/test_human_safe.c tests/lib/tap.h
 tests_report_test_human_safe_LDADD = $(tests_report_test_dump_classes_LDADD)
+
+# The human emitter's page-fault lines (several addresses of one device).
+check_PROGRAMS += tests/report/test_human_faults
+TESTS += tests/report/test_human_faults
+tests_report_test_human_faults_SOURCES = tests/report/test_human_faults.c tests/lib/tap.h
+tests_report_test_human_faults_LDADD = $(tests_report_test_dump_classes_LDADD)
