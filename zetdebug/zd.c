@@ -311,13 +311,13 @@ int zd_open(struct zd **out, struct zd_error *err)
     pthread_mutex_init(&zd->handoff, NULL);
     rc = alt_drivers_unsafe(err);
     if (rc != 0) {
-        zd_close(zd);
+        zd_free_handle(zd);
         return rc;
     }
     ZD_COUNT_OTHER(zd);
     r = zeInit(0);
     if (r != ZE_RESULT_SUCCESS) {
-        zd_close(zd);
+        zd_free_handle(zd);
         return no_driver(err, r);
     }
     ZD_COUNT_OTHER(zd);
@@ -329,7 +329,7 @@ int zd_open(struct zd **out, struct zd_error *err)
         r = zeDriverGet(&ndrv, drivers);
     }
     if (r != ZE_RESULT_SUCCESS || ndrv == 0) {
-        zd_close(zd);
+        zd_free_handle(zd);
         return no_driver(err, r != ZE_RESULT_SUCCESS ? r : ZE_RESULT_ERROR_UNINITIALIZED);
     }
     for (uint32_t i = 0; i < ndrv && rc == 0; i++) {
@@ -351,19 +351,17 @@ int zd_open(struct zd **out, struct zd_error *err)
         free(devs);
     }
     if (rc) {
-        zd_close(zd);
+        zd_free_handle(zd);
         return rc;
     }
     *out = zd;
     return 0;
 }
 
-void zd_close(struct zd *zd)
+void zd_free_handle(struct zd *zd)
 {
     if (!zd)
         return;
-    /* No reader may outlive the handle: each holds zd for its counters. */
-    (void)zd_wait_detached(zd, NULL);
     pthread_mutex_destroy(&zd->handoff);
     free(zd->devs);
     free(zd->handles);

@@ -44,6 +44,10 @@ struct zd {
     void *on_failure_ctx;
 };
 
+/* Frees what zd_open built (zd.c): its own failure paths, and zd_close
+ * (zd_session.c) once every reader is joined. */
+void zd_free_handle(struct zd *zd);
+
 struct zd_session {
     struct zd *zd;
     size_t device;

@@ -214,6 +214,17 @@ int zd_wait_detached(struct zd *zd, struct zd_error *err)
     return e.code;
 }
 
+/* Here rather than beside zd_open: closing waits for the sessions' readers
+ * first (no reader may outlive the handle: each holds zd for its
+ * counters), and only then frees what zd_open built. */
+void zd_close(struct zd *zd)
+{
+    if (!zd)
+        return;
+    (void)zd_wait_detached(zd, NULL);
+    zd_free_handle(zd);
+}
+
 void zd_on_detach_failure(struct zd *zd, zd_detach_failed_fn fn, void *ctx)
 {
     if (!zd)
