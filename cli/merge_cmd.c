@@ -73,6 +73,11 @@ int cli_merge(int argc, char **argv)
         merge_load(&m.ranks[i], argv[first + (int)i], i);
         if (!m.ranks[i].doc)
             fprintf(stderr, "zestub merge: %s: %s\n", m.ranks[i].path, m.ranks[i].error);
+        else if (m.ranks[i].unrenamed)
+            fprintf(stderr,
+                    "zestub merge: %s: a whole record, read (zestub dump was stopped before "
+                    "renaming it)\n",
+                    m.ranks[i].path);
         /* Grouped now, its document dropped but for a summary: one dump in
          * memory at a time. */
         merge_add(&m, i);

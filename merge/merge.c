@@ -54,15 +54,20 @@ static char *slurp(const char *path, char *err, size_t errlen)
     return buf;
 }
 
+static bool is_partial(const char *path)
+{
+    static const char suffix[] = ".partial";
+    size_t n = strlen(path), k = sizeof(suffix) - 1;
+    return n >= k && strcmp(path + n - k, suffix) == 0;
+}
+
 /* FILE.partial is what `zestub dump` leaves when it is killed before its
  * record is whole (a job launcher's SIGKILL): say so, and take the rank
  * from its header, written first, so that the report names the rank. */
 static void explain_partial(struct merge_rank *r, const char *text)
 {
-    static const char suffix[] = ".partial";
-    size_t n = strlen(r->path), k = sizeof(suffix) - 1;
     const char *at = strstr(text, "\"rank\":");
-    if (n < k || strcmp(r->path + n - k, suffix) != 0)
+    if (!is_partial(r->path))
         return;
     snprintf(r->error, sizeof(r->error),
              "an incomplete record: zestub dump was stopped before it finished it "
@@ -80,6 +85,7 @@ void merge_read_text(struct merge_rank *r, const char *text, size_t index)
     const struct jv *threads, *faults, *program;
     r->rank = (long)index;
     r->index = index;
+    r->unrenamed = false;
     r->doc = jv_parse(text, r->error, sizeof(r->error));
     if (!r->doc)
         explain_partial(r, text);
@@ -105,6 +111,10 @@ void merge_read_text(struct merge_rank *r, const char *text, size_t index)
         r->faulted |= !strcmp(jv_str(threads->item[i], "reason", ""), "page-fault");
     r->hang = jv_get(r->doc, "hang");
     r->hung = jv_is(r->doc, "hang", JV_OBJECT);
+    /* The writer's last byte closes the document, so a FILE.partial that
+     * parses was written to its end and only its rename was missed (the
+     * launcher's SIGKILL came in between): the record is whole. */
+    r->unrenamed = is_partial(r->path);
 }
 
 void merge_load(struct merge_rank *r, const char *path, size_t index)

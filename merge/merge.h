@@ -31,6 +31,10 @@ struct merge_rank {
     const struct jv *hang;
     bool dumped;   /* threads were dumped (whatever the trigger) */
     bool complete; /* the document says it was not cut short */
+    /* A FILE.partial that is nevertheless a whole dump: zestub dump was
+     * killed after its last write and before the rename. Read as any
+     * other record (nothing lost), and said. */
+    bool unrenamed;
 };
 
 /* One rank's fault address in a class, with where it was met (rank, file,

@@ -144,6 +144,13 @@ void merge_emit_human(FILE *f, const struct merge_report *r)
             fprintf(f, "rank %ld: incomplete dump (", m->ranks[i].rank);
             put(f, "", m->ranks[i].path, ")\n");
         }
+    for (size_t i = 0; i < m->nranks; i++)
+        if (m->ranks[i].unrenamed) {
+            fprintf(f, "rank %ld: ", m->ranks[i].rank);
+            put(f, "", m->ranks[i].path,
+                " is a whole record: zestub dump was stopped after writing it, before "
+                "renaming it\n");
+        }
     for (size_t k = 0; k < m->nclasses; k++)
         human_class(f, k, &m->classes[k]);
 }

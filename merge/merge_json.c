@@ -114,9 +114,11 @@ static void json_file(FILE *f, const struct merge_rank *r)
         fputc('}', f);
         return;
     }
-    fprintf(f, ",\"rank\":%ld,\"faulted\":%s,\"hung\":%s,\"complete\":%s,\"status\":", r->rank,
-            r->faulted ? "true" : "false", r->hung ? "true" : "false",
-            r->complete ? "true" : "false");
+    fprintf(f,
+            ",\"rank\":%ld,\"faulted\":%s,\"hung\":%s,\"complete\":%s,\"unrenamed\":%s,"
+            "\"status\":",
+            r->rank, r->faulted ? "true" : "false", r->hung ? "true" : "false",
+            r->complete ? "true" : "false", r->unrenamed ? "true" : "false");
     json_value(f, jv_get(r->doc, "status"));
     fputs(",\"hang\":", f);
     json_value(f, r->hung ? r->hang : NULL);

@@ -3,7 +3,9 @@
 """`zestub dump --json FILE` writes FILE.partial and renames it to FILE only
 once the record is whole, so a zestub killed on the way (a job launcher's
 SIGKILL) never leaves a FILE that is half a document: it leaves
-FILE.partial, which `zestub merge` names as an incomplete record. A FILE
+FILE.partial, which `zestub merge` names as an incomplete record (or,
+killed between its last write and the rename, reads as the whole record
+it is, marked). A FILE
 from an earlier run is removed when the new run starts, so that it cannot
 be taken for this run's. Launch mode on vadd's slow kernel (pace 5).
 A FILE that exists and is not a regular file (a FIFO here; /dev/null in
@@ -24,7 +26,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import harness as h  # noqa: E402
 
-t = h.Tap(12)  # the plan: every check this test makes
+t = h.Tap(14)  # the plan: every check this test makes
 zestub = os.path.join(h.top, "zestub")
 vadd = os.path.join(h.top, "examples", "vadd")
 env = h.small_device(5)
@@ -116,6 +118,27 @@ with h.guarded(t, "a zestub that ends normally"):
     t.ok(doc.get("complete") is True and doc.get("program", {}).get("signal") == signal.SIGTERM,
          "FILE is the whole record (complete, program killed by SIGTERM)", doc)
     t.ok(not os.path.exists(partial), "no FILE.partial is left beside it", sorted(os.listdir(tmp)))
+    # A SIGKILL between the last write and the rename leaves this whole
+    # record under FILE.partial (seen under mpirun's abort): merge reads it
+    # and says it was not renamed.
+    whole_partial = os.path.join(tmp, "whole.json.partial")
+    shutil.copyfile(path, whole_partial)
+    m = subprocess.run([zestub, "merge", "--json", whole_partial], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    files = json.loads(m.stdout.decode() or "{}").get("files", [])
+    t.ok(m.returncode == 0 and len(files) == 1 and "error" not in files[0] and
+         files[0].get("unrenamed") is True and files[0].get("complete") is True and
+         "before renaming it" in m.stderr.decode(),
+         "zestub merge reads a whole FILE.partial as the record, marked unrenamed and said on "
+         "stderr (status 0: the program was killed, nothing faulted)",
+         {"status": m.returncode, "files": files, "stderr": m.stderr.decode()})
+    m = subprocess.run([zestub, "merge", whole_partial, path], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    human = m.stdout.decode()
+    t.ok(human.count("is a whole record: zestub dump was stopped after writing it, before "
+                     "renaming it") == 1 and "whole.json.partial is a whole record" in human,
+         "the human report marks the whole FILE.partial, and only it", human)
+    os.remove(whole_partial)
 
 with h.guarded(t, "FIFOs as --json and --core"):
     fifo_json, fifo_core = os.path.join(tmp, "json.fifo"), os.path.join(tmp, "core.fifo")
