@@ -24,12 +24,19 @@ tests_zetdebug_test_zd_results_SOURCES = tests/zetdebug/test_zd_results.c tests/
 tests_zetdebug_test_zd_results_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
 tests_zetdebug_test_zd_results_LDADD = libzetdebug.la $(ZE_LIBS) $(PTHREAD_LIBS)
 
-# zetdebug over a scripted driver defined in the test itself (linked
-# without the Level Zero loader): the results gtsim never gives.
-check_PROGRAMS += tests/zetdebug/test_zd_fake
-TESTS += tests/zetdebug/test_zd_fake
-tests_zetdebug_test_zd_fake_SOURCES = tests/zetdebug/test_zd_fake.c tests/lib/tap.h
+# zetdebug over a scripted driver (zd_fake_driver.c, linked instead of
+# the Level Zero loader): the results gtsim never gives, and the detach
+# handed to a reader held inside its read.
+ZD_FAKE_SOURCES = tests/zetdebug/zd_fake_driver.c tests/zetdebug/zd_fake_driver.h \
+	tests/zetdebug/zd_seen.c tests/zetdebug/zd_seen.h tests/lib/tap.h
+check_PROGRAMS += tests/zetdebug/test_zd_fake tests/zetdebug/test_zd_handoff
+TESTS += tests/zetdebug/test_zd_fake tests/zetdebug/test_zd_handoff
+tests_zetdebug_test_zd_fake_SOURCES = tests/zetdebug/test_zd_fake.c $(ZD_FAKE_SOURCES)
 tests_zetdebug_test_zd_fake_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
 tests_zetdebug_test_zd_fake_LDADD = libzetdebug.la $(PTHREAD_LIBS)
 # The fake zetDebugGetThreadRegisterSetProperties must be visible to dlsym.
 tests_zetdebug_test_zd_fake_LDFLAGS = -Wl,--export-dynamic
+tests_zetdebug_test_zd_handoff_SOURCES = tests/zetdebug/test_zd_handoff.c $(ZD_FAKE_SOURCES)
+tests_zetdebug_test_zd_handoff_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
+tests_zetdebug_test_zd_handoff_LDADD = libzetdebug.la $(PTHREAD_LIBS)
+tests_zetdebug_test_zd_handoff_LDFLAGS = -Wl,--export-dynamic
