@@ -94,6 +94,9 @@ int gtsim_isa_decode(enum gtsim_platform p, const uint8_t *code, size_t avail,
     insn.is_eot = insn.is_send && (code[GTSIM_ISA_EOT_BYTE] & GTSIM_ISA_EOT_MASK) != 0;
     insn.is_gateway = insn.is_send &&
                       (code[GTSIM_ISA_SFID_BYTE] >> GTSIM_ISA_SFID_SHIFT) == GTSIM_ISA_SFID_GATEWAY;
+    insn.is_slm =
+        insn.is_send && (code[GTSIM_ISA_SFID_BYTE] >> GTSIM_ISA_SFID_SHIFT) == GTSIM_ISA_SFID_SLM;
+    insn.src0 = insn.is_send ? code[GTSIM_ISA_SRC0_BYTE] : 0;
     insn.is_illegal = insn.opcode == GTSIM_OP_ILLEGAL ||
                       gtsim_isa_opcode_name(p, insn.opcode) == NULL || (send_op && insn.compacted);
     *out = insn;

@@ -29,6 +29,11 @@
 #define GTSIM_ISA_SFID_BYTE 11
 #define GTSIM_ISA_SFID_SHIFT 4
 #define GTSIM_ISA_SFID_GATEWAY 3u
+#define GTSIM_ISA_SFID_SLM 14u /* shared local memory (Xe-HPG/Xe-HPC LSC) */
+/* First source register of a native send (its address payload): byte 9 on
+ * all three platforms (checked against iga64 on every send of
+ * tests/kernels/fixtures). */
+#define GTSIM_ISA_SRC0_BYTE 9
 
 #define GTSIM_ISA_NATIVE_LEN 16u
 #define GTSIM_ISA_COMPACT_LEN 8u
@@ -54,6 +59,8 @@ struct gtsim_insn {
     bool is_send;    /* send/sendc family */
     bool is_eot;     /* end-of-thread send */
     bool is_gateway; /* send to the message gateway: a barrier signal unless is_eot */
+    bool is_slm;     /* send to shared local memory */
+    uint8_t src0;    /* a native send's first source register */
     bool is_illegal; /* would raise the illegal-opcode exception */
 };
 

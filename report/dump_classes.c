@@ -21,7 +21,7 @@ struct class
 {
     bool own_reason; /* stopped for a reason of its own, not by an interrupt */
     char *key;
-    char *title; /* "page-fault in oob (oob.cl:8)" */
+    char *title; /* "page-fault in oob (oob.cl:7)" */
     unsigned device;
     uint64_t count;
     struct run *runs;

@@ -47,7 +47,7 @@ CLASS = re.compile(r"^class (\d+): (\d+) threads? on device 0: (.*)$", re.M)
 
 with h.guarded(t, "the page-fault example, grouped"):
     rc, out = dump()
-    m = re.search(r"^class 1: (\d+) threads? on device 0: page-fault in oob \(\S*oob\.cl:8\)$\n"
+    m = re.search(r"^class 1: (\d+) threads? on device 0: page-fault in oob \(\S*oob\.cl:7\)$\n"
                   r"^  threads (.*)$", out, re.M)
     classes = CLASS.findall(out)
     total = re.search(r"^(\d+) stopped threads?$", out, re.M)

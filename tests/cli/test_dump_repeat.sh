@@ -4,7 +4,7 @@
 # 200 by hand, recorded in tests/cli/README.md) runs of
 # `zestub dump --on page-fault --json F -- examples/pagefault`, each a fresh
 # program on gtsim. Every run must end with status 5 (faulted, dump written)
-# and a JSON record naming the faulting oob thread at oob.cl:8, and no
+# and a JSON record naming the faulting oob thread at oob.cl:7, and no
 # lost device (zestub let go of it after the dump: a detach, not a loss;
 # every record said "lost_devices":[0] before 2026-11-29); afterwards no
 # pagefault process is left and gtsim left no socket of a dumped program.
@@ -40,7 +40,7 @@ except Exception as e:
 threads = d.get("threads") or [t for dev in d.get("devices", []) for t in dev.get("threads", [])]
 fault = [t for t in threads if t.get("reason") == "page-fault"]
 where = [(t.get("kernel"), t.get("line")) for t in fault]
-ok = fault and all(w == ("oob", 8) for w in where)
+ok = fault and all(w == ("oob", 7) for w in where)
 pid = d.get("pid")
 ok = ok and isinstance(pid, int) and pid > 0
 lost = d.get("lost_devices")
@@ -62,8 +62,8 @@ PY
 done
 [ -z "$bad_status" ] && ok "$rounds dumps in a row: each ends with status 5 (faulted, dump written)" ||
     notok "$rounds dumps in a row: each ends with status 5" "$bad_status"
-[ -z "$bad_record" ] && ok "each record names the faulting oob threads at oob.cl:8" ||
-    notok "each record names the faulting oob threads at oob.cl:8" "$bad_record"
+[ -z "$bad_record" ] && ok "each record names the faulting oob threads at oob.cl:7" ||
+    notok "each record names the faulting oob threads at oob.cl:7" "$bad_record"
 [ -z "$bad_lost" ] && ok "no record names a lost device (zestub detached, nothing was lost)" ||
     notok "no record names a lost device" "$bad_lost"
 left=""

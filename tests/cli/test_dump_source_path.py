@@ -39,7 +39,7 @@ with h.guarded(t, "human format"):
     p = subprocess.run([zestub, "dump", "--registers", "none", "--", pagefault], env=env,
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=180)
     out = p.stderr.decode(errors="replace")
-    t.ok("in oob (tests/kernels/oob.cl:8:" in out, "the human dump prints tests/kernels/oob.cl:8",
+    t.ok("in oob (tests/kernels/oob.cl:7:" in out, "the human dump prints tests/kernels/oob.cl:7",
          out)
     t.ok("/proc/self/cwd" not in out, "and never /proc/self/cwd", out)
 sys.exit(t.done())

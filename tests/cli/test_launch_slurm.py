@@ -164,10 +164,10 @@ try:
              {r: (docs[r].get("rank"), docs[r].get("host"), docs[r].get("status")) for r in docs})
         t.ok(all(docs[r]["devices"][0]["threads"] == DEVICE_THREADS and docs[r]["threads"] and
                  all(x["reason"] == "page-fault" and x["kernel"] == "oob" and
-                     x["file"].endswith("oob.cl") and x["line"] == 8
+                     x["file"].endswith("oob.cl") and x["line"] == 7
                      for x in docs[r]["threads"]) for r in docs),
              "each rank dumped its own gtsim device (GTSIM_CONFIG's %d threads): every "
-             "thread in oob at oob.cl:8" % DEVICE_THREADS,
+             "thread in oob at oob.cl:7" % DEVICE_THREADS,
              {r: (docs[r]["devices"], docs[r]["threads"][:1]) for r in docs})
         printed = {r: re.findall(r"launching oob\(p=(0x[0-9a-f]+) freed", "\n".join(lines))
                    for r, lines in labelled(out).items()}
@@ -185,11 +185,11 @@ try:
              merged["not_faulted"]["list"] == [],
              "zestub merge --json: status 5, ranks 0-1 faulted", (mrc, mout[:1500]))
         pf = [c for c in merged["classes"] if c["reason"] == "page-fault"]
-        t.ok(len(pf) == 1 and pf[0]["kernel"] == "oob" and pf[0]["line"] == 8 and
+        t.ok(len(pf) == 1 and pf[0]["kernel"] == "oob" and pf[0]["line"] == 7 and
              pf[0]["ranks"]["ranges"] == "0-1" and
              {a["rank"]: a["address"] for a in pf[0]["fault_addresses"]} ==
              {r: printed[r][0] for r in printed},
-             "merged: one page-fault class, oob.cl:8, ranks 0-1, each rank's own address",
+             "merged: one page-fault class, oob.cl:7, ranks 0-1, each rank's own address",
              merged["classes"])
         mrc, mout = merge(["dump-0.json", "dump-1.json"])
         t.ok(mrc == 5 and "zestub merge: 2 ranks" in mout and "faulted: 0-1" in mout and
