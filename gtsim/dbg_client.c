@@ -15,6 +15,7 @@
  * as an event. */
 #include <stdatomic.h>
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@
 #include "gtsim/faults.h"
 #include "gtsim/gtsim.h"
 #include "gtsim/regfile.h"
+#include "gtsim/ssa.h"
 #include "gtsim/zet_fill.h"
 #include "gtsim/zet_regset_props.h"
 
@@ -42,7 +44,10 @@ struct client_session {
     struct client_session *next;
     struct gtsim_device *device;
     uint32_t pid;
-    struct gtsim_req req;    /* requests and replies (dbg_req.h) */
+    struct gtsim_req req; /* requests and replies (dbg_req.h) */
+    /* The debuggee's register slots, read here without a request (ssa.h);
+     * ssa.fd -1: register reads go as requests (the fallback). */
+    struct gtsim_ssa_view ssa;
     int event_fd;            /* events; read only by the reader thread */
     struct gtsim_dbg_rx erx; /* what event_fd brought and is not read yet */
     pthread_t reader;
@@ -331,6 +336,7 @@ static ze_result_t connect_to(uint32_t pid, int *out)
 static void free_session(struct client_session *s)
 {
     free(s->events);
+    gtsim_ssa_view_close(&s->ssa);
     gtsim_intr_fini(&s->intr);
     gtsim_req_fini(&s->req); /* closes the request streams */
     pthread_mutex_destroy(&s->lock);
@@ -371,6 +377,7 @@ static ze_result_t new_session(struct gtsim_device *d, uint32_t pid, int fd,
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     atomic_init(&s->gone, false);
+    s->ssa.fd = -1;
     s->magic = GTSIM_MAGIC_SESSION;
     s->device = d;
     s->pid = pid;
@@ -409,14 +416,24 @@ static ze_result_t knock(struct client_session *s, int peer)
 {
     struct gtsim_device *d = s->device;
     struct gtsim_dbg_attach rq;
+    struct gtsim_dbg_ssa_info info = {0};
     ze_result_t r;
+    int ssa_fd;
     rq.ordinal = d->ordinal;
     rq.tile = d->root ? (int32_t)d->subdevice_id : -1;
     rq.config_id = gtsim_dbg_config_id(&d->driver->cfg);
-    r = exchange(s, &s->req.first, GTSIM_DBG_ATTACH, &rq, sizeof(rq), NULL, 0, peer, NULL, 0);
+    r = exchange(s, &s->req.first, GTSIM_DBG_ATTACH, &rq, sizeof(rq), NULL, 0, peer, &info,
+                 sizeof(info));
     /* The debuggee holds its own copy now (or never will); ours would keep
      * the stream open after the debuggee died. */
     close(peer);
+    /* The register slots' memfd, when the debuggee could make one. */
+    ssa_fd = gtsim_dbg_rx_take_fd(&s->req.first.rx);
+    if (r == ZE_RESULT_SUCCESS)
+        (void)gtsim_ssa_view_open(&s->ssa, ssa_fd, &info, gtsim_hw_thread_count(d->hw),
+                                  gtsim_hw_layout(d->hw)->slot_size);
+    else if (ssa_fd >= 0)
+        close(ssa_fd);
     return r;
 }
 
@@ -672,12 +689,75 @@ static ze_result_t ZE_APICALL gtsim_zetDebugWriteMemory(zet_debug_session_handle
     return memory(hSession, thread, desc, size, (void *)buf, true);
 }
 
+/* The hardware index of one thread of s's device, as the debuggee's
+ * gtsim_srv_thread_index computes it (both load the same GTSIM_CONFIG);
+ * -1 for a wildcard or a thread out of range. */
+static int thread_index(const struct client_session *s, const ze_device_thread_t *t, uint32_t *idx)
+{
+    const struct gtsim_device *d = s->device;
+    const struct gtsim_hw_config *c = gtsim_hw_config(d->hw);
+    if (!single_thread(t) || t->slice >= d->slice_count || t->subslice >= c->subslices ||
+        t->eu >= c->eus || t->thread >= c->threads)
+        return -1;
+    *idx = gtsim_hw_thread_index(d->hw, t->slice + d->slice_first, t->subslice, t->eu, t->thread);
+    return 0;
+}
+
+/* A register read served in this process from the debuggee's slots
+ * (ssa.h), as a real driver preads the state save area itself: the
+ * debuggee does nothing and may be stopped. The same answers as the
+ * debuggee's request path: DEVICE_LOST once the session is over, bad
+ * thread INVALID_ARGUMENT, not stopped (or stopped late, or resumed
+ * while we copied) NOT_AVAILABLE. */
+static ze_result_t read_shared(struct client_session *s, const ze_device_thread_t *thread,
+                               const struct gtsim_regset_desc *d, uint32_t start, size_t bytes,
+                               void *out)
+{
+    struct pollfd pfd = {.fd = s->req.first.fd, .events = POLLRDHUP};
+    bool dead, lost;
+    uint32_t idx;
+    int rc;
+    access_cost(GTSIM_DBG_READ_REGS);
+    pthread_mutex_lock(&s->lock);
+    dead = s->dead;
+    lost = s->lost;
+    pthread_mutex_unlock(&s->lock);
+    if (dead)
+        return ZE_RESULT_ERROR_DEVICE_LOST;
+    /* A request would find its stream ended: the debuggee is gone (its
+     * end closed when it died) or the device was lost (ours shut). The
+     * slots would still read, so ask the stream, as a real driver's read
+     * fails once the debuggee's VM is gone. */
+    if (lost || atomic_load(&s->gone) ||
+        (poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLHUP | POLLRDHUP | POLLERR | POLLNVAL))))
+        return stream_ended(s);
+    if (thread_index(s, thread, &idx) != 0)
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    rc = gtsim_ssa_read(&s->ssa, idx, d->offset + (size_t)start * (d->bits / 8), out, bytes);
+    if (rc == -EAGAIN)
+        return ZE_RESULT_ERROR_NOT_AVAILABLE;
+    return rc ? ZE_RESULT_ERROR_UNKNOWN : ZE_RESULT_SUCCESS;
+}
+
+/* Reads count registers of set d from start: from the shared slots when
+ * the debuggee gave them, else as a request. */
+static ze_result_t read_regs(struct client_session *s, const ze_device_thread_t *thread,
+                             const struct gtsim_regset_desc *d, uint32_t start, uint32_t count,
+                             void *out)
+{
+    struct gtsim_dbg_reg_req rq = {*thread, d->type, start, count, 0};
+    size_t bytes = (size_t)count * (d->bits / 8);
+    if (s->ssa.fd >= 0)
+        return read_shared(s, thread, d, start, bytes, out);
+    return request(s, GTSIM_DBG_READ_REGS, &rq, sizeof(rq), NULL, 0, out, bytes);
+}
+
 /* API 1.5: one stopped thread's sets. As Intel's runtime does
  * (DebugSession::getThreadRegisterSetProperties): not one thread, or not
  * stopped, is ERROR_NOT_AVAILABLE; the GRF count follows the large-GRF bit
  * of the thread's cr0.0 (256 with it, else 128) where the hardware has
  * 256 GRF registers at all. cr0 is read the way the debugger reads it, so
- * the server's answer decides "stopped". */
+ * that read decides "stopped". */
 static ze_result_t ZE_APICALL gtsim_zetDebugGetThreadRegisterSetProperties(
     zet_debug_session_handle_t hSession, ze_device_thread_t thread, uint32_t *pCount,
     zet_debug_regset_properties_t *props)
@@ -699,9 +779,8 @@ static ze_result_t ZE_APICALL gtsim_zetDebugGetThreadRegisterSetProperties(
     grf = gtsim_regfile_find(lay, GTSIM_REGSET_GRF);
     cr = gtsim_regfile_find(lay, GTSIM_REGSET_CR);
     if (cr && cr->bits / 8 <= sizeof(cr0)) {
-        struct gtsim_dbg_reg_req rq = {thread, GTSIM_REGSET_CR, 0, 1, 0};
         uint32_t dword0;
-        r = request(s, GTSIM_DBG_READ_REGS, &rq, sizeof(rq), NULL, 0, cr0, cr->bits / 8);
+        r = read_regs(s, &thread, cr, 0, 1, cr0);
         if (r != ZE_RESULT_SUCCESS)
             return r;
         memcpy(&dword0, cr0, sizeof(dword0));
@@ -735,9 +814,11 @@ static ze_result_t registers(zet_debug_session_handle_t hSession, ze_device_thre
     bytes = (size_t)count * (d->bits / 8);
     if (fault(s, write ? GTSIM_FAULT_WRITE_REGISTERS : GTSIM_FAULT_READ_REGISTERS, &r))
         return r;
+    /* Writes stay requests: the debuggee applies them under its hw lock,
+     * between two instructions of its own execution. */
     if (write)
         return request(s, GTSIM_DBG_WRITE_REGS, &rq, sizeof(rq), values, bytes, NULL, 0);
-    return request(s, GTSIM_DBG_READ_REGS, &rq, sizeof(rq), NULL, 0, values, bytes);
+    return read_regs(s, &thread, d, start, count, values);
 }
 
 static ze_result_t ZE_APICALL gtsim_zetDebugReadRegisters(zet_debug_session_handle_t hSession,

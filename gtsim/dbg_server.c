@@ -22,6 +22,7 @@
 #include "gtsim/dbg_server.h"
 #include "gtsim/dbg_stale.h"
 #include "gtsim/dbg_srv_int.h"
+#include "gtsim/ssa.h"
 
 static ze_result_t attach(struct srv_session *s, const struct gtsim_dbg_attach *rq)
 {
@@ -58,8 +59,38 @@ static ze_result_t attach(struct srv_session *s, const struct gtsim_dbg_attach *
     gtsim_hw_lock(root->hw);
     gtsim_hw_set_stop_hook_locked(root->hw, gtsim_srv_on_hw_stop, root);
     gtsim_hw_set_slice_debug_locked(root->hw, s->slice_first, s->slice_count, true);
+    {
+        /* What this session's debugger may read by itself (ssa.h): a new
+         * session has no interrupt window, so no thread is late. */
+        ze_device_thread_t all = {ALL, ALL, ALL, ALL};
+        gtsim_srv_for_each_thread(s, &all, gtsim_srv_publish_one, s);
+    }
     gtsim_hw_unlock(root->hw);
     return ZE_RESULT_SUCCESS;
+}
+
+/* Attach's answer: the memfd of the register slots goes with it, so the
+ * debugger reads stopped threads' registers without asking (ssa.h), as a
+ * real debugger reads the state save area through the VM's descriptor. */
+static void reply_attach(struct srv_session *s, ze_result_t r)
+{
+    struct gtsim_dbg_ssa_info info = {0};
+    size_t bytes = 0;
+    int fd = -1;
+    if (r == ZE_RESULT_SUCCESS) {
+        struct gtsim_hw *hw = s->root->hw;
+        fd = gtsim_hw_ssa_fd(hw, &bytes);
+        info.valid = fd >= 0;
+        info.nthreads = gtsim_hw_thread_count(hw);
+        info.slot_size = gtsim_hw_layout(hw)->slot_size;
+        info.bytes = bytes;
+    }
+    if (fd >= 0)
+        gtsim_srv_reply_fd(s, r, &info, sizeof(info), fd);
+    else if (r == ZE_RESULT_SUCCESS)
+        gtsim_srv_reply(s, r, &info, sizeof(info));
+    else
+        gtsim_srv_reply(s, r, NULL, 0);
 }
 
 /* Events a debugger gets right after attaching: what already happened. */
@@ -135,7 +166,7 @@ static void on_attach(struct srv_session *s, const struct gtsim_dbg_hdr *h, void
      * events, which find it under srv->lock. */
     s->event_fd = events_fd;
     r = attach(s, p);
-    gtsim_srv_reply(s, r, NULL, 0);
+    reply_attach(s, r);
     if (r == ZE_RESULT_SUCCESS) {
         replay_state(s);
         /* Interrupt requests come back on the event stream. Nothing waits

@@ -37,6 +37,22 @@ void gtsim_srv_reply_to(struct srv_session *s, int fd, ze_result_t r, const void
     pthread_mutex_unlock(&s->write_lock);
 }
 
+void gtsim_srv_reply_fd(struct srv_session *s, ze_result_t r, const void *data, size_t len,
+                        int pass_fd)
+{
+    struct gtsim_dbg_reply rep = {(int32_t)r, 0};
+    uint8_t buf[sizeof(rep) + 256];
+    if (pass_fd < 0 || len > sizeof(buf) - sizeof(rep)) {
+        gtsim_srv_reply(s, r, data, len);
+        return;
+    }
+    memcpy(buf, &rep, sizeof(rep));
+    memcpy(buf + sizeof(rep), data, len);
+    pthread_mutex_lock(&s->write_lock);
+    (void)gtsim_dbg_send_fd(s->fd, GTSIM_DBG_REPLY, buf, sizeof(rep) + len, pass_fd);
+    pthread_mutex_unlock(&s->write_lock);
+}
+
 void gtsim_srv_reply(struct srv_session *s, ze_result_t r, const void *data, size_t len)
 {
     gtsim_srv_reply_to(s, s->fd, r, data, len);

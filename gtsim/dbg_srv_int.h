@@ -104,6 +104,9 @@ void gtsim_srv_send_note(struct srv_session *s, uint32_t type, const void *a, si
                          const void *b, size_t blen);
 /* A reply on the session's first stream. */
 void gtsim_srv_reply(struct srv_session *s, ze_result_t r, const void *data, size_t len);
+/* The same, passing descriptor pass_fd with it (SCM_RIGHTS). */
+void gtsim_srv_reply_fd(struct srv_session *s, ze_result_t r, const void *data, size_t len,
+                        int pass_fd);
 /* A reply on request stream fd of s (its first or a further one). */
 void gtsim_srv_reply_to(struct srv_session *s, int fd, ze_result_t r, const void *data, size_t len);
 /* Does session s see device d's work (d on the same root, and d is s's
@@ -156,6 +159,14 @@ uint64_t gtsim_srv_spread_begin(struct srv_session *s);
 /* Has stopped thread idx not reached its halt yet? hw lock held. */
 bool gtsim_srv_stop_is_late(struct srv_session *s, uint32_t idx);
 uint64_t gtsim_srv_now_ns(void);
+/* Tells the debugger's side (ssa.h) when stopped thread idx may be read,
+ * from the same test as the requests' (stopped, and not late): after an
+ * interrupt, whose stops the hardware leaves unpublished; after a write
+ * of its registers (cr0's halt bit decides lateness); at attach. The
+ * _one form is a gtsim_srv_for_each_thread callback, ctx the session.
+ * hw lock held. */
+void gtsim_srv_publish(struct srv_session *s, uint32_t idx);
+bool gtsim_srv_publish_one(struct gtsim_hw *hw, uint32_t idx, uint32_t sidx, void *ctx);
 void gtsim_srv_sleep_until(uint64_t t_ns);
 
 /* dbg_srv_interrupts.c: the thread of attached session s (arg) that reads

@@ -52,8 +52,14 @@ static void do_interrupt(struct srv_session *s, const struct gtsim_dbg_interrupt
      * THREAD_UNAVAILABLE, so its slot is freed all the same. */
     if (gtsim_srv_thread_in_range(s, &rq->thread))
         hits = gtsim_srv_for_each_thread(s, &rq->thread, interrupt_one, bits);
-    if (hits)
+    if (hits) {
+        ze_device_thread_t all = {ALL, ALL, ALL, ALL};
         answer_at = gtsim_srv_spread_begin(s);
+        /* Every stopped thread of the session, not only those just
+         * halted: a new interrupt's window makes any thread an interrupt
+         * halted late again (gtsim_srv_stop_is_late). */
+        gtsim_srv_for_each_thread(s, &all, gtsim_srv_publish_one, s);
+    }
     if (!hits) {
         free(bits);
         bits = NULL;

@@ -167,10 +167,12 @@ static void do_registers(struct srv_session *s, int fd, const struct gtsim_dbg_r
         } else {
             uint8_t *reg =
                 gtsim_regfile_reg(lay, gtsim_hw_thread_regs(hw, idx), rq->type, rq->start);
-            if (write)
+            if (write) {
                 memcpy(reg, data, bytes);
-            else
+                gtsim_srv_publish(s, idx); /* cr0's halt bit may have changed */
+            } else {
                 memcpy(buf, reg, bytes);
+            }
         }
         gtsim_hw_unlock(hw);
     }

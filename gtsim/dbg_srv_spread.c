@@ -62,6 +62,22 @@ bool gtsim_srv_stop_is_late(struct srv_session *s, uint32_t idx)
     return gtsim_srv_now_ns() < arrival_ns(s, idx);
 }
 
+void gtsim_srv_publish(struct srv_session *s, uint32_t idx)
+{
+    struct gtsim_hw *hw = s->root->hw;
+    if (gtsim_hw_thread_state(hw, idx) != GTSIM_T_STOPPED)
+        return; /* the hardware keeps it unreadable */
+    gtsim_hw_publish_locked(hw, idx, gtsim_srv_stop_is_late(s, idx) ? arrival_ns(s, idx) : 0);
+}
+
+bool gtsim_srv_publish_one(struct gtsim_hw *hw, uint32_t idx, uint32_t sidx, void *ctx)
+{
+    (void)hw;
+    (void)sidx;
+    gtsim_srv_publish(ctx, idx);
+    return false;
+}
+
 void gtsim_srv_sleep_until(uint64_t t_ns)
 {
     uint64_t now = gtsim_srv_now_ns();

@@ -72,6 +72,11 @@ static void stop(struct gtsim_hw *hw, uint32_t idx, enum gtsim_stop_reason why, 
 {
     struct gtsim_hw_stop ev = {idx, why, addr};
     leave_running(hw, &hw->threads[idx], GTSIM_T_STOPPED);
+    /* A debugger may read it from now on, except after an interrupt: the
+     * debug server publishes those once it knows when each counts as
+     * halted (interrupt_spread_ms; gtsim_hw_publish_locked). */
+    if (why != GTSIM_STOP_INTERRUPT)
+        gtsim_ssa_publish(&hw->ssa, idx, true, 0);
     if (hw->stop_fn)
         hw->stop_fn(hw->stop_ctx, &ev);
 }
@@ -368,7 +373,10 @@ static bool reserve_memory(struct gtsim_hw *hw)
     /* Register files are reserved, not committed: a 16K-thread device only
      * pays for the threads that ever ran. */
     hw->regs_bytes = (size_t)hw->nthreads * hw->layout->slot_size;
-    hw->regs = reserve(hw->regs_bytes);
+    if (gtsim_ssa_create(&hw->ssa, hw->nthreads, hw->layout->slot_size) == 0)
+        hw->regs = hw->ssa.regs;
+    else
+        hw->regs = reserve(hw->regs_bytes);
     hw->isa = reserve(ISA_HEAP_SIZE);
     hw->isa_tile = calloc(cfg->tiles, sizeof(*hw->isa_tile));
     /* Like the real driver's per-tile kernel ISA allocations: one device
@@ -426,6 +434,7 @@ struct gtsim_hw *gtsim_hw_create(const struct gtsim_hw_config *cfg, char *err, s
         return NULL;
     }
     hw->cfg = *cfg;
+    hw->ssa.fd = -1; /* none yet: gtsim_hw_destroy must not close 0 */
     hw->layout = gtsim_regfile_layout(cfg->platform);
     n = (uint64_t)cfg->tiles * cfg->slices_per_tile * cfg->subslices * cfg->eus * cfg->threads;
     if (!hw->layout || n == 0 || n > (1u << 20)) {
@@ -487,7 +496,9 @@ void gtsim_hw_destroy(struct gtsim_hw *hw)
         free(hw->workers[i].active);
     }
     free(hw->workers);
-    if (hw->regs)
+    if (hw->ssa.fd >= 0)
+        gtsim_ssa_destroy(&hw->ssa);
+    else if (hw->regs)
         munmap(hw->regs, hw->regs_bytes);
     for (uint32_t t = 1; hw->isa_tile && t < hw->cfg.tiles; t++)
         if (hw->isa_tile[t])
@@ -524,6 +535,8 @@ int gtsim_hw_resume_locked(struct gtsim_hw *hw, uint32_t index)
     if (index >= hw->nthreads || hw->threads[index].state != GTSIM_T_STOPPED)
         return -EAGAIN;
     t = &hw->threads[index];
+    /* Unreadable before anything of the slot changes (ssa.h). */
+    gtsim_ssa_publish(&hw->ssa, index, false, 0);
     /* gtsim's model: the halt of an interrupt ends with the resume, so a
      * debugger need not write cr0 of every thread it interrupted
      * (README.md, "Interrupts", says what is and is not known of hardware). */

@@ -136,6 +136,10 @@ void gtsim_hw_set_debugger(struct gtsim_hw *hw, gtsim_hw_stop_fn fn, void *ctx);
 void gtsim_hw_set_stop_hook_locked(struct gtsim_hw *hw, gtsim_hw_stop_fn fn, void *ctx);
 void gtsim_hw_set_slice_debug_locked(struct gtsim_hw *hw, uint32_t first, uint32_t count, bool on);
 
+/* The memfd of the register slots and their readable table (ssa.h), and
+ * its size, or -1 when the slots are private memory. */
+int gtsim_hw_ssa_fd(const struct gtsim_hw *hw, size_t *bytes);
+
 void gtsim_hw_lock(struct gtsim_hw *hw);
 void gtsim_hw_unlock(struct gtsim_hw *hw);
 /* The following require hw->lock. */
@@ -147,6 +151,12 @@ int gtsim_hw_interrupt_locked(struct gtsim_hw *hw, uint32_t index);
  * cleared, and cr0.1 bit 31 set by the debugger arms a single
  * step. -EAGAIN if not stopped. */
 int gtsim_hw_resume_locked(struct gtsim_hw *hw, uint32_t index);
+/* Who may read a stopped thread's registers without the hw lock (ssa.h):
+ * a stopped thread becomes readable from ready_ns (CLOCK_MONOTONIC; 0:
+ * now), a thread in any other state unreadable. Stops other than an
+ * interrupt's publish themselves; the debug server publishes interrupted
+ * threads, which may halt late. */
+void gtsim_hw_publish_locked(struct gtsim_hw *hw, uint32_t index, uint64_t ready_ns);
 /* Shared local memory of the work-group a thread runs (NULL when idle). */
 uint8_t *gtsim_hw_thread_slm(struct gtsim_hw *hw, uint32_t index, uint32_t *size);
 

@@ -139,6 +139,18 @@ uint8_t *gtsim_hw_thread_regs(struct gtsim_hw *hw, uint32_t index)
     return index < hw->nthreads ? slot(hw, index) : NULL;
 }
 
+void gtsim_hw_publish_locked(struct gtsim_hw *hw, uint32_t index, uint64_t ready_ns)
+{
+    if (index < hw->nthreads)
+        gtsim_ssa_publish(&hw->ssa, index, hw->threads[index].state == GTSIM_T_STOPPED, ready_ns);
+}
+
+int gtsim_hw_ssa_fd(const struct gtsim_hw *hw, size_t *bytes)
+{
+    *bytes = hw->ssa.bytes;
+    return hw->ssa.fd;
+}
+
 uint8_t *gtsim_hw_thread_slm(struct gtsim_hw *hw, uint32_t index, uint32_t *size)
 {
     struct hw_group *g = index < hw->nthreads ? hw->threads[index].group : NULL;

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "gtsim/hw.h"
+#include "gtsim/ssa.h"
 
 struct gtsim_decode_cache;
 struct gtsim_exec_simt;
@@ -81,6 +82,9 @@ struct gtsim_hw {
     struct hw_thread *threads;
     uint8_t *regs; /* nthreads slots of layout->slot_size bytes */
     size_t regs_bytes;
+    /* regs live in ssa's memfd, which a debugger reads without asking us
+     * (ssa.h); ssa.fd is -1 when they are private (the fallback). */
+    struct gtsim_ssa ssa;
     uint32_t *free_in_subslice;
     uint32_t next_subslice; /* round-robin start for dispatch */
 

@@ -14,6 +14,7 @@ libgtsim_core_la_SOURCES = \
 	gtsim/debug_zebin.c gtsim/debug_zebin.h \
 	gtsim/spirv_spec.c gtsim/spirv_spec.h \
 	gtsim/hw.c gtsim/hw.h gtsim/hw_int.h gtsim/hw_access.c \
+	gtsim/ssa.h gtsim/ssa_map.c gtsim/ssa_read.c \
 	gtsim/iga.c gtsim/iga.h \
 	gtsim/decode_cache.c gtsim/decode_cache.h \
 	gtsim/exec.c gtsim/exec.h gtsim/exec_int.h gtsim/exec_operands.c gtsim/exec_lsc.c gtsim/exec_dataport.c \
