@@ -82,3 +82,11 @@ tests_gtsim_test_thread_regsets_LDADD = $(ZE_LIBS) $(DL_LIBS)
 tests_gtsim_debuggee_SOURCES = $(conf_debuggee_sources)
 tests_gtsim_debuggee_CFLAGS = $(conf_cflags)
 tests_gtsim_debuggee_LDADD = $(ZE_LIBS)
+
+# Register reads served in the debugger's process from the debuggee's
+# shared register slots (gtsim/ssa.h), and the fallback through requests.
+check_PROGRAMS += tests/gtsim/test_ssa_reads
+TESTS += tests/gtsim/test_ssa_reads
+tests_gtsim_test_ssa_reads_SOURCES = tests/gtsim/test_ssa_reads.c $(conf_util_sources)
+tests_gtsim_test_ssa_reads_CFLAGS = $(conf_cflags)
+tests_gtsim_test_ssa_reads_LDADD = $(ZE_LIBS) $(DL_LIBS) $(PTHREAD_LIBS)
