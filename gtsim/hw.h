@@ -6,7 +6,9 @@
  * Locking: one mutex per hw (hw->lock) guards thread states, dispatch
  * bookkeeping and register files of stopped threads. Workers hold it while
  * stepping, so a debugger that takes it sees every thread either running
- * between instructions or stopped. */
+ * between instructions or stopped. A debugger process reads stopped
+ * threads' registers without it, from the memfd they live in (ssa.h):
+ * a table word per thread, written under the lock, says when it may. */
 #ifndef GTSIM_HW_H
 #define GTSIM_HW_H
 
