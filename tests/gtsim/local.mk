@@ -8,13 +8,17 @@ GTSIM_CORE_TESTS = tests/gtsim/test_isa tests/gtsim/test_zebin tests/gtsim/test_
 	tests/gtsim/test_exec tests/gtsim/test_config tests/gtsim/test_barrier \
 	tests/gtsim/test_spirv_spec \
 	tests/gtsim/test_iga_decode tests/gtsim/test_exec_kernels tests/gtsim/test_exec_forms \
-	tests/gtsim/test_exec_dataport
+	tests/gtsim/test_exec_dataport tests/gtsim/test_ssa
 check_PROGRAMS += $(GTSIM_CORE_TESTS)
 TESTS += $(GTSIM_CORE_TESTS)
 
 tests_gtsim_test_isa_SOURCES = tests/gtsim/test_isa.c tests/lib/tap.h
 tests_gtsim_test_isa_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 tests_gtsim_test_isa_LDADD = libgtsim_core.la libisa.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
+
+tests_gtsim_test_ssa_SOURCES = tests/gtsim/test_ssa.c tests/lib/tap.h
+tests_gtsim_test_ssa_CFLAGS = $(AM_CFLAGS)
+tests_gtsim_test_ssa_LDADD = libgtsim_core.la $(LIBELF_LIBS) $(PTHREAD_LIBS)
 
 tests_gtsim_test_zebin_SOURCES = tests/gtsim/test_zebin.c tests/lib/tap.h
 tests_gtsim_test_zebin_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
