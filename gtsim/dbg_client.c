@@ -48,8 +48,9 @@ struct client_session {
     /* The debuggee's register slots, read here without a request (ssa.h);
      * ssa.fd -1: register reads go as requests (the fallback). */
     struct gtsim_ssa_view ssa;
-    int event_fd;            /* events; read only by the reader thread */
-    struct gtsim_dbg_rx erx; /* what event_fd brought and is not read yet */
+    uint32_t ssa_slice_first, ssa_slice_count; /* the debuggee's view of the device */
+    int event_fd;                              /* events; read only by the reader thread */
+    struct gtsim_dbg_rx erx;                   /* what event_fd brought and is not read yet */
     pthread_t reader;
 
     pthread_mutex_t lock; /* everything below */
@@ -429,7 +430,9 @@ static ze_result_t knock(struct client_session *s, int peer)
     close(peer);
     /* The register slots' memfd, when the debuggee could make one. */
     ssa_fd = gtsim_dbg_rx_take_fd(&s->req.first.rx);
-    if (r == ZE_RESULT_SUCCESS)
+    s->ssa_slice_first = info.slice_first;
+    s->ssa_slice_count = info.slice_count;
+    if (r == ZE_RESULT_SUCCESS && info.slice_count == d->slice_count)
         (void)gtsim_ssa_view_open(&s->ssa, ssa_fd, &info, gtsim_hw_thread_count(d->hw),
                                   gtsim_hw_layout(d->hw)->slot_size);
     else if (ssa_fd >= 0)
@@ -690,16 +693,18 @@ static ze_result_t ZE_APICALL gtsim_zetDebugWriteMemory(zet_debug_session_handle
 }
 
 /* The hardware index of one thread of s's device, as the debuggee's
- * gtsim_srv_thread_index computes it (both load the same GTSIM_CONFIG);
+ * gtsim_srv_thread_index computes it: the same shape (both load the same
+ * GTSIM_CONFIG), the session's slices as the debuggee said at attach;
  * -1 for a wildcard or a thread out of range. */
 static int thread_index(const struct client_session *s, const ze_device_thread_t *t, uint32_t *idx)
 {
     const struct gtsim_device *d = s->device;
     const struct gtsim_hw_config *c = gtsim_hw_config(d->hw);
-    if (!single_thread(t) || t->slice >= d->slice_count || t->subslice >= c->subslices ||
+    if (!single_thread(t) || t->slice >= s->ssa_slice_count || t->subslice >= c->subslices ||
         t->eu >= c->eus || t->thread >= c->threads)
         return -1;
-    *idx = gtsim_hw_thread_index(d->hw, t->slice + d->slice_first, t->subslice, t->eu, t->thread);
+    *idx =
+        gtsim_hw_thread_index(d->hw, t->slice + s->ssa_slice_first, t->subslice, t->eu, t->thread);
     return 0;
 }
 

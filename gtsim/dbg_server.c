@@ -84,6 +84,8 @@ static void reply_attach(struct srv_session *s, ze_result_t r)
         info.nthreads = gtsim_hw_thread_count(hw);
         info.slot_size = gtsim_hw_layout(hw)->slot_size;
         info.bytes = bytes;
+        info.slice_first = s->slice_first;
+        info.slice_count = s->slice_count;
     }
     if (fd >= 0)
         gtsim_srv_reply_fd(s, r, &info, sizeof(info), fd);

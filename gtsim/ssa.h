@@ -53,6 +53,11 @@ struct gtsim_dbg_ssa_info {
     uint32_t nthreads;
     uint64_t slot_size;
     uint64_t bytes; /* the whole memfd */
+    /* The session's device as the debuggee sees it: its threads are the
+     * hardware's slices [slice_first, slice_first + slice_count), so the
+     * debugger maps a thread id to a slot as gtsim_srv_thread_index does
+     * even if its own view of the device differed (an affinity mask). */
+    uint32_t slice_first, slice_count;
 };
 
 static inline uint64_t gtsim_ssa_gen(uint64_t w)

@@ -33,7 +33,7 @@ static uint64_t mono_ns(void)
 
 static struct gtsim_dbg_ssa_info info_of(const struct gtsim_ssa *s)
 {
-    return (struct gtsim_dbg_ssa_info){1, THREADS, SLOT, s->bytes};
+    return (struct gtsim_dbg_ssa_info){1, THREADS, SLOT, s->bytes, 0, 1};
 }
 
 /* The race: the writer flips thread 3 between a stopped state whose slot
