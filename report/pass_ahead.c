@@ -31,7 +31,20 @@ struct pass_ahead {
     atomic_uint_fast64_t ready[WINDOW]; /* item + 1 whose filled[] is valid */
     pthread_t tid[MAX_READERS];
     unsigned nreaders;
+    /* Readers a full window puts to sleep, and what wakes them: the pass
+     * every WAKE_EVERY records while any sleeps, and the stop. */
+    pthread_mutex_t lock;
+    pthread_cond_t room;
+    atomic_uint sleepers;
 };
+
+/* Once reads cost little (gtsim serves them in the debugger's process, as
+ * a real driver does), the readers are ahead and their wait is for the
+ * pass, which formats the records: a reader that yields in a loop there
+ * took a quarter of a 2-core machine's samples from the pass
+ * (bench/README.md). So a reader whose item is a window ahead sleeps
+ * until the pass has made room for a batch. */
+#define WAKE_EVERY (WINDOW / 4)
 
 /* Waits are short (a record, a read): yield first, then sleep a little, so
  * a waiter never keeps a core from the thread it waits for. */
@@ -80,6 +93,37 @@ static uint32_t read_item(struct pass_ahead *a, unsigned k, uint32_t t)
     return filled;
 }
 
+/* Sleeps until item i is within the window or the readers stop. The
+ * reader counts itself a sleeper before it looks at `passed`, and the
+ * pass stores `passed` before it looks at the sleepers (both sequentially
+ * consistent): one of them sees the other, so no wake-up is lost. A
+ * timed wait all the same, so that a missed batch costs 10 ms, never a
+ * hang. */
+static void sleep_for_room(struct pass_ahead *a, uint64_t i)
+{
+    pthread_mutex_lock(&a->lock);
+    atomic_fetch_add(&a->sleepers, 1);
+    while (i >= atomic_load(&a->passed) + WINDOW && !atomic_load(&a->stop)) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 10000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&a->room, &a->lock, &until);
+    }
+    atomic_fetch_sub(&a->sleepers, 1);
+    pthread_mutex_unlock(&a->lock);
+}
+
+static void wake_readers(struct pass_ahead *a)
+{
+    pthread_mutex_lock(&a->lock);
+    pthread_cond_broadcast(&a->room);
+    pthread_mutex_unlock(&a->lock);
+}
+
 static void *reader_main(void *arg)
 {
     struct pass_ahead *a = arg;
@@ -89,8 +133,10 @@ static void *reader_main(void *arg)
         uint32_t t;
         if (i >= a->total)
             break;
-        while (i >= atomic_load(&a->passed) + WINDOW && !atomic_load(&a->stop))
+        while (i >= atomic_load(&a->passed) + WINDOW && !atomic_load(&a->stop) && spins < 16)
             pause_a_little(&spins);
+        if (i >= atomic_load(&a->passed) + WINDOW && !atomic_load(&a->stop))
+            sleep_for_room(a, i);
         if (atomic_load(&a->stop))
             break;
         item_place(a->p, i, &k, &t);
@@ -123,12 +169,17 @@ struct pass_ahead *pass_ahead_start(struct report_pass *p, const uint32_t *sets)
     atomic_init(&a->next, 0);
     atomic_init(&a->passed, 0);
     atomic_init(&a->stop, false);
+    atomic_init(&a->sleepers, 0);
+    pthread_mutex_init(&a->lock, NULL);
+    pthread_cond_init(&a->room, NULL);
     for (unsigned i = 0; i < WINDOW; i++)
         atomic_init(&a->ready[i], 0);
     for (unsigned i = 0; i < want; i++)
         if (pthread_create(&a->tid[a->nreaders], NULL, reader_main, a) == 0)
             a->nreaders++;
     if (!a->nreaders) {
+        pthread_cond_destroy(&a->room);
+        pthread_mutex_destroy(&a->lock);
         free(a);
         return NULL;
     }
@@ -146,6 +197,11 @@ uint32_t pass_ahead_wait(struct pass_ahead *a, uint64_t i)
 void pass_ahead_passed(struct pass_ahead *a, uint64_t i)
 {
     atomic_store(&a->passed, i + 1);
+    /* A sleeper's item is a whole window ahead: a batch of room at once
+     * wakes it less often than every record would, and long before the
+     * pass needs its item. */
+    if ((i + 1) % WAKE_EVERY == 0 && atomic_load(&a->sleepers) > 0)
+        wake_readers(a);
 }
 
 void pass_ahead_stop(struct pass_ahead *a)
@@ -153,7 +209,10 @@ void pass_ahead_stop(struct pass_ahead *a)
     if (!a)
         return;
     atomic_store(&a->stop, true);
+    wake_readers(a);
     for (unsigned i = 0; i < a->nreaders; i++)
         pthread_join(a->tid[i], NULL);
+    pthread_cond_destroy(&a->room);
+    pthread_mutex_destroy(&a->lock);
     free(a);
 }

@@ -20,3 +20,9 @@ check_PROGRAMS += tests/report/test_human_faults
 TESTS += tests/report/test_human_faults
 tests_report_test_human_faults_SOURCES = tests/report/test_human_faults.c tests/lib/tap.h
 tests_report_test_human_faults_LDADD = $(tests_report_test_dump_classes_LDADD)
+
+# report_json_str's escaping (every JSON string of a dump goes through it).
+check_PROGRAMS += tests/report/test_json_str
+TESTS += tests/report/test_json_str
+tests_report_test_json_str_SOURCES = tests/report/test_json_str.c tests/lib/tap.h
+tests_report_test_json_str_LDADD = $(tests_report_test_dump_classes_LDADD)
