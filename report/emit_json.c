@@ -17,7 +17,33 @@ struct json_em {
     enum phase phase;
     unsigned nthreads;
     enum dump_regs regs;
+    /* The registers a record of catalogue `cat` prints and the sets they
+     * are in, worked out once per catalogue rather than once per thread
+     * (a catalogue has hundreds of registers; every thread of a session
+     * shares one). */
+    const struct regs_catalog *cat;
+    uint32_t sets;
+    size_t *printed, nprinted;
 };
+
+/* Makes j's printed list that of cat; false without memory. */
+static bool learn(struct json_em *j, const struct regs_catalog *cat)
+{
+    size_t n = cat ? regs_catalog_count(cat) : 0, *v;
+    if (cat == j->cat && j->printed)
+        return true;
+    v = realloc(j->printed, (n ? n : 1) * sizeof(*v));
+    if (!v)
+        return false;
+    j->printed = v;
+    j->nprinted = 0;
+    for (size_t i = 0; i < n; i++)
+        if (report_reg_printed(regs_catalog_at(cat, i), j->regs))
+            v[j->nprinted++] = i;
+    j->sets = report_sets_for(cat, j->regs);
+    j->cat = cat;
+    return true;
+}
 
 static void j_header(void *ctx, uint32_t pid, const char *trigger)
 {
@@ -147,13 +173,16 @@ static int j_threads_begin(void *ctx, struct sess_manager *m, struct regs_catalo
     (void)cats;
     (void)ncats;
     ((struct json_em *)ctx)->regs = regs;
+    ((struct json_em *)ctx)->cat = NULL; /* what is printed depends on regs */
     return 0;
 }
 
 static uint32_t j_wants(void *ctx, const struct dump_thread *t)
 {
     struct json_em *j = ctx;
-    return j->regs == DUMP_REGS_NONE ? 0 : report_sets_for(t->cat, j->regs);
+    if (j->regs == DUMP_REGS_NONE)
+        return 0;
+    return learn(j, t->cat) ? j->sets : report_sets_for(t->cat, j->regs);
 }
 
 static uint32_t j_wants_ahead(void *ctx, const struct regs_catalog *cat)
@@ -162,16 +191,20 @@ static uint32_t j_wants_ahead(void *ctx, const struct regs_catalog *cat)
     return j->regs == DUMP_REGS_NONE ? 0 : report_sets_for(cat, j->regs);
 }
 
-static void registers(FILE *f, const struct dump_thread *t, enum dump_regs which)
+static void registers(struct json_em *j, const struct dump_thread *t)
 {
-    bool first = true;
+    FILE *f = j->f;
+    bool first = true, known = learn(j, t->cat);
+    size_t n = known ? j->nprinted : regs_catalog_count(t->cat);
     fputs(",\"registers\":{", f);
-    for (size_t i = 0; i < regs_catalog_count(t->cat); i++) {
-        const struct regs_reg *r = regs_catalog_at(t->cat, i);
-        const uint8_t *v = report_reg_printed(r, which) ? report_reg_bytes(t, r) : NULL;
+    for (size_t k = 0; k < n; k++) {
+        const struct regs_reg *r = regs_catalog_at(t->cat, known ? j->printed[k] : k);
+        const uint8_t *v = report_reg_printed(r, j->regs) ? report_reg_bytes(t, r) : NULL;
         if (!v)
             continue;
-        fprintf(f, "%s\"%s\":\"", first ? "" : ",", r->name);
+        fputs(first ? "\"" : ",\"", f);
+        fputs(r->name, f);
+        fputs("\":\"", f);
         report_hex_value(f, v, r->byte_size);
         fputc('"', f);
         first = false;
@@ -219,7 +252,7 @@ static void j_thread(void *ctx, const struct dump_thread *t)
         fputs(",\"line\":null,\"column\":null", f);
     json_xpti_submission(f, t->submitted);
     if (j->regs != DUMP_REGS_NONE && t->cat)
-        registers(f, t, j->regs);
+        registers(j, t);
     fputc('}', f);
     j->nthreads++;
 }
@@ -277,6 +310,14 @@ static void j_end(void *ctx, const struct report_end *e)
     j->phase = PH_DONE;
 }
 
+static void j_free(void *ctx)
+{
+    struct json_em *j = ctx;
+    if (j)
+        free(j->printed);
+    free(j);
+}
+
 static const struct report_emitter_ops json_ops = {
     .header = j_header,
     .launch = j_launch,
@@ -290,7 +331,7 @@ static const struct report_emitter_ops json_ops = {
     .thread = j_thread,
     .end = j_end,
     .abort = j_end,
-    .free = free,
+    .free = j_free,
 };
 
 struct report_emitter report_json_new(FILE *f)
