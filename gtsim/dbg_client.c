@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gtsim/dbg_client_int.h"
 #include "gtsim/dbg_intr_state.h"
 #include "gtsim/dbg_proto.h"
 #include "gtsim/dbg_req.h"
@@ -37,42 +38,11 @@
 #include "gtsim/zet_fill.h"
 #include "gtsim/zet_regset_props.h"
 
-#define GTSIM_MAGIC_SESSION 0x47545364
-
-struct client_session {
-    uint32_t magic;
-    struct client_session *next;
-    struct gtsim_device *device;
-    uint32_t pid;
-    struct gtsim_req req; /* requests and replies (dbg_req.h) */
-    /* The debuggee's register slots, read here without a request (ssa.h);
-     * ssa.fd -1: register reads go as requests (the fallback). */
-    struct gtsim_ssa_view ssa;
-    uint32_t ssa_slice_first, ssa_slice_count; /* the debuggee's view of the device */
-    int event_fd;                              /* events; read only by the reader thread */
-    struct gtsim_dbg_rx erx;                   /* what event_fd brought and is not read yet */
-    pthread_t reader;
-
-    pthread_mutex_t lock; /* everything below */
-    pthread_cond_t cv;
-    zet_debug_event_t *events;
-    size_t nevents, cap_events, head;
-    bool dead;
-    atomic_bool gone;        /* dead, for zetDebugInterrupt, which takes no lock */
-    uint32_t resumes_seen;   /* the last RESUMED note the reader took */
-    bool lost;               /* GTSIM_FAULTS lost the device */
-    struct timespec lose_at; /* GTSIM_FAULTS time:ms=N, or tv_sec 0 */
-
-    /* Reported stops and pending interrupts: lock-free, written by the
-     * reader (and a resume) under lock, read by zetDebugInterrupt. */
-    struct gtsim_intr_state intr;
-};
-
 /* Sessions of this debugger process, to refuse double attaches early. */
 static pthread_mutex_t sessions_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct client_session *sessions;
 
-static struct client_session *as_session(zet_debug_session_handle_t h)
+struct client_session *gtsim_client_session(zet_debug_session_handle_t h)
 {
     struct client_session *s = (struct client_session *)h;
     return s && s->magic == GTSIM_MAGIC_SESSION ? s : NULL;
@@ -96,7 +66,7 @@ static void push_event(struct client_session *s, const zet_debug_event_t *ev)
     s->nevents++;
 }
 
-static bool single_thread(const ze_device_thread_t *t)
+bool gtsim_client_single_thread(const ze_device_thread_t *t)
 {
     return t->slice != UINT32_MAX && t->subslice != UINT32_MAX && t->eu != UINT32_MAX &&
            t->thread != UINT32_MAX;
@@ -107,7 +77,8 @@ static bool single_thread(const ze_device_thread_t *t)
  * which marks it when it generates the event. */
 static void take_event(struct client_session *s, const zet_debug_event_t *ev)
 {
-    if (ev->type == ZET_DEBUG_EVENT_TYPE_THREAD_STOPPED && single_thread(&ev->info.thread.thread))
+    if (ev->type == ZET_DEBUG_EVENT_TYPE_THREAD_STOPPED &&
+        gtsim_client_single_thread(&ev->info.thread.thread))
         gtsim_intr_mark_stopped(&s->intr, &ev->info.thread.thread);
     push_event(s, ev);
 }
@@ -184,7 +155,7 @@ static long access_latency_us(void)
     return us;
 }
 
-static void access_cost(uint32_t type)
+void gtsim_client_access_cost(uint32_t type)
 {
     long us = access_latency_us();
     struct timespec ts = {us / 1000000, us % 1000000 * 1000};
@@ -225,7 +196,7 @@ static void sleep_ms(long ms)
 }
 
 /* Counts a call; true when it must return *r instead of running. */
-static bool fault(struct client_session *s, enum gtsim_fault_call call, ze_result_t *r)
+bool gtsim_client_fault(struct client_session *s, enum gtsim_fault_call call, ze_result_t *r)
 {
     struct gtsim_fault_hit hit;
     if (s) {
@@ -253,7 +224,7 @@ static bool fault(struct client_session *s, enum gtsim_fault_call call, ze_resul
  * that reads events after DEVICE_LOST finds them all, as it did when both
  * came on one stream. Shutting our end of the event stream bounds the
  * wait whatever the peer does; what it already sent is still read. */
-static ze_result_t stream_ended(struct client_session *s)
+ze_result_t gtsim_client_stream_ended(struct client_session *s)
 {
     gtsim_req_shut(&s->req);
     shutdown(s->event_fd, SHUT_RDWR);
@@ -274,20 +245,20 @@ static ze_result_t exchange(struct client_session *s, struct gtsim_req_stream *s
     int rc = gtsim_req_exchange(st, type, a, alen, b, blen, pass_fd, &r, out, outlen);
     if (rc == -EMSGSIZE)
         return ZE_RESULT_ERROR_DEVICE_LOST; /* nothing went; the session goes on */
-    return rc ? stream_ended(s) : r;
+    return rc ? gtsim_client_stream_ended(s) : r;
 }
 
 /* Sends a request and waits for its reply. out/outlen receive reply data.
  * A register or memory access may go on a further stream when the first
  * is busy: the runtime takes no session lock for those. */
-static ze_result_t request(struct client_session *s, uint32_t type, const void *a, size_t alen,
-                           const void *b, size_t blen, void *out, size_t outlen)
+ze_result_t gtsim_client_request(struct client_session *s, uint32_t type, const void *a,
+                                 size_t alen, const void *b, size_t blen, void *out, size_t outlen)
 {
     struct gtsim_req_stream *st;
     ze_result_t r;
     bool dead;
     /* The caller's own time, as a real driver's ioctl: outside any lock. */
-    access_cost(type);
+    gtsim_client_access_cost(type);
     st = gtsim_req_take(&s->req, type >= GTSIM_DBG_READ_MEM && type <= GTSIM_DBG_WRITE_REGS);
     pthread_mutex_lock(&s->lock);
     dead = s->dead;
@@ -455,7 +426,7 @@ static ze_result_t ZE_APICALL gtsim_zetDebugAttach(zet_device_handle_t hDevice,
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     if (d->root && !d->driver->cfg.tile_attach)
         return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-    if (fault(NULL, GTSIM_FAULT_ATTACH, &r))
+    if (gtsim_client_fault(NULL, GTSIM_FAULT_ATTACH, &r))
         return r;
     pthread_mutex_lock(&sessions_lock);
     for (s = sessions; s; s = s->next)
@@ -494,16 +465,16 @@ static ze_result_t ZE_APICALL gtsim_zetDebugAttach(zet_device_handle_t hDevice,
 
 static ze_result_t ZE_APICALL gtsim_zetDebugDetach(zet_debug_session_handle_t hSession)
 {
-    struct client_session *s = as_session(hSession);
+    struct client_session *s = gtsim_client_session(hSession);
     ze_result_t injected = ZE_RESULT_SUCCESS;
     if (!s)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     /* An injected failure still ends the session, as the real driver's
      * detach closes the connection and frees the session whatever the
      * close says. */
-    (void)fault(s, GTSIM_FAULT_DETACH, &injected);
+    (void)gtsim_client_fault(s, GTSIM_FAULT_DETACH, &injected);
     /* The debuggee resumes our threads when it gets DETACH or sees us go. */
-    (void)request(s, GTSIM_DBG_DETACH, NULL, 0, NULL, 0, NULL, 0);
+    (void)gtsim_client_request(s, GTSIM_DBG_DETACH, NULL, 0, NULL, 0, NULL, 0);
     pthread_mutex_lock(&s->lock);
     s->dead = true;
     pthread_mutex_unlock(&s->lock);
@@ -522,7 +493,7 @@ static ze_result_t ZE_APICALL gtsim_zetDebugDetach(zet_debug_session_handle_t hS
 static ze_result_t ZE_APICALL gtsim_zetDebugReadEvent(zet_debug_session_handle_t hSession,
                                                       uint64_t timeout_ms, zet_debug_event_t *ev)
 {
-    struct client_session *s = as_session(hSession);
+    struct client_session *s = gtsim_client_session(hSession);
     struct timespec dl;
     ze_result_t r = ZE_RESULT_SUCCESS;
     if (!s)
@@ -583,15 +554,15 @@ static ze_result_t ZE_APICALL gtsim_zetDebugReadEvent(zet_debug_session_handle_t
 static ze_result_t ZE_APICALL gtsim_zetDebugAcknowledgeEvent(zet_debug_session_handle_t hSession,
                                                              const zet_debug_event_t *ev)
 {
-    struct client_session *s = as_session(hSession);
+    struct client_session *s = gtsim_client_session(hSession);
     ze_result_t r;
     if (!s)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!ev)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (fault(s, GTSIM_FAULT_ACK, &r))
+    if (gtsim_client_fault(s, GTSIM_FAULT_ACK, &r))
         return r;
-    return request(s, GTSIM_DBG_ACK, ev, sizeof(*ev), NULL, 0, NULL, 0);
+    return gtsim_client_request(s, GTSIM_DBG_ACK, ev, sizeof(*ev), NULL, 0, NULL, 0);
 }
 
 /* As Intel's runtime (DebugSessionImp::interrupt): answered from what
@@ -603,12 +574,13 @@ static ze_result_t ZE_APICALL gtsim_zetDebugAcknowledgeEvent(zet_debug_session_h
 static ze_result_t ZE_APICALL gtsim_zetDebugInterrupt(zet_debug_session_handle_t hSession,
                                                       ze_device_thread_t thread)
 {
-    struct client_session *s = as_session(hSession);
+    struct client_session *s = gtsim_client_session(hSession);
     struct gtsim_dbg_interrupt_req rq = {thread, 0, 0};
     ze_result_t r;
     if (!s)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (gtsim_faults_may_touch(GTSIM_FAULT_INTERRUPT) && fault(s, GTSIM_FAULT_INTERRUPT, &r))
+    if (gtsim_faults_may_touch(GTSIM_FAULT_INTERRUPT) &&
+        gtsim_client_fault(s, GTSIM_FAULT_INTERRUPT, &r))
         return r;
     if (atomic_load(&s->gone))
         return ZE_RESULT_ERROR_DEVICE_LOST;
@@ -628,15 +600,15 @@ static ze_result_t ZE_APICALL gtsim_zetDebugInterrupt(zet_debug_session_handle_t
 static ze_result_t ZE_APICALL gtsim_zetDebugResume(zet_debug_session_handle_t hSession,
                                                    ze_device_thread_t thread)
 {
-    struct client_session *s = as_session(hSession);
+    struct client_session *s = gtsim_client_session(hSession);
     struct gtsim_dbg_thread_req rq = {thread};
     uint32_t seq;
     ze_result_t r;
     if (!s)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (fault(s, GTSIM_FAULT_RESUME, &r))
+    if (gtsim_client_fault(s, GTSIM_FAULT_RESUME, &r))
         return r;
-    r = request(s, GTSIM_DBG_RESUME, &rq, sizeof(rq), NULL, 0, &seq, sizeof(seq));
+    r = gtsim_client_request(s, GTSIM_DBG_RESUME, &rq, sizeof(rq), NULL, 0, &seq, sizeof(seq));
     /* The runtime forgets the resumed threads were stopped before resume
      * returns; the reader will when the debuggee's note comes. Until then
      * forget them here, unless the reader is past that note already (it
@@ -652,7 +624,7 @@ static ze_result_t memory(zet_debug_session_handle_t hSession, ze_device_thread_
                           const zet_debug_memory_space_desc_t *desc, size_t size, void *buf,
                           bool write)
 {
-    struct client_session *s = as_session(hSession);
+    struct client_session *s = gtsim_client_session(hSession);
     ze_result_t r = ZE_RESULT_SUCCESS;
     if (!s)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -662,15 +634,15 @@ static ze_result_t memory(zet_debug_session_handle_t hSession, ze_device_thread_
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;
     if (size == 0)
         return ZE_RESULT_ERROR_INVALID_SIZE;
-    if (fault(s, write ? GTSIM_FAULT_WRITE_MEMORY : GTSIM_FAULT_READ_MEMORY, &r))
+    if (gtsim_client_fault(s, write ? GTSIM_FAULT_WRITE_MEMORY : GTSIM_FAULT_READ_MEMORY, &r))
         return r;
     /* Large transfers go in pieces that fit one message. */
     for (size_t done = 0; done < size && r == ZE_RESULT_SUCCESS;) {
         size_t n = size - done < GTSIM_DBG_MAX_XFER ? size - done : GTSIM_DBG_MAX_XFER;
         struct gtsim_dbg_mem_req rq = {thread, desc->type, 0, desc->address + done, n};
         uint8_t *p = (uint8_t *)buf + done;
-        r = write ? request(s, GTSIM_DBG_WRITE_MEM, &rq, sizeof(rq), p, n, NULL, 0)
-                  : request(s, GTSIM_DBG_READ_MEM, &rq, sizeof(rq), NULL, 0, p, n);
+        r = write ? gtsim_client_request(s, GTSIM_DBG_WRITE_MEM, &rq, sizeof(rq), p, n, NULL, 0)
+                  : gtsim_client_request(s, GTSIM_DBG_READ_MEM, &rq, sizeof(rq), NULL, 0, p, n);
         done += n;
     }
     return r;
@@ -692,156 +664,6 @@ static ze_result_t ZE_APICALL gtsim_zetDebugWriteMemory(zet_debug_session_handle
     return memory(hSession, thread, desc, size, (void *)buf, true);
 }
 
-/* The hardware index of one thread of s's device, as the debuggee's
- * gtsim_srv_thread_index computes it: the same shape (both load the same
- * GTSIM_CONFIG), the session's slices as the debuggee said at attach;
- * -1 for a wildcard or a thread out of range. */
-static int thread_index(const struct client_session *s, const ze_device_thread_t *t, uint32_t *idx)
-{
-    const struct gtsim_device *d = s->device;
-    const struct gtsim_hw_config *c = gtsim_hw_config(d->hw);
-    if (!single_thread(t) || t->slice >= s->ssa_slice_count || t->subslice >= c->subslices ||
-        t->eu >= c->eus || t->thread >= c->threads)
-        return -1;
-    *idx =
-        gtsim_hw_thread_index(d->hw, t->slice + s->ssa_slice_first, t->subslice, t->eu, t->thread);
-    return 0;
-}
-
-/* A register read served in this process from the debuggee's slots
- * (ssa.h), as a real driver preads the state save area itself: the
- * debuggee does nothing and may be stopped. The same answers as the
- * debuggee's request path: DEVICE_LOST once the session is over, bad
- * thread INVALID_ARGUMENT, not stopped (or stopped late, or resumed
- * while we copied) NOT_AVAILABLE. */
-static ze_result_t read_shared(struct client_session *s, const ze_device_thread_t *thread,
-                               const struct gtsim_regset_desc *d, uint32_t start, size_t bytes,
-                               void *out)
-{
-    struct pollfd pfd = {.fd = s->req.first.fd, .events = POLLRDHUP};
-    bool dead, lost;
-    uint32_t idx;
-    int rc;
-    access_cost(GTSIM_DBG_READ_REGS);
-    pthread_mutex_lock(&s->lock);
-    dead = s->dead;
-    lost = s->lost;
-    pthread_mutex_unlock(&s->lock);
-    if (dead)
-        return ZE_RESULT_ERROR_DEVICE_LOST;
-    /* A request would find its stream ended: the debuggee is gone (its
-     * end closed when it died) or the device was lost (ours shut). The
-     * slots would still read, so ask the stream, as a real driver's read
-     * fails once the debuggee's VM is gone. */
-    if (lost || atomic_load(&s->gone) ||
-        (poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLHUP | POLLRDHUP | POLLERR | POLLNVAL))))
-        return stream_ended(s);
-    if (thread_index(s, thread, &idx) != 0)
-        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-    rc = gtsim_ssa_read(&s->ssa, idx, d->offset + (size_t)start * (d->bits / 8), out, bytes);
-    if (rc == -EAGAIN)
-        return ZE_RESULT_ERROR_NOT_AVAILABLE;
-    return rc ? ZE_RESULT_ERROR_UNKNOWN : ZE_RESULT_SUCCESS;
-}
-
-/* Reads count registers of set d from start: from the shared slots when
- * the debuggee gave them, else as a request. */
-static ze_result_t read_regs(struct client_session *s, const ze_device_thread_t *thread,
-                             const struct gtsim_regset_desc *d, uint32_t start, uint32_t count,
-                             void *out)
-{
-    struct gtsim_dbg_reg_req rq = {*thread, d->type, start, count, 0};
-    size_t bytes = (size_t)count * (d->bits / 8);
-    if (s->ssa.fd >= 0)
-        return read_shared(s, thread, d, start, bytes, out);
-    return request(s, GTSIM_DBG_READ_REGS, &rq, sizeof(rq), NULL, 0, out, bytes);
-}
-
-/* API 1.5: one stopped thread's sets. As Intel's runtime does
- * (DebugSession::getThreadRegisterSetProperties): not one thread, or not
- * stopped, is ERROR_NOT_AVAILABLE; the GRF count follows the large-GRF bit
- * of the thread's cr0.0 (256 with it, else 128) where the hardware has
- * 256 GRF registers at all. cr0 is read the way the debugger reads it, so
- * that read decides "stopped". */
-static ze_result_t ZE_APICALL gtsim_zetDebugGetThreadRegisterSetProperties(
-    zet_debug_session_handle_t hSession, ze_device_thread_t thread, uint32_t *pCount,
-    zet_debug_regset_properties_t *props)
-{
-    struct client_session *s = as_session(hSession);
-    const struct gtsim_regfile_layout *lay;
-    const struct gtsim_regset_desc *grf, *cr;
-    uint32_t grf_count = 0;
-    uint8_t cr0[64];
-    ze_result_t r;
-
-    if (!s)
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (!pCount)
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (!single_thread(&thread))
-        return ZE_RESULT_ERROR_NOT_AVAILABLE;
-    lay = gtsim_hw_layout(s->device->hw);
-    grf = gtsim_regfile_find(lay, GTSIM_REGSET_GRF);
-    cr = gtsim_regfile_find(lay, GTSIM_REGSET_CR);
-    if (cr && cr->bits / 8 <= sizeof(cr0)) {
-        uint32_t dword0;
-        r = read_regs(s, &thread, cr, 0, 1, cr0);
-        if (r != ZE_RESULT_SUCCESS)
-            return r;
-        memcpy(&dword0, cr0, sizeof(dword0));
-        if (grf && grf->count >= 256)
-            grf_count = (dword0 & GTSIM_CR0_0_LARGE_GRF) ? 256 : 128;
-    }
-    return gtsim_regset_props(lay, grf_count, pCount, props);
-}
-
-gtsim_pfn_thread_regsets_t gtsim_zet_debug_thread_regsets(void)
-{
-    return gtsim_zetDebugGetThreadRegisterSetProperties;
-}
-
-static ze_result_t registers(zet_debug_session_handle_t hSession, ze_device_thread_t thread,
-                             uint32_t type, uint32_t start, uint32_t count, void *values,
-                             bool write)
-{
-    struct client_session *s = as_session(hSession);
-    const struct gtsim_regset_desc *d;
-    struct gtsim_dbg_reg_req rq = {thread, type, start, count, 0};
-    size_t bytes;
-    ze_result_t r;
-    if (!s)
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (!values)
-        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    d = gtsim_regfile_find(gtsim_hw_layout(s->device->hw), type);
-    if (!d || count == 0 || start >= d->count || count > d->count - start)
-        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-    bytes = (size_t)count * (d->bits / 8);
-    if (fault(s, write ? GTSIM_FAULT_WRITE_REGISTERS : GTSIM_FAULT_READ_REGISTERS, &r))
-        return r;
-    /* Writes stay requests: the debuggee applies them under its hw lock,
-     * between two instructions of its own execution. */
-    if (write)
-        return request(s, GTSIM_DBG_WRITE_REGS, &rq, sizeof(rq), values, bytes, NULL, 0);
-    return read_regs(s, &thread, d, start, count, values);
-}
-
-static ze_result_t ZE_APICALL gtsim_zetDebugReadRegisters(zet_debug_session_handle_t hSession,
-                                                          ze_device_thread_t thread, uint32_t type,
-                                                          uint32_t start, uint32_t count,
-                                                          void *values)
-{
-    return registers(hSession, thread, type, start, count, values, false);
-}
-
-static ze_result_t ZE_APICALL gtsim_zetDebugWriteRegisters(zet_debug_session_handle_t hSession,
-                                                           ze_device_thread_t thread, uint32_t type,
-                                                           uint32_t start, uint32_t count,
-                                                           void *values)
-{
-    return registers(hSession, thread, type, start, count, values, true);
-}
-
 void gtsim_fill_zet_debug(zet_debug_dditable_t *t)
 {
     t->pfnAttach = gtsim_zetDebugAttach;
@@ -853,6 +675,4 @@ void gtsim_fill_zet_debug(zet_debug_dditable_t *t)
     t->pfnReadMemory = gtsim_zetDebugReadMemory;
     t->pfnWriteMemory = gtsim_zetDebugWriteMemory;
     t->pfnGetRegisterSetProperties = gtsim_zetDebugGetRegisterSetProperties;
-    t->pfnReadRegisters = gtsim_zetDebugReadRegisters;
-    t->pfnWriteRegisters = gtsim_zetDebugWriteRegisters;
 }

@@ -78,6 +78,7 @@ ZE_DLLEXPORT ze_result_t ZE_APICALL zetGetDebugProcAddrTable(ze_api_version_t v,
         return ZE_RESULT_ERROR_UNSUPPORTED_VERSION;
     memset(t, 0, sizeof(*t));
     gtsim_fill_zet_debug(t);
+    gtsim_fill_zet_debug_regs(t);
     if (ZE_MINOR_VERSION(v) >= 5) {
         gtsim_pfn_thread_regsets_t fn = gtsim_zet_debug_thread_regsets();
         memcpy((char *)t +

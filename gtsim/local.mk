@@ -47,7 +47,7 @@ libze_gtsim_la_SOURCES = \
 	gtsim/dbg_stale.c gtsim/dbg_stale.h \
 	gtsim/dbg_srv_base.c gtsim/dbg_srv_threads.c gtsim/dbg_srv_stops.c gtsim/dbg_srv_spread.c gtsim/dbg_srv_streams.c \
 	gtsim/dbg_srv_requests.c gtsim/dbg_srv_interrupts.c gtsim/dbg_srv_modules.c gtsim/dbg_srv_lost.c \
-	gtsim/dbg_client.c gtsim/dbg_req.c gtsim/dbg_req.h gtsim/dbg_intr_state.c gtsim/dbg_intr_state.h gtsim/zet_device_module.c gtsim/zet_regset_props.c gtsim/zet_regset_props.h \
+	gtsim/dbg_client.c gtsim/dbg_client_int.h gtsim/dbg_client_regs.c gtsim/dbg_req.c gtsim/dbg_req.h gtsim/dbg_intr_state.c gtsim/dbg_intr_state.h gtsim/zet_device_module.c gtsim/zet_regset_props.c gtsim/zet_regset_props.h \
 	gtsim/faults.c gtsim/faults.h
 libze_gtsim_la_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS) $(LIBELF_CFLAGS) -fvisibility=hidden
 # nodelete: gtsim owns threads (simulator workers, the debug endpoint); the

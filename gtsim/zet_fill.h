@@ -9,7 +9,10 @@
 
 void gtsim_fill_zet_device(zet_device_dditable_t *t);
 void gtsim_fill_zet_module(zet_module_dditable_t *t);
+/* The Debug table's session calls (dbg_client.c) and its register calls
+ * (dbg_client_regs.c). */
 void gtsim_fill_zet_debug(zet_debug_dditable_t *t);
+void gtsim_fill_zet_debug_regs(zet_debug_dditable_t *t);
 /* The API 1.5 entry of the Debug table: a thread's register sets. */
 gtsim_pfn_thread_regsets_t gtsim_zet_debug_thread_regsets(void);
 
