@@ -13,6 +13,10 @@
 
 #define MAX_CORES 4
 #define MAX_LOST 64 /* devices named as lost; more is a machine of its own */
+/* The document's stream buffer: a JSON hang dump of 65,536 threads is
+ * some 80 MB, and stdio's default (the file's block size, 4 KiB) made it
+ * 20,000 write calls, each starting mid-block (bench/README.md). */
+#define DOC_BUFFER (256u * 1024u)
 
 struct dump_out {
     /* Guards the stream: the watchdog may finish the document while the
@@ -21,6 +25,7 @@ struct dump_out {
     struct report_emitter doc; /* the document's format */
     FILE *f;
     struct outfile *file; /* a file of ours; NULL: f is stdout or the caller's */
+    char *iobuf;          /* file's stream buffer (DOC_BUFFER), freed once it is closed */
     bool checked;         /* stdout: its errors are ours to report */
     bool done;
     struct zd *zd;
@@ -86,6 +91,7 @@ struct dump_out *dump_out_open(const char *path, enum report_format fmt, uint32_
     struct outfile *file = NULL;
     struct dump_out *o;
     FILE *f = stdout;
+    char *iobuf = NULL;
     if (path && strcmp(path, "-") != 0) {
         if (!(file = outfile_open(path, why, whylen)))
             return NULL;
@@ -95,14 +101,21 @@ struct dump_out *dump_out_open(const char *path, enum report_format fmt, uint32_
             errno = ENOMEM;
             return NULL;
         }
+        /* Without the memory, stdio's own buffer does. */
+        if ((iobuf = malloc(DOC_BUFFER)) && setvbuf(f, iobuf, _IOFBF, DOC_BUFFER) != 0) {
+            free(iobuf);
+            iobuf = NULL;
+        }
     }
     if (!(o = dump_out_open_stream(f, fmt, pid, trigger, zd))) {
         outfile_discard(file);
+        free(iobuf);
         snprintf(why, whylen, "%s", strerror(ENOMEM));
         errno = ENOMEM;
         return NULL;
     }
     o->file = file;
+    o->iobuf = iobuf;
     o->checked = !file;
     fflush(o->f);
     return o;
@@ -298,6 +311,7 @@ int dump_out_close(struct dump_out *o, struct sess_manager *m, int status, bool 
     o->doc.ops->free(o->doc.ctx);
     pthread_mutex_destroy(&o->lock);
     report_catalogs_free(o->cats, o->ncats);
+    free(o->iobuf); /* its stream was closed by finish_output */
     free(o);
     return rc;
 }

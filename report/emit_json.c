@@ -4,6 +4,7 @@
  * so that an interrupted run still leaves a well-formed document. */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report/emitter.h"
 #include "report/json.h"
@@ -11,6 +12,8 @@
 #include "report/xpti_text.h"
 
 enum phase { PH_HEADER, PH_DEVICES, PH_XPTI, PH_THREADS, PH_DONE };
+
+#define SUBMISSION_MEMO 8 /* kernels of one pass remembered at once */
 
 struct json_em {
     FILE *f;
@@ -24,6 +27,17 @@ struct json_em {
     const struct regs_catalog *cat;
     uint32_t sets;
     size_t *printed, nprinted;
+    /* The `submitted_at` text of the submissions this pass has written:
+     * sessions/ answers one submission per (session, kernel), the same
+     * object for every thread of that kernel until the pass ends, and
+     * its text was a quarter of the pass's time at 65,536 threads
+     * (bench/README.md). Forgotten at each pass's start. */
+    struct {
+        const struct sess_xpti_submission *s;
+        char *text;
+        size_t len;
+    } memo[SUBMISSION_MEMO];
+    unsigned nmemo, memo_next;
 };
 
 /* Makes j's printed list that of cat; false without memory. */
@@ -166,15 +180,60 @@ static void j_faults(void *ctx, const struct report_fault *fa, size_t n)
     j->phase = PH_THREADS;
 }
 
+static void forget_submissions(struct json_em *j)
+{
+    for (unsigned i = 0; i < j->nmemo; i++)
+        free(j->memo[i].text);
+    j->nmemo = j->memo_next = 0;
+}
+
 static int j_threads_begin(void *ctx, struct sess_manager *m, struct regs_catalog *const *cats,
                            unsigned ncats, enum dump_regs regs)
 {
+    struct json_em *j = ctx;
     (void)m;
     (void)cats;
     (void)ncats;
-    ((struct json_em *)ctx)->regs = regs;
-    ((struct json_em *)ctx)->cat = NULL; /* what is printed depends on regs */
+    j->regs = regs;
+    j->cat = NULL; /* what is printed depends on regs */
+    /* A new pass has a new XPTI view: its submissions may reuse the
+     * addresses of the last pass's. */
+    forget_submissions(j);
     return 0;
+}
+
+/* `,"submitted_at":...` of s, written once per pass and copied after. */
+static void submission(struct json_em *j, const struct sess_xpti_submission *s)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m;
+    unsigned i;
+    for (i = 0; s && i < j->nmemo; i++)
+        if (j->memo[i].s == s) {
+            fwrite(j->memo[i].text, 1, j->memo[i].len, j->f);
+            return;
+        }
+    if (!s || !(m = open_memstream(&text, &len))) {
+        json_xpti_submission(j->f, s);
+        return;
+    }
+    json_xpti_submission(m, s);
+    if (fclose(m) != 0) { /* no memory: the text may be cut short */
+        free(text);
+        json_xpti_submission(j->f, s);
+        return;
+    }
+    fwrite(text, 1, len, j->f);
+    if (j->nmemo < SUBMISSION_MEMO) {
+        i = j->nmemo++;
+    } else { /* full: the oldest goes */
+        i = j->memo_next++ % SUBMISSION_MEMO;
+        free(j->memo[i].text);
+    }
+    j->memo[i].s = s;
+    j->memo[i].text = text;
+    j->memo[i].len = len;
 }
 
 static uint32_t j_wants(void *ctx, const struct dump_thread *t)
@@ -212,10 +271,60 @@ static void registers(struct json_em *j, const struct dump_thread *t)
     fputc('}', f);
 }
 
+/* A record's numbers are written by hand into a line buffer, flushed with
+ * one fwrite per run of fields: fprintf's format parsing was a fifth of
+ * the pass's time at 65,536 threads (bench/README.md). Each put_ returns
+ * the end of what it wrote. */
+static char *put_s(char *q, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(q, s, n);
+    return q + n;
+}
+
+static char *put_u(char *q, uint64_t v)
+{
+    char d[20];
+    unsigned n = 0;
+    do
+        d[n++] = (char)('0' + v % 10);
+    while (v /= 10);
+    while (n)
+        *q++ = d[--n];
+    return q;
+}
+
+/* "0x..." in lower case without leading zeros, as %#" PRIx64 " but "0x0". */
+static char *put_hex(char *q, uint64_t v)
+{
+    static const char digit[] = "0123456789abcdef";
+    unsigned n = 1;
+    while (n < 16 && v >> (4 * n))
+        n++;
+    *q++ = '"';
+    *q++ = '0';
+    *q++ = 'x';
+    while (n--)
+        *q++ = digit[(v >> (4 * n)) & 15];
+    *q++ = '"';
+    return q;
+}
+
+static void put_out(FILE *f, const char *buf, const char *q)
+{
+    fwrite(buf, 1, (size_t)(q - buf), f);
+}
+
 /* A string field, or null when the record has none. */
 static void opt_str(FILE *f, const char *name, bool has, const char *s)
 {
-    fprintf(f, ",\"%s\":", name);
+    char buf[64], *q = buf;
+    *q++ = ',';
+    *q++ = '"';
+    q = put_s(q, name); /* one of ours, short */
+    *q++ = '"';
+    *q++ = ':';
+    put_out(f, buf, q);
     report_json_str(f, has ? s : NULL);
 }
 
@@ -224,33 +333,50 @@ static void j_thread(void *ctx, const struct dump_thread *t)
     struct json_em *j = ctx;
     const struct sym_location *l = &t->loc;
     FILE *f = j->f;
-    fprintf(f, "%s{\"session\":%u,\"device\":%u,\"thread\":\"%u.%u.%u.%u\",",
-            j->nthreads ? "," : "", t->session, t->device, t->id.slice, t->id.subslice, t->id.eu,
-            t->id.thread);
-    fprintf(f, "\"state\":\"stopped\",\"reason\":\"%s\",\"pc\":", isa_stop_reason_name(t->reason));
-    if (t->has_pc)
-        fprintf(f, "\"0x%" PRIx64 "\"", t->pc);
-    else
-        fputs("null", f);
+    char buf[512], *q = buf;
+    q = put_s(q, j->nthreads ? ",{\"session\":" : "{\"session\":");
+    q = put_u(q, t->session);
+    q = put_s(q, ",\"device\":");
+    q = put_u(q, t->device);
+    q = put_s(q, ",\"thread\":\"");
+    q = put_u(q, t->id.slice);
+    *q++ = '.';
+    q = put_u(q, t->id.subslice);
+    *q++ = '.';
+    q = put_u(q, t->id.eu);
+    *q++ = '.';
+    q = put_u(q, t->id.thread);
+    q = put_s(q, "\",\"state\":\"stopped\",\"reason\":\"");
+    q = put_s(q, isa_stop_reason_name(t->reason));
+    q = put_s(q, "\",\"pc\":");
+    q = t->has_pc ? put_hex(q, t->pc) : put_s(q, "null");
+    put_out(f, buf, q);
     opt_str(f, "kernel", t->has_location, l->kernel);
-    fputs(",\"kernel_address\":", f);
-    if (t->has_location)
-        fprintf(f, "\"0x%" PRIx64 "\"", l->kernel_addr);
-    else
-        fputs("null", f);
-    fputs(",\"module\":", f);
-    if (t->has_module)
-        fprintf(f, "{\"begin\":\"0x%" PRIx64 "\",\"end\":\"0x%" PRIx64 "\"}", t->module_begin,
-                t->module_end);
-    else
-        fputs("null", f);
+    q = put_s(buf, ",\"kernel_address\":");
+    q = t->has_location ? put_hex(q, l->kernel_addr) : put_s(q, "null");
+    q = put_s(q, ",\"module\":");
+    if (t->has_module) {
+        q = put_s(q, "{\"begin\":");
+        q = put_hex(q, t->module_begin);
+        q = put_s(q, ",\"end\":");
+        q = put_hex(q, t->module_end);
+        *q++ = '}';
+    } else {
+        q = put_s(q, "null");
+    }
+    put_out(f, buf, q);
     opt_str(f, "function", t->has_location && l->function, l->function);
     opt_str(f, "file", t->has_location && l->has_line, l->file);
-    if (t->has_location && l->has_line)
-        fprintf(f, ",\"line\":%u,\"column\":%u", l->line, l->column);
-    else
-        fputs(",\"line\":null,\"column\":null", f);
-    json_xpti_submission(f, t->submitted);
+    if (t->has_location && l->has_line) {
+        q = put_s(buf, ",\"line\":");
+        q = put_u(q, l->line);
+        q = put_s(q, ",\"column\":");
+        q = put_u(q, l->column);
+    } else {
+        q = put_s(buf, ",\"line\":null,\"column\":null");
+    }
+    put_out(f, buf, q);
+    submission(j, t->submitted);
     if (j->regs != DUMP_REGS_NONE && t->cat)
         registers(j, t);
     fputc('}', f);
@@ -313,8 +439,10 @@ static void j_end(void *ctx, const struct report_end *e)
 static void j_free(void *ctx)
 {
     struct json_em *j = ctx;
-    if (j)
+    if (j) {
         free(j->printed);
+        forget_submissions(j);
+    }
     free(j);
 }
 

@@ -26,3 +26,10 @@ check_PROGRAMS += tests/report/test_json_str
 TESTS += tests/report/test_json_str
 tests_report_test_json_str_SOURCES = tests/report/test_json_str.c tests/lib/tap.h
 tests_report_test_json_str_LDADD = $(tests_report_test_dump_classes_LDADD)
+
+# The JSON emitter's records written by hand, submission texts written
+# once per pass (bench/README.md, the JSON hang dump).
+check_PROGRAMS += tests/report/test_json_record
+TESTS += tests/report/test_json_record
+tests_report_test_json_record_SOURCES = tests/report/test_json_record.c tests/lib/tap.h
+tests_report_test_json_record_LDADD = $(tests_report_test_dump_classes_LDADD)
