@@ -254,6 +254,16 @@ const struct zd_regset *sess_thread_regsets(struct sess_manager *m, unsigned ses
                                             uint32_t thread, bool ask, size_t *n, unsigned *layout);
 int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, uint32_t type,
                      const uint8_t **data, size_t *size, struct zd_error *err);
+/* Reads into the per-stop cache each of the thread's sets of types[]
+ * (n <= 32; SBA is skipped) that is not there yet, for a stopped thread
+ * or one the interrupt may have stopped: one look at the thread before the
+ * reads and one after, the reads in types[] order; when the first read
+ * fails (an idle thread), no other is tried. Returns the bits (of indices
+ * into types) of the sets this call put in the cache. For readers ahead of
+ * a pass over every thread (report/pass_ahead.c); errors are left to the
+ * later sess_read_regset, which says why. */
+uint32_t sess_fill_regsets(struct sess_manager *m, unsigned session, uint32_t thread,
+                           const uint32_t *types, size_t n);
 /* True when reading the thread's register set of type costs no device
  * access: it is in the per-stop cache (or, for SBA, the device's copy). */
 bool sess_regset_cached(struct sess_manager *m, unsigned session, uint32_t thread, uint32_t type);

@@ -286,6 +286,82 @@ int sess_fill_cache(struct session *s, uint32_t thread, int slot, struct zd_erro
     return 0;
 }
 
+/* Up to this many sets of one thread in one sess_fill_regsets. */
+#define FILL_MAX 16
+
+uint32_t sess_fill_regsets(struct sess_manager *m, unsigned session, uint32_t thread,
+                           const uint32_t *types, size_t n)
+{
+    struct {
+        int slot;
+        size_t which; /* index into types */
+        uint8_t *buf;
+        int rc;
+    } plan[FILL_MAX];
+    size_t np = 0;
+    uint32_t filled = 0;
+    struct zd_error err = {0};
+    struct session *s;
+    uint8_t layout;
+    struct zd_thread id;
+
+    if (session >= m->nsessions || thread >= m->sessions[session].nthreads)
+        return 0;
+    s = &m->sessions[session];
+    pthread_mutex_lock(&m->lock);
+    if (!sess_state_stopped(s->state[thread]) && s->state[thread] != SESS_T_UNREAD) {
+        pthread_mutex_unlock(&m->lock);
+        return 0;
+    }
+    layout = s->layout ? s->layout[thread] : 0;
+    for (size_t i = 0; i < n && i < 32 && np < FILL_MAX; i++) {
+        int slot = types[i] == REGS_SBA ? -1 : sess_regset_slot(s, types[i]);
+        size_t size;
+        if (slot < 0 || s->cache[(size_t)thread * s->nregsets + slot])
+            continue;
+        size = (size_t)sess_layout_count(s, thread, slot) * s->regsets[slot].byte_size;
+        if (!(plan[np].buf = malloc(size ? size : 1)))
+            break;
+        plan[np].slot = slot;
+        plan[np++].which = i;
+    }
+    pthread_mutex_unlock(&m->lock);
+    if (!np)
+        return 0;
+    id = sess_thread_id(m, s->index, thread);
+    for (size_t i = 0; i < np; i++) {
+        int slot = plan[i].slot;
+        struct zd_error e;
+        plan[i].rc =
+            zd_read_registers(s->zs, id, s->regsets[slot].type, 0,
+                              sess_layout_count(s, thread, slot), plan[i].buf, i ? &e : &err);
+        /* The first answer says whether the thread is stopped at all. */
+        if (i == 0 && plan[0].rc)
+            for (size_t k = 1; k < np; k++)
+                plan[k].rc = plan[0].rc;
+        if (i == 0 && plan[0].rc)
+            break;
+    }
+    pthread_mutex_lock(&m->lock);
+    settle_unread(s, thread, plan[0].rc, &err);
+    for (size_t i = 0; i < np; i++) {
+        uint8_t **slotp = &s->cache[(size_t)thread * s->nregsets + plan[i].slot];
+        if (plan[i].rc == 0)
+            m->stats.register_reads++;
+        /* As sess_fill_cache: one copy, of a stopped thread, read with
+         * the layout it still has. */
+        if (plan[i].rc || *slotp || !sess_state_stopped(s->state[thread]) ||
+            ((s->layout ? s->layout[thread] : 0) & ~LAYOUT_CHECKED) != (layout & ~LAYOUT_CHECKED)) {
+            free(plan[i].buf);
+            continue;
+        }
+        *slotp = plan[i].buf;
+        filled |= 1u << plan[i].which;
+    }
+    pthread_mutex_unlock(&m->lock);
+    return filled;
+}
+
 void sess_resolve(struct session *s, uint32_t thread)
 {
     int slot = sess_regset_slot(s, REGS_CR);
