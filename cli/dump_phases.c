@@ -279,17 +279,22 @@ int dump_wait_trigger_or(struct sess_manager *m, enum trigger on, double deadlin
 
 /* Events already on their way (modules replayed at attach, stops caused by
  * our interrupt) are handled before the dump is taken: wait until the
- * stream has been quiet for SETTLE_QUIET_MS, never past the deadline. A
- * stream that was already that quiet before the stop (a hang watch, a
- * long wait) can only bring what the stop caused, whose answers
- * sess_stop_all has waited for: a short look suffices, until a module
- * arrives after all. */
+ * stream has been quiet for SETTLE_QUIET_MS since the last note it
+ * brought (or the attach), never past the deadline. The quiet counts from
+ * that note, not from here: the stop-all in between was time the stream
+ * could have spoken in (a hang found at attach waited 150 ms here on top
+ * of it, bench/README.md). A stream already that quiet before the stop (a
+ * hang watch, a long wait) can only bring what the stop caused, whose
+ * answers sess_stop_all has waited for: a short look suffices, until a
+ * module arrives after all. */
 static void settle(struct sess_manager *m, double deadline)
 {
     struct sess_note note;
     struct zd_error err;
-    uint64_t quiet_ms =
-        (dump_now_s() - last_note_s) * 1000 >= SETTLE_QUIET_MS ? SETTLE_SHORT_MS : SETTLE_QUIET_MS;
+    double since = (dump_now_s() - last_note_s) * 1000;
+    uint64_t quiet_ms = since >= SETTLE_QUIET_MS - SETTLE_SHORT_MS
+                            ? SETTLE_SHORT_MS
+                            : (uint64_t)(SETTLE_QUIET_MS - since);
     while (dump_now_s() < deadline && sess_wait(m, quiet_ms, &note) == 0) {
         if (note.type != SESS_NOTE_MODULE_LOAD)
             continue;
