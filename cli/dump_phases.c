@@ -279,26 +279,31 @@ int dump_wait_trigger_or(struct sess_manager *m, enum trigger on, double deadlin
 
 /* Events already on their way (modules replayed at attach, stops caused by
  * our interrupt) are handled before the dump is taken: wait until the
- * stream has been quiet for SETTLE_QUIET_MS since the last note it
- * brought (or the attach), never past the deadline. The quiet counts from
- * that note, not from here: the stop-all in between was time the stream
- * could have spoken in (a hang found at attach waited 150 ms here on top
- * of it, bench/README.md). A stream already that quiet before the stop (a
- * hang watch, a long wait) can only bring what the stop caused, whose
- * answers sess_stop_all has waited for: a short look suffices, until a
- * module arrives after all. */
+ * stream has brought no module for SETTLE_QUIET_MS, counted from when it
+ * brought the last one (the note's queue time; or the attach, or the last
+ * note the trigger wait saw), never past the deadline. Counted from then,
+ * not from here: a module note queued before the stop-all and read only
+ * now made a hang found at attach wait 150 ms after the stop-all, on top
+ * of the time the stream had been quiet (bench/README.md). A stream that
+ * quiet already (a hang watch, a long wait) can only bring what the stop
+ * caused, whose answers sess_stop_all has waited for: a short look
+ * suffices, until a module arrives after all. */
 static void settle(struct sess_manager *m, double deadline)
 {
     struct sess_note note;
     struct zd_error err;
-    double since = (dump_now_s() - last_note_s) * 1000;
-    uint64_t quiet_ms = since >= SETTLE_QUIET_MS - SETTLE_SHORT_MS
-                            ? SETTLE_SHORT_MS
-                            : (uint64_t)(SETTLE_QUIET_MS - since);
-    while (dump_now_s() < deadline && sess_wait(m, quiet_ms, &note) == 0) {
+    double quiet_from = last_note_s;
+    for (;;) {
+        double now = dump_now_s(), since_ms = (now - quiet_from) * 1000;
+        uint64_t wait_ms = since_ms >= SETTLE_QUIET_MS - SETTLE_SHORT_MS
+                               ? SETTLE_SHORT_MS
+                               : (uint64_t)(SETTLE_QUIET_MS - since_ms);
+        if (now >= deadline || sess_wait(m, wait_ms, &note) != 0)
+            return;
         if (note.type != SESS_NOTE_MODULE_LOAD)
             continue;
-        quiet_ms = SETTLE_QUIET_MS;
+        if ((double)note.queued_ns / 1e9 > quiet_from)
+            quiet_from = (double)note.queued_ns / 1e9;
         if (note.need_ack)
             sess_module_release(m, note.session, note.module_begin, note.module_end, &err);
     }

@@ -54,6 +54,9 @@ struct sess_note {
     /* STOPPED/UNAVAILABLE naming no thread (a device's answer to an
      * interrupt of all): the answer's number in its session, 1 first. */
     uint64_t answer;
+    /* CLOCK_MONOTONIC when it was queued (set by the queue): a note read
+     * late still says when the stream brought it. */
+    uint64_t queued_ns;
 };
 
 /* Which devices to attach; by default sub-devices in preference to their

@@ -15,6 +15,8 @@
 
 void sess_push_note(struct sess_manager *m, const struct sess_note *n)
 {
+    struct sess_note *slot;
+    struct timespec now;
     if (m->nnotes == m->cap_notes) {
         size_t cap = m->cap_notes ? m->cap_notes * 2 : 256;
         struct sess_note *nn = malloc(cap * sizeof(*nn));
@@ -27,7 +29,10 @@ void sess_push_note(struct sess_manager *m, const struct sess_note *n)
         m->cap_notes = cap;
         m->head = 0;
     }
-    m->notes[(m->head + m->nnotes) % m->cap_notes] = *n;
+    slot = &m->notes[(m->head + m->nnotes) % m->cap_notes];
+    *slot = *n;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    slot->queued_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
     m->nnotes++;
     if (m->nnotes == 1 && m->notify_fd >= 0) {
         uint64_t one = 1;

@@ -4,10 +4,11 @@
  * fd); a stepped thread advances one instruction; resuming a thread that
  * sits on its breakpoint goes past it (suppress is automatic); memory
  * falls back to the "all" thread for running threads; the register cache
- * reads each set once per stop. */
+ * reads each set once per stop; a note says when it was queued. */
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "regsets/regs.h"
 #include "sessions/sess.h"
@@ -15,6 +16,14 @@
 #include "tests/lib/tap.h"
 
 #define DEADLINE_MS 20000
+
+/* CLOCK_MONOTONIC, the note queue's clock. */
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 /* The next note of a type, releasing module loads on the way. */
 static int next_note(struct sess_manager *m, enum sess_note_type type, struct sess_note *out)
@@ -52,13 +61,13 @@ int main(int argc, char **argv)
     struct sess_note note, load;
     struct sess_stats st0, st1;
     uint8_t insn[16], back[16];
-    uint64_t bp, pc = 0, pc2 = 0;
+    uint64_t bp, pc = 0, pc2 = 0, go_ns;
     const uint8_t *cr;
     size_t crsz;
     uint32_t t;
 
     conf_init(argc, argv, 90);
-    tap_plan(28);
+    tap_plan(29);
     conf_set_pace(200);
     if (!tap_ok(zd_open(&zd, &err) == 0, "zd_open: %s", err.msg))
         return tap_done();
@@ -79,12 +88,17 @@ int main(int argc, char **argv)
         tap_ok(b.interrupt == a.interrupt + 1,
                "stop-all interrupts a device whose threads are only unavailable");
     }
+    go_ns = mono_ns();
     conf_app_send(&app, "go");
 
     /* The load is held: plant a breakpoint on the third instruction. */
     if (!tap_ok(next_note(m, SESS_NOTE_MODULE_LOAD, &load) && load.need_ack,
                 "module load note, held for us"))
         goto out;
+    tap_ok(load.queued_ns >= go_ns && load.queued_ns <= mono_ns(),
+           "the note says when it was queued: after the application was let go, before it was "
+           "read (%.3f s after)",
+           (double)(load.queued_ns - go_ns) / 1e9);
     bp = load.module_load;
     for (int i = 0; i < 2; i++) {
         sess_read_memory(m, load.session, UINT32_MAX, ZD_SPACE_DEFAULT, bp, 16, insn, &err);
