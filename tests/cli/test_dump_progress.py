@@ -20,12 +20,12 @@ import harness as h  # noqa: E402
 THREADS = 65536
 t = h.Tap(5)  # the plan: every check this test makes
 zestub = os.path.join(h.top, "zestub")
-# debug_latency_us (read by zestub's side of gtsim only): 40 us more per
+# debug_latency_us (read by zestub's side of gtsim only): 200 us more per
 # register read keeps the dump over 2 s, so that progress lines come, now
 # that gtsim's round trip is a few microseconds (gtsim/README.md, "Cost
 # model").
 env = h.gtsim_env("platform=xehpc,slices=64,subslices=8,eus=8,threads=16,pace=1,"
-                  "debug_latency_us=40")
+                  "debug_latency_us=200")
 tmp = h.scratch_dir()
 out = os.path.join(tmp, "dump.json")
 
