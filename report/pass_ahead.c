@@ -16,10 +16,12 @@
  * however many the device has. */
 #define WINDOW 256
 #define MAX_READERS 8
-/* Readers unless ZESTUB_DUMP_READERS says otherwise (1 or 0: none ahead):
- * 4 ran as fast as 2 on a 2-core machine, and twice as fast when each read
- * costs a real ioctl's latency (bench/README.md). */
-#define DEFAULT_READERS 4
+/* Readers unless ZESTUB_DUMP_READERS says otherwise (1 or 0: none ahead).
+ * With reads that cost no latency, 2, 4 and 8 ran as fast as each other on
+ * a 2-core machine; with a modelled ioctl latency of 10 us a read, 8 were
+ * 1.3x as fast as 4 (bench/README.md, 2026-11-29): a real driver's reads
+ * are waits the readers overlap. */
+#define DEFAULT_READERS 8
 
 struct pass_ahead {
     struct report_pass *p;
