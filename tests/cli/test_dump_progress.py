@@ -26,6 +26,9 @@ zestub = os.path.join(h.top, "zestub")
 # model").
 env = h.gtsim_env("platform=xehpc,slices=64,subslices=8,eus=8,threads=16,pace=1,"
                   "debug_latency_us=200")
+# Four readers ahead (the default may change): 65,536 reads of 200 us, four
+# at a time, are some 3.3 s.
+env["ZESTUB_DUMP_READERS"] = "4"
 tmp = h.scratch_dir()
 out = os.path.join(tmp, "dump.json")
 
