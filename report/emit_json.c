@@ -209,6 +209,7 @@ static void submission(struct json_em *j, const struct sess_xpti_submission *s)
     size_t len = 0;
     FILE *m;
     unsigned i;
+    bool bad;
     for (i = 0; s && i < j->nmemo; i++)
         if (j->memo[i].s == s) {
             fwrite(j->memo[i].text, 1, j->memo[i].len, j->f);
@@ -219,7 +220,8 @@ static void submission(struct json_em *j, const struct sess_xpti_submission *s)
         return;
     }
     json_xpti_submission(m, s);
-    if (fclose(m) != 0) { /* no memory: the text may be cut short */
+    bad = ferror(m) != 0;
+    if (fclose(m) != 0 || bad) { /* no memory: the text may be cut short */
         free(text);
         json_xpti_submission(j->f, s);
         return;
@@ -294,7 +296,8 @@ static char *put_u(char *q, uint64_t v)
     return q;
 }
 
-/* "0x..." in lower case without leading zeros, as %#" PRIx64 " but "0x0". */
+/* A quoted "0x..." in lower case without leading zeros: what "0x%" PRIx64
+ * writes, 0 as "0x0". */
 static char *put_hex(char *q, uint64_t v)
 {
     static const char digit[] = "0123456789abcdef";
