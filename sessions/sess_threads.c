@@ -294,7 +294,8 @@ uint32_t sess_fill_regsets(struct sess_manager *m, unsigned session, uint32_t th
 {
     struct {
         int slot;
-        size_t which; /* index into types */
+        size_t which;   /* index into types */
+        uint32_t count; /* in the thread's layout when the buffer was sized */
         uint8_t *buf;
         int rc;
     } plan[FILL_MAX];
@@ -319,7 +320,8 @@ uint32_t sess_fill_regsets(struct sess_manager *m, unsigned session, uint32_t th
         size_t size;
         if (slot < 0 || s->cache[(size_t)thread * s->nregsets + slot])
             continue;
-        size = (size_t)sess_layout_count(s, thread, slot) * s->regsets[slot].byte_size;
+        plan[np].count = sess_layout_count(s, thread, slot);
+        size = (size_t)plan[np].count * s->regsets[slot].byte_size;
         if (!(plan[np].buf = malloc(size ? size : 1)))
             break;
         plan[np].slot = slot;
@@ -332,15 +334,15 @@ uint32_t sess_fill_regsets(struct sess_manager *m, unsigned session, uint32_t th
     for (size_t i = 0; i < np; i++) {
         int slot = plan[i].slot;
         struct zd_error e;
-        plan[i].rc =
-            zd_read_registers(s->zs, id, s->regsets[slot].type, 0,
-                              sess_layout_count(s, thread, slot), plan[i].buf, i ? &e : &err);
-        /* The first answer says whether the thread is stopped at all. */
-        if (i == 0 && plan[0].rc)
+        plan[i].rc = zd_read_registers(s->zs, id, s->regsets[slot].type, 0, plan[i].count,
+                                       plan[i].buf, i ? &e : &err);
+        /* The first answer says whether the thread is stopped at all:
+         * after a failed one, no other is tried. */
+        if (i == 0 && plan[0].rc) {
             for (size_t k = 1; k < np; k++)
                 plan[k].rc = plan[0].rc;
-        if (i == 0 && plan[0].rc)
             break;
+        }
     }
     pthread_mutex_lock(&m->lock);
     settle_unread(s, thread, plan[0].rc, &err);
