@@ -14,46 +14,12 @@
 #include "sessions/sess.h"
 #include "tests/conformance/conf_util.h"
 #include "tests/lib/tap.h"
+#include "tests/sessions/sess_launch.h"
 
 #define DEADLINE_MS 20000
 #define GROUPS 2048 /* one hardware thread each: half the device */
 #define LOOKED_AT 10
 #define PLAN 16
-
-static void nap_ms(long ms)
-{
-    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-static uint64_t reads(struct zd *zd)
-{
-    struct zd_stats st;
-    zd_get_stats(zd, &st);
-    return st.read_registers;
-}
-
-/* Releases module loads until the application says it is armed. */
-static int launch(struct conf_app *app, struct sess_manager *m)
-{
-    uint64_t end = conf_now_ms() + DEADLINE_MS;
-    struct sess_note n;
-    struct zd_error err;
-    conf_app_send(app, "go");
-    while (conf_now_ms() < end) {
-        if (sess_wait(m, 100, &n) == 0 && n.type == SESS_NOTE_MODULE_LOAD && n.need_ack) {
-            sess_module_release(m, n.session, n.module_begin, n.module_end, &err);
-            break;
-        }
-    }
-    if (!conf_app_expect(app, "armed", DEADLINE_MS, NULL, 0))
-        return -1;
-    conf_app_send(app, "launch");
-    if (!conf_app_expect(app, "launched", DEADLINE_MS, NULL, 0))
-        return -1;
-    nap_ms(300); /* every group dispatched; at pace 1 none ends */
-    return 0;
-}
 
 /* Every thread's state through the public call (which reads an unread
  * thread): how many are stopped and unavailable. */
@@ -98,8 +64,8 @@ int main(int argc, char **argv)
                 "attach: %s", err.msg))
         goto out;
     nth = sess_thread_count(m, 0);
-    if (!tap_ok(nth >= 2 * GROUPS && launch(&app, m) == 0, "%u groups running on %u threads",
-                GROUPS, nth))
+    if (!tap_ok(nth >= 2 * GROUPS && sess_test_launch(&app, m, DEADLINE_MS) == 0,
+                "%u groups running on %u threads", GROUPS, nth))
         goto out;
 
     zd_get_stats(zd, &s0);
@@ -111,26 +77,27 @@ int main(int argc, char **argv)
            (unsigned long long)(s1.read_registers - s0.read_registers));
     tap_ok(n == (int)nth, "every thread may be stopped until read: %d of %u", n, nth);
 
-    r0 = reads(zd);
+    r0 = sess_test_reads(zd);
     for (uint32_t t = 0; t < nth; t++) {
         bool unread;
         sess_thread_state_known(m, 0, t, &unread);
     }
-    tap_ok(reads(zd) == r0, "known states of every thread: no register read");
+    tap_ok(sess_test_reads(zd) == r0, "known states of every thread: no register read");
     for (uint32_t t = 0; t < LOOKED_AT; t++)
         sess_thread_pc(m, 0, t, &pc, &err);
-    tap_ok(reads(zd) - r0 <= LOOKED_AT + 1, "PCs of %u threads: %llu reads (one each + isabase)",
-           LOOKED_AT, (unsigned long long)(reads(zd) - r0));
-    r0 = reads(zd);
+    tap_ok(sess_test_reads(zd) - r0 <= LOOKED_AT + 1,
+           "PCs of %u threads: %llu reads (one each + isabase)", LOOKED_AT,
+           (unsigned long long)(sess_test_reads(zd) - r0));
+    r0 = sess_test_reads(zd);
     for (uint32_t t = 0; t < LOOKED_AT; t++)
         sess_thread_pc(m, 0, t, &pc, &err);
-    tap_ok(reads(zd) == r0, "the same PCs again: no read");
+    tap_ok(sess_test_reads(zd) == r0, "the same PCs again: no read");
     for (uint32_t t = 0; t < LOOKED_AT; t++) {
         const uint8_t *sba;
         size_t size;
         sess_read_regset(m, 0, t, REGS_SBA, &sba, &size, &err);
     }
-    tap_ok(reads(zd) == r0, "their SBA registers: no read (one copy per device)");
+    tap_ok(sess_test_reads(zd) == r0, "their SBA registers: no read (one copy per device)");
 
     zd_get_stats(zd, &s0);
     tap_ok(sess_resume_all(m, &err) == 0, "resume all: %s", err.msg);
@@ -142,17 +109,17 @@ int main(int argc, char **argv)
            (unsigned long long)(s1.write_registers - s0.write_registers),
            (unsigned long long)(s1.resume - s0.resume));
 
-    r0 = reads(zd);
+    r0 = sess_test_reads(zd);
     sess_stop_all(m, &err);
-    tap_ok(reads(zd) == r0, "the next stop-all: no register read");
+    tap_ok(sess_test_reads(zd) == r0, "the next stop-all: no register read");
     census(m, &stopped, &idle);
     tap_ok(stopped == GROUPS && idle == nth - GROUPS,
            "reading every thread: %u stopped, %u idle, %llu reads", stopped, idle,
-           (unsigned long long)(reads(zd) - r0));
-    r0 = reads(zd);
+           (unsigned long long)(sess_test_reads(zd) - r0));
+    r0 = sess_test_reads(zd);
     census(m, &stopped, &idle);
-    tap_ok(reads(zd) == r0 && stopped == GROUPS, "a second pass reads nothing (%llu)",
-           (unsigned long long)(reads(zd) - r0));
+    tap_ok(sess_test_reads(zd) == r0 && stopped == GROUPS, "a second pass reads nothing (%llu)",
+           (unsigned long long)(sess_test_reads(zd) - r0));
 out:
     if (m)
         sess_resume_all(m, &err);

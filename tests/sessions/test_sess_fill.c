@@ -16,45 +16,11 @@
 #include "sessions/sess.h"
 #include "tests/conformance/conf_util.h"
 #include "tests/lib/tap.h"
+#include "tests/sessions/sess_launch.h"
 
 #define DEADLINE_MS 20000
 #define GROUPS 32 /* one hardware thread each */
 #define PLAN 15
-
-static void nap_ms(long ms)
-{
-    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-static uint64_t reads(struct zd *zd)
-{
-    struct zd_stats st;
-    zd_get_stats(zd, &st);
-    return st.read_registers;
-}
-
-/* Releases the module load, then lets the application launch. */
-static int launch(struct conf_app *app, struct sess_manager *m)
-{
-    uint64_t end = conf_now_ms() + DEADLINE_MS;
-    struct sess_note n;
-    struct zd_error err;
-    conf_app_send(app, "go");
-    while (conf_now_ms() < end) {
-        if (sess_wait(m, 100, &n) == 0 && n.type == SESS_NOTE_MODULE_LOAD && n.need_ack) {
-            sess_module_release(m, n.session, n.module_begin, n.module_end, &err);
-            break;
-        }
-    }
-    if (!conf_app_expect(app, "armed", DEADLINE_MS, NULL, 0))
-        return -1;
-    conf_app_send(app, "launch");
-    if (!conf_app_expect(app, "launched", DEADLINE_MS, NULL, 0))
-        return -1;
-    nap_ms(300); /* every group dispatched; at pace 1 none ends */
-    return 0;
-}
 
 int main(int argc, char **argv)
 {
@@ -89,14 +55,14 @@ int main(int argc, char **argv)
                 "attach: %s", err.msg))
         goto out;
     nth = sess_thread_count(m, 0);
-    if (!tap_ok(nth > GROUPS && launch(&app, m) == 0, "%u groups running on %u threads", GROUPS,
-                nth))
+    if (!tap_ok(nth > GROUPS && sess_test_launch(&app, m, DEADLINE_MS) == 0,
+                "%u groups running on %u threads", GROUPS, nth))
         goto out;
     sess_stop_all(m, &err);
 
     /* Every thread once: CR, GRF, CE filled for a stopped one; one read
      * (its CR) for an idle one. */
-    r0 = reads(zd);
+    r0 = sess_test_reads(zd);
     for (uint32_t t = 0; t < nth; t++) {
         uint32_t got = sess_fill_regsets(m, 0, t, types, ntypes);
         if (got == all_three) {
@@ -112,10 +78,10 @@ int main(int argc, char **argv)
     tap_ok(full == GROUPS && none == nth - GROUPS && other == 0,
            "%u threads filled with CR, GRF and CE, %u with nothing, %u otherwise", full, none,
            other);
-    tap_ok(reads(zd) - r0 == 3u * GROUPS + (nth - GROUPS),
+    tap_ok(sess_test_reads(zd) - r0 == 3u * GROUPS + (nth - GROUPS),
            "three reads a stopped thread, one an idle one (SBA and the unknown type skipped, no "
            "second try on an idle thread): %llu",
-           (unsigned long long)(reads(zd) - r0));
+           (unsigned long long)(sess_test_reads(zd) - r0));
     for (uint32_t t = 0; t < nth; t++) {
         bool unread;
         enum sess_thread_state st = sess_thread_state_known(m, 0, t, &unread);
@@ -131,9 +97,9 @@ int main(int argc, char **argv)
     if (!tap_ok(first != UINT32_MAX && idle != UINT32_MAX, "a stopped and an idle thread found"))
         goto out;
 
-    r0 = reads(zd);
+    r0 = sess_test_reads(zd);
     tap_ok(sess_fill_regsets(m, 0, first, types, ntypes) == 0 &&
-               sess_fill_regsets(m, 0, idle, types, ntypes) == 0 && reads(zd) == r0,
+               sess_fill_regsets(m, 0, idle, types, ntypes) == 0 && sess_test_reads(zd) == r0,
            "a second call reads nothing, for a stopped thread or an idle one");
 
     {
@@ -146,10 +112,11 @@ int main(int argc, char **argv)
             (copy = malloc(size))) {
             memcpy(copy, data, size);
             sess_forget_regset(m, 0, first, REGS_GRF);
-            r0 = reads(zd);
-            same = sess_fill_regsets(m, 0, first, types, 2) == 1u << 1 && reads(zd) == r0 + 1 &&
+            r0 = sess_test_reads(zd);
+            same = sess_fill_regsets(m, 0, first, types, 2) == 1u << 1 &&
+                   sess_test_reads(zd) == r0 + 1 &&
                    sess_read_regset(m, 0, first, REGS_GRF, &data, &size2, &err) == 0 &&
-                   size2 == size && memcmp(copy, data, size) == 0 && reads(zd) == r0 + 1;
+                   size2 == size && memcmp(copy, data, size) == 0 && sess_test_reads(zd) == r0 + 1;
         }
         tap_ok(same,
                "GRF dropped and filled again: one read (CR still cached), the same %zu "
@@ -159,22 +126,22 @@ int main(int argc, char **argv)
     }
     {
         uint64_t pc;
-        r0 = reads(zd);
-        tap_ok(sess_thread_pc(m, 0, first, &pc, &err) == 0 && reads(zd) <= r0 + 1,
+        r0 = sess_test_reads(zd);
+        tap_ok(sess_thread_pc(m, 0, first, &pc, &err) == 0 && sess_test_reads(zd) <= r0 + 1,
                "the pc of a filled thread: its cr0 from the cache (at most SBA read): %llu",
-               (unsigned long long)(reads(zd) - r0));
+               (unsigned long long)(sess_test_reads(zd) - r0));
     }
 
-    r0 = reads(zd);
+    r0 = sess_test_reads(zd);
     tap_ok(sess_fill_regsets(m, 99, 0, types, ntypes) == 0 &&
                sess_fill_regsets(m, 0, nth, types, ntypes) == 0 &&
                sess_fill_regsets(m, 0, UINT32_MAX, types, ntypes) == 0 &&
-               sess_fill_regsets(m, 0, first, types, 0) == 0 && reads(zd) == r0,
+               sess_fill_regsets(m, 0, first, types, 0) == 0 && sess_test_reads(zd) == r0,
            "no session, no such thread, no types: nothing read");
 
     tap_ok(sess_resume_all(m, &err) == 0, "resume all: %s", err.msg);
-    r0 = reads(zd);
-    tap_ok(sess_fill_regsets(m, 0, first, types, ntypes) == 0 && reads(zd) == r0 &&
+    r0 = sess_test_reads(zd);
+    tap_ok(sess_fill_regsets(m, 0, first, types, ntypes) == 0 && sess_test_reads(zd) == r0 &&
                !sess_regset_cached(m, 0, first, REGS_GRF),
            "a resumed thread: nothing read, nothing cached");
 out:

@@ -19,6 +19,7 @@
 #include "sessions/sess.h"
 #include "tests/conformance/conf_util.h"
 #include "tests/lib/tap.h"
+#include "tests/sessions/sess_launch.h"
 
 #define DEADLINE_MS 20000
 #define SPREAD_MS 700
@@ -54,28 +55,6 @@ static int next_answer(struct sess_manager *m, uint64_t timeout_ms, struct sess_
     while (conf_now_ms() < end)
         if (sess_wait(m, 100, out) == 0 && device_answer(out))
             return 1;
-    return 0;
-}
-
-/* Releases the module load, then lets the application launch. */
-static int launch(struct conf_app *app, struct sess_manager *m)
-{
-    uint64_t end = conf_now_ms() + DEADLINE_MS;
-    struct sess_note n;
-    struct zd_error err;
-    conf_app_send(app, "go");
-    while (conf_now_ms() < end) {
-        if (sess_wait(m, 100, &n) == 0 && n.type == SESS_NOTE_MODULE_LOAD && n.need_ack) {
-            sess_module_release(m, n.session, n.module_begin, n.module_end, &err);
-            break;
-        }
-    }
-    if (!conf_app_expect(app, "armed", DEADLINE_MS, NULL, 0))
-        return -1;
-    conf_app_send(app, "launch");
-    if (!conf_app_expect(app, "launched", DEADLINE_MS, NULL, 0))
-        return -1;
-    nanosleep(&(struct timespec){0, 300 * 1000000L}, NULL); /* every group dispatched */
     return 0;
 }
 
@@ -130,7 +109,8 @@ int main(int argc, char **argv)
     if (conf_app_start_ready(&app, 1,
                              (const char *const[]){"vadd", "--groups", "64", "--group-size", "32",
                                                    "--wait-launch", NULL}) != 0 ||
-        sess_attach(zd, (uint32_t)app.pid, &opt, &m, &err) != 0 || launch(&app, m) != 0)
+        sess_attach(zd, (uint32_t)app.pid, &opt, &m, &err) != 0 ||
+        sess_test_launch(&app, m, DEADLINE_MS) != 0)
         tap_bail("the debuggee did not launch its kernel under the debugger");
 
     stale_answer(m);
