@@ -264,9 +264,10 @@ int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, 
  * fails (an idle thread), no other is tried. Returns the bits (of indices
  * into types) of the sets this call put in the cache. For readers ahead of
  * a pass over every thread (report/pass_ahead.c); errors are left to the
- * later sess_read_regset, which says why. Safe beside resumes from
- * another host thread: what was read across a resume of the session is
- * dropped, never kept for a later stop. */
+ * later sess_read_regset, which says why. Safe beside resumes and
+ * register writes from another host thread: what was read across one of
+ * the session's is dropped, never kept for a later stop or over a newer
+ * value. A detached or ended session reads nothing. */
 uint32_t sess_fill_regsets(struct sess_manager *m, unsigned session, uint32_t thread,
                            const uint32_t *types, size_t n);
 /* True when reading the thread's register set of type costs no device

@@ -96,6 +96,9 @@ struct session {
      * (that interrupt still pending) whose request predates a resume will
      * not stop what the resume let run. */
     uint64_t resumes, intr_resumes;
+    /* Register writes made (sess_write_registers): with resumes, what a
+     * reader that dropped the lock compares (sess_fill_regsets). */
+    uint64_t reg_writes;
     /* The SBA registers from the first read of a thread's: the context's
      * state base addresses (isabase...), one copy per device. */
     uint8_t *sba;

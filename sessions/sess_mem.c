@@ -82,6 +82,7 @@ int sess_write_registers(struct sess_manager *m, unsigned session, uint32_t thre
     if (rc == 0) {
         /* Keep the cached copy of this stop coherent with the device. */
         pthread_mutex_lock(&m->lock);
+        s->reg_writes++;
         if (s->state[thread] == SESS_T_UNREAD)
             s->state[thread] = SESS_T_STOPPED; /* it took the write */
         uint8_t *c = s->cache[(size_t)thread * s->nregsets + slot];

@@ -304,19 +304,20 @@ uint32_t sess_fill_regsets(struct sess_manager *m, unsigned session, uint32_t th
     struct zd_error err = {0};
     struct session *s;
     uint8_t layout;
-    uint64_t resumes;
+    uint64_t changes;
     struct zd_thread id;
 
     if (session >= m->nsessions || thread >= m->sessions[session].nthreads)
         return 0;
     s = &m->sessions[session];
     pthread_mutex_lock(&m->lock);
-    if (!sess_state_stopped(s->state[thread]) && s->state[thread] != SESS_T_UNREAD) {
+    if (!s->alive || s->detached ||
+        (!sess_state_stopped(s->state[thread]) && s->state[thread] != SESS_T_UNREAD)) {
         pthread_mutex_unlock(&m->lock);
         return 0;
     }
     layout = s->layout ? s->layout[thread] : 0;
-    resumes = s->resumes;
+    changes = s->resumes + s->reg_writes;
     for (size_t i = 0; i < n && i < 32 && np < FILL_MAX; i++) {
         int slot = types[i] == REGS_SBA ? -1 : sess_regset_slot(s, types[i]);
         size_t size;
@@ -353,12 +354,13 @@ uint32_t sess_fill_regsets(struct sess_manager *m, unsigned session, uint32_t th
         if (plan[i].rc == 0)
             m->stats.register_reads++;
         /* As sess_fill_cache: one copy, of a stopped thread, read with
-         * the layout it still has; and of the same stop: a resume while
-         * the lock was dropped may have been followed by a new stop,
-         * whose registers these are not (a caller on another host thread
-         * than the one that resumes). */
+         * the layout it still has; and nothing changed meanwhile: a
+         * resume while the lock was dropped may have been followed by a
+         * new stop, whose registers these are not, and a register write
+         * may have reached the device after this read (a caller on
+         * another host thread than the one that resumes and writes). */
         if (plan[i].rc || *slotp || !sess_state_stopped(s->state[thread]) ||
-            s->resumes != resumes ||
+            s->resumes + s->reg_writes != changes ||
             ((s->layout ? s->layout[thread] : 0) & ~LAYOUT_CHECKED) != (layout & ~LAYOUT_CHECKED)) {
             free(plan[i].buf);
             continue;

@@ -18,6 +18,7 @@
 #include "gdbstub/target.h"
 #include "target/intelgt.h"
 
+struct tgt_prefetch;
 struct tgt_xpti;
 struct zd_error;
 
@@ -100,6 +101,9 @@ struct tgt {
     } kept[TGT_KEPT_SETS];
     unsigned nkept, kept_next;
     struct tgt_launcher launcher; /* vRun (tgt_launch.c); start NULL: none */
+    /* Reading ahead of a client that walks the threads (tgt_prefetch.c);
+     * NULL until the first register read. */
+    struct tgt_prefetch *prefetch;
     /* What the server sees (tgt_ops.c's table): this target's own copy, so
      * that the programs table is there only once a launcher is set. */
     struct rsp_target_ops ops;
@@ -122,6 +126,20 @@ static inline void tgt_say(char *err, size_t errlen, const char *msg)
 void tgt_keep_regset(struct tgt *t, unsigned k, uint32_t th, uint32_t type);
 /* Forgets the list (the sessions it names are gone). */
 void tgt_kept_clear(struct tgt *t);
+
+/* tgt_prefetch.c: before the client's read of thread TH of device K (0-
+ * based): waits for a read ahead of that thread in flight, and when the
+ * client has gone on to the next thread, moves the window read ahead. */
+void tgt_prefetch_before_read(struct tgt *t, unsigned k, uint32_t th);
+/* After a read that found set TYPE cached: true when the reader ahead had
+ * put it there (the client's read then counts it, tgt_keep_regset). */
+bool tgt_prefetch_claim(struct tgt *t, unsigned k, uint32_t th, uint32_t type);
+/* No read ahead in flight or to come until the client walks again; what
+ * was read ahead and not asked for is dropped. Before anything that may
+ * end a session. */
+void tgt_prefetch_pause(struct tgt *t);
+/* Stops the reader (before the sessions are released). */
+void tgt_prefetch_free(struct tgt *t);
 
 /* tgt_monitor_table.c: rsp_target_ops.monitor_commands. */
 const struct rsp_monitor_cmd *tgt_monitor_commands(void *ctx, size_t *n);

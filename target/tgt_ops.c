@@ -278,10 +278,13 @@ static int t_read_register(void *ctx, uint32_t pid, uint32_t tid, uint32_t regnu
         tgt_say(err, errlen, "no such register or thread");
         return -EINVAL;
     }
+    tgt_prefetch_before_read(t, pid - 1, tid - 1);
     had = sess_regset_cached(t->m, pid - 1, tid - 1, r->regset_type);
     if (sess_read_regset(t->m, pid - 1, tid - 1, r->regset_type, &data, &got, &e) != 0)
         return RSP_TARGET_UNAVAILABLE;
-    if (!had && got >= TGT_KEPT_MIN_BYTES)
+    /* Filled by this read, or ahead of it for it: counted as the client's. */
+    if ((!had || tgt_prefetch_claim(t, pid - 1, tid - 1, r->regset_type)) &&
+        got >= TGT_KEPT_MIN_BYTES)
         tgt_keep_regset(t, pid - 1, tid - 1, r->regset_type);
     if ((size_t)(r->index + 1) * r->byte_size > got || size < r->byte_size)
         return -EINVAL;
@@ -375,6 +378,7 @@ static int t_detach(void *ctx, uint32_t pid, char *err, size_t errlen)
         tgt_say(err, errlen, "no such process");
         return -ENOENT;
     }
+    tgt_prefetch_pause(t); /* nothing read ahead in a session that ends */
     /* The driver resumes the session's threads on detach. A refusal is
      * said on stderr, but the client still gets OK: the session is closed
      * whatever the driver answered (Intel's runtime frees it in any case),
@@ -487,6 +491,7 @@ static void t_client_gone(void *ctx)
  * let go of is said in the log: its threads may be left stopped. */
 static void release_manager(struct tgt *t)
 {
+    tgt_prefetch_free(t);
     epoll_ctl(t->ep_fd, EPOLL_CTL_DEL, sess_notify_fd(t->m), NULL);
     for (unsigned k = 0; k < sess_count(t->m); k++) {
         struct zd_error e;

@@ -4,9 +4,10 @@
 # tests/conformance/local.mk).
 check_PROGRAMS += tests/target/test_tgt_ops tests/target/test_tgt_breakcycle tests/target/test_tgt_regkeep \
 	tests/target/test_tgt_unload_order tests/target/test_tgt_resume_batch tests/target/test_tgt_thread_tdesc \
-	tests/target/debuggee
+	tests/target/test_tgt_prefetch tests/target/debuggee
 TESTS += tests/target/test_tgt_ops tests/target/test_tgt_breakcycle tests/target/test_tgt_regkeep \
-	tests/target/test_tgt_unload_order tests/target/test_tgt_resume_batch tests/target/test_tgt_thread_tdesc
+	tests/target/test_tgt_unload_order tests/target/test_tgt_resume_batch tests/target/test_tgt_thread_tdesc \
+	tests/target/test_tgt_prefetch
 tests_target_test_tgt_ops_SOURCES = tests/target/test_tgt_ops.c $(conf_util_sources)
 tests_target_test_tgt_ops_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
 tests_target_test_tgt_ops_LDADD = libtarget.la libreport.la libgdbstub.la libsessions.la libsymbols.la \
@@ -18,6 +19,9 @@ tests_target_test_tgt_breakcycle_LDADD = $(tests_target_test_tgt_ops_LDADD) $(DL
 tests_target_test_tgt_regkeep_SOURCES = tests/target/test_tgt_regkeep.c $(conf_util_sources)
 tests_target_test_tgt_regkeep_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
 tests_target_test_tgt_regkeep_LDADD = $(tests_target_test_tgt_ops_LDADD) $(DL_LIBS)
+tests_target_test_tgt_prefetch_SOURCES = tests/target/test_tgt_prefetch.c $(conf_util_sources)
+tests_target_test_tgt_prefetch_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
+tests_target_test_tgt_prefetch_LDADD = $(tests_target_test_tgt_ops_LDADD) $(DL_LIBS)
 tests_target_test_tgt_unload_order_SOURCES = tests/target/test_tgt_unload_order.c $(conf_util_sources)
 tests_target_test_tgt_unload_order_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
 tests_target_test_tgt_unload_order_LDADD = $(tests_target_test_tgt_ops_LDADD)
