@@ -50,6 +50,7 @@ bool tgt_stream_failure(struct tgt *t, struct rsp_event *ev)
         if (!tgt_listed(t, k) || sess_alive(t->m, k) ||
             !sess_stream_failed(t->m, k, why, sizeof(why)) || t->stream_untold)
             continue;
+        tgt_prefetch_pause(t); /* nothing read ahead in a session that ends */
         if (sess_detach(t->m, k, &e) != 0)
             rsp_logf(&t->log, RSP_LOG_WARNING,
                      "detaching from device [%s] failed, its threads may still be stopped: %s",

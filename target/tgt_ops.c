@@ -365,6 +365,7 @@ static int t_detach(void *ctx, uint32_t pid, char *err, size_t errlen)
 {
     struct tgt *t = ctx;
     char why[64];
+    tgt_prefetch_pause(t); /* nothing read ahead in a session that ends */
     if (t->m && ended(t, pid, why, sizeof(why))) {
         /* As gdbserver: detaching from a process that is gone succeeds;
          * the client is no longer owed its exit. */
@@ -378,7 +379,6 @@ static int t_detach(void *ctx, uint32_t pid, char *err, size_t errlen)
         tgt_say(err, errlen, "no such process");
         return -ENOENT;
     }
-    tgt_prefetch_pause(t); /* nothing read ahead in a session that ends */
     /* The driver resumes the session's threads on detach. A refusal is
      * said on stderr, but the client still gets OK: the session is closed
      * whatever the driver answered (Intel's runtime frees it in any case),

@@ -44,6 +44,7 @@ struct tgt_prefetch {
     uint32_t last; /* the thread the client read last (NONE: no walk yet) */
     uint32_t types[PF_MAX_TYPES];
     size_t ntypes;
+    uint32_t big; /* bits of types[] whose sets are big (TGT_KEPT_MIN_BYTES) */
     /* Sets the reader filled that the client has not read: slot th %
      * PF_AHEAD, for thread th (bits index types[]). */
     struct {
@@ -85,6 +86,21 @@ static void *reader(void *arg)
     return NULL;
 }
 
+/* Bits of types[] whose sets are big: what the client's reads keep
+ * only TGT_KEPT_SETS of (small ones always stay, tgt_regkeep.c). */
+static uint32_t big_types(const struct tgt *t, unsigned k, const uint32_t *types, size_t n)
+{
+    size_t nsets;
+    const struct zd_regset *sets = sess_regsets(t->m, k, &nsets);
+    uint32_t big = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < nsets; j++)
+            if (sets[j].type == types[i] &&
+                (size_t)sets[j].count * sets[j].byte_size >= TGT_KEPT_MIN_BYTES)
+                big |= 1u << i;
+    return big;
+}
+
 /* The sets of the expedited registers of device k's catalogue (SBA is
  * the device's: read once, not per thread). */
 static size_t expedited_types(const struct tgt *t, unsigned k, uint32_t *types)
@@ -104,15 +120,16 @@ static size_t expedited_types(const struct tgt *t, unsigned k, uint32_t *types)
     return n;
 }
 
-/* Lock held. Drops the sets filled for threads the client went past
- * without reading (before lo; all when `all`). Main thread only. */
+/* Lock held. Drops the big sets filled for threads the client went past
+ * without reading them (before lo; all when `all`); small ones stay, as
+ * the client's own do. Main thread only. */
 static void drop_unread(struct tgt_prefetch *p, bool all)
 {
     for (unsigned s = 0; s < PF_AHEAD; s++) {
         if (!p->filled[s].bits || (!all && p->filled[s].th >= p->lo))
             continue;
         for (size_t i = 0; i < p->ntypes; i++)
-            if (p->filled[s].bits & (1u << i))
+            if (p->filled[s].bits & p->big & (1u << i))
                 sess_forget_regset(p->m, p->k, p->filled[s].th, p->types[i]);
         p->filled[s].bits = 0;
     }
@@ -181,6 +198,7 @@ void tgt_prefetch_before_read(struct tgt *t, unsigned k, uint32_t th)
             drop_unread(p, true);
             p->k = k;
             p->ntypes = expedited_types(t, k, p->types);
+            p->big = big_types(t, k, p->types, p->ntypes);
             p->lo = th;
             p->next = p->hi = th + 1;
         }
