@@ -11,7 +11,8 @@
  * Bounded: the reader works only inside the window (lo, lo + PF_AHEAD),
  * lo the thread the client reads now; a set it filled is counted with
  * the client's own reads (tgt_keep_regset) when the client reads it, and
- * one the client went past unread is dropped, by the main thread, which
+ * a big one the client went past unread is dropped (small ones stay, as
+ * the client's own do), by the main thread, which
  * alone forgets sets (the client's reads hold pointers into the cache
  * only on the main thread). A read the reader has in flight for the
  * thread the client asks is waited for, so no set is read twice.
