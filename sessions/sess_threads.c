@@ -241,48 +241,105 @@ static void settle_unread(struct session *s, uint32_t thread, int rc, const stru
     }
 }
 
-/* Fills the cache for (thread, regset) if needed. Lock held on entry and
- * exit; dropped around the device access. An unread thread is read like a
- * stopped one, and the answer settles its state. */
-int sess_fill_cache(struct session *s, uint32_t thread, int slot, struct zd_error *err)
-{
-    struct sess_manager *m = s->m;
-    const struct zd_regset *rs = &s->regsets[slot];
-    /* The thread's own count (its layout), not the device's. */
-    uint32_t count = sess_layout_count(s, thread, slot);
-    uint8_t layout = s->layout ? s->layout[thread] : 0;
-    size_t size = (size_t)count * rs->byte_size;
+/* One set of a thread to read into the cache: its buffer is sized for the
+ * thread's layout when the read was planned. */
+struct fill_item {
+    int slot;
+    uint32_t count;
     uint8_t *buf;
     int rc;
+    bool kept;
+};
 
-    if (s->cache[(size_t)thread * s->nregsets + slot])
-        return 0;
-    if (!sess_state_stopped(s->state[thread]) && s->state[thread] != SESS_T_UNREAD) {
-        err->code = ZD_E_UNAVAILABLE;
-        snprintf(err->msg, sizeof(err->msg), "the thread is not stopped");
-        return ZD_E_UNAVAILABLE;
-    }
-    if (!(buf = malloc(size ? size : 1))) {
-        err->code = ZD_E_NOMEM;
-        return ZD_E_NOMEM;
-    }
+/* Reads the planned sets of thread, in order, into the cache. Lock held on
+ * entry and exit; dropped around the device access. When the first read
+ * fails (an idle thread) no other is tried. The first answer settles an
+ * unread thread; a lost device ends the session whatever the thread's
+ * state (its DETACHED may follow, or may come after someone has looked:
+ * the dump closes its document on what sess_exited says). A buffer is kept
+ * only if it is the only copy, of a thread still stopped, read with the
+ * layout it still has, and nothing changed while the lock was dropped: a
+ * resume may have been followed by a new stop, whose registers these are
+ * not, and a register write may have reached the device after this read
+ * (a reader on another host thread than the one that resumes and
+ * writes). Returns the first read's result; err is its error. */
+static int read_items(struct session *s, uint32_t thread, struct fill_item *it, size_t n,
+                      struct zd_error *err)
+{
+    struct sess_manager *m = s->m;
+    uint8_t layout = s->layout ? s->layout[thread] : 0;
+    uint64_t changes = s->resumes + s->reg_writes;
+    struct zd_thread id = sess_thread_id(m, s->index, thread);
+    bool lost = false;
+
     pthread_mutex_unlock(&m->lock);
-    rc =
-        zd_read_registers(s->zs, sess_thread_id(m, s->index, thread), rs->type, 0, count, buf, err);
-    pthread_mutex_lock(&m->lock);
-    settle_unread(s, thread, rc, err);
-    if (rc) {
-        free(buf);
-        return rc;
+    for (size_t i = 0; i < n; i++) {
+        struct zd_error e;
+        it[i].rc = zd_read_registers(s->zs, id, s->regsets[it[i].slot].type, 0, it[i].count,
+                                     it[i].buf, i ? &e : err);
+        lost |= it[i].rc != 0 && (i ? e.code : err->code) == ZD_E_LOST;
+        if (i == 0 && it[0].rc) {
+            for (size_t k = 1; k < n; k++)
+                it[k].rc = it[0].rc;
+            break;
+        }
     }
-    m->stats.register_reads++;
-    /* Another caller may have filled it meanwhile, or the thread may have
-     * run on (its cache dropped): keep one copy, of a stopped thread. */
-    if (s->cache[(size_t)thread * s->nregsets + slot] || !sess_state_stopped(s->state[thread]) ||
-        ((s->layout ? s->layout[thread] : 0) & ~LAYOUT_CHECKED) != (layout & ~LAYOUT_CHECKED))
-        free(buf);
-    else
-        s->cache[(size_t)thread * s->nregsets + slot] = buf;
+    pthread_mutex_lock(&m->lock);
+    settle_unread(s, thread, it[0].rc, err);
+    if (lost)
+        sess_mark_exited(m, s);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t **slotp = &s->cache[(size_t)thread * s->nregsets + it[i].slot];
+        if (it[i].rc == 0)
+            m->stats.register_reads++;
+        it[i].kept =
+            it[i].rc == 0 && !*slotp && sess_state_stopped(s->state[thread]) &&
+            s->resumes + s->reg_writes == changes &&
+            ((s->layout ? s->layout[thread] : 0) & ~LAYOUT_CHECKED) == (layout & ~LAYOUT_CHECKED);
+        if (it[i].kept)
+            *slotp = it[i].buf;
+        else
+            free(it[i].buf);
+    }
+    return it[0].rc;
+}
+
+/* Whether thread may be read: stopped, or unread (the interrupt may have
+ * stopped it). Sets err otherwise. */
+static bool readable(const struct session *s, uint32_t thread, struct zd_error *err)
+{
+    if (sess_state_stopped(s->state[thread]) || s->state[thread] == SESS_T_UNREAD)
+        return true;
+    err->code = ZD_E_UNAVAILABLE;
+    snprintf(err->msg, sizeof(err->msg), "the thread is not stopped");
+    return false;
+}
+
+/* Fills the cache for (thread, regset) if needed. Lock held on entry and
+ * exit; dropped around the device access. An unread thread is read like a
+ * stopped one, and the answer settles its state. Returns 0 with the slot
+ * still empty when the thread ran on meanwhile; a read dropped only
+ * because a write or a resume-and-stop came between is made again. */
+int sess_fill_cache(struct session *s, uint32_t thread, int slot, struct zd_error *err)
+{
+    for (int tries = 0; tries < 3; tries++) {
+        struct fill_item it = {.slot = slot};
+        size_t size;
+        int rc;
+        if (s->cache[(size_t)thread * s->nregsets + slot])
+            return 0;
+        if (!readable(s, thread, err))
+            return ZD_E_UNAVAILABLE;
+        it.count = sess_layout_count(s, thread, slot);
+        size = (size_t)it.count * s->regsets[slot].byte_size;
+        if (!(it.buf = malloc(size ? size : 1))) {
+            err->code = ZD_E_NOMEM;
+            return ZD_E_NOMEM;
+        }
+        if ((rc = read_items(s, thread, &it, 1, err)) != 0 || it.kept ||
+            !sess_state_stopped(s->state[thread]))
+            return rc;
+    }
     return 0;
 }
 
@@ -292,82 +349,36 @@ int sess_fill_cache(struct session *s, uint32_t thread, int slot, struct zd_erro
 uint32_t sess_fill_regsets(struct sess_manager *m, unsigned session, uint32_t thread,
                            const uint32_t *types, size_t n)
 {
-    struct {
-        int slot;
-        size_t which;   /* index into types */
-        uint32_t count; /* in the thread's layout when the buffer was sized */
-        uint8_t *buf;
-        int rc;
-    } plan[FILL_MAX];
+    struct fill_item plan[FILL_MAX];
+    size_t which[FILL_MAX]; /* index into types */
     size_t np = 0;
     uint32_t filled = 0;
     struct zd_error err = {0};
     struct session *s;
-    uint8_t layout;
-    uint64_t changes;
-    struct zd_thread id;
 
     if (session >= m->nsessions || thread >= m->sessions[session].nthreads)
         return 0;
     s = &m->sessions[session];
     pthread_mutex_lock(&m->lock);
-    if (!s->alive || s->detached ||
-        (!sess_state_stopped(s->state[thread]) && s->state[thread] != SESS_T_UNREAD)) {
-        pthread_mutex_unlock(&m->lock);
-        return 0;
-    }
-    layout = s->layout ? s->layout[thread] : 0;
-    changes = s->resumes + s->reg_writes;
-    for (size_t i = 0; i < n && i < 32 && np < FILL_MAX; i++) {
-        int slot = types[i] == REGS_SBA ? -1 : sess_regset_slot(s, types[i]);
-        size_t size;
-        if (slot < 0 || s->cache[(size_t)thread * s->nregsets + slot])
-            continue;
-        plan[np].count = sess_layout_count(s, thread, slot);
-        size = (size_t)plan[np].count * s->regsets[slot].byte_size;
-        if (!(plan[np].buf = malloc(size ? size : 1)))
-            break;
-        plan[np].slot = slot;
-        plan[np++].which = i;
-    }
-    pthread_mutex_unlock(&m->lock);
-    if (!np)
-        return 0;
-    id = sess_thread_id(m, s->index, thread);
-    for (size_t i = 0; i < np; i++) {
-        int slot = plan[i].slot;
-        struct zd_error e;
-        plan[i].rc = zd_read_registers(s->zs, id, s->regsets[slot].type, 0, plan[i].count,
-                                       plan[i].buf, i ? &e : &err);
-        /* The first answer says whether the thread is stopped at all:
-         * after a failed one, no other is tried. */
-        if (i == 0 && plan[0].rc) {
-            for (size_t k = 1; k < np; k++)
-                plan[k].rc = plan[0].rc;
-            break;
+    if (s->alive && !s->detached && readable(s, thread, &err)) {
+        for (size_t i = 0; i < n && i < 32 && np < FILL_MAX; i++) {
+            int slot = types[i] == REGS_SBA ? -1 : sess_regset_slot(s, types[i]);
+            size_t size;
+            if (slot < 0 || s->cache[(size_t)thread * s->nregsets + slot])
+                continue;
+            plan[np] = (struct fill_item){.slot = slot};
+            plan[np].count = sess_layout_count(s, thread, slot);
+            size = (size_t)plan[np].count * s->regsets[slot].byte_size;
+            if (!(plan[np].buf = malloc(size ? size : 1)))
+                break;
+            which[np++] = i;
         }
     }
-    pthread_mutex_lock(&m->lock);
-    settle_unread(s, thread, plan[0].rc, &err);
-    for (size_t i = 0; i < np; i++) {
-        uint8_t **slotp = &s->cache[(size_t)thread * s->nregsets + plan[i].slot];
-        if (plan[i].rc == 0)
-            m->stats.register_reads++;
-        /* As sess_fill_cache: one copy, of a stopped thread, read with
-         * the layout it still has; and nothing changed meanwhile: a
-         * resume while the lock was dropped may have been followed by a
-         * new stop, whose registers these are not, and a register write
-         * may have reached the device after this read (a caller on
-         * another host thread than the one that resumes and writes). */
-        if (plan[i].rc || *slotp || !sess_state_stopped(s->state[thread]) ||
-            s->resumes + s->reg_writes != changes ||
-            ((s->layout ? s->layout[thread] : 0) & ~LAYOUT_CHECKED) != (layout & ~LAYOUT_CHECKED)) {
-            free(plan[i].buf);
-            continue;
-        }
-        *slotp = plan[i].buf;
-        filled |= 1u << plan[i].which;
-    }
+    if (np)
+        (void)read_items(s, thread, plan, np, &err);
+    for (size_t i = 0; i < np; i++)
+        if (plan[i].kept)
+            filled |= 1u << which[i];
     pthread_mutex_unlock(&m->lock);
     return filled;
 }

@@ -267,6 +267,49 @@ out:
     world_close(&w);
 }
 
+/* 4 results, GTSIM_FAULTS=read_registers:device_lost: the device is lost
+ * at a stopped thread's register read. The session ends with that answer,
+ * not when the driver's DETACHED reaches the event reader later: a dump
+ * closing its document right after the read must see the loss
+ * (report/dump_out.c asks sess_exited). fill: through sess_fill_regsets
+ * (the dump's readers) instead of sess_read_regset. */
+static void registers_lost(bool fill)
+{
+    struct world w;
+    struct zd_error err = {0};
+    struct sess_note stop;
+    const uint8_t *data;
+    size_t size;
+    unsigned s;
+    uint32_t types[] = {REGS_CR, REGS_GRF};
+    if (!check(world_open(&w) == 0, "device lost at a register read: debuggee attached"))
+        goto out;
+    s = w.load.session;
+    if (!check(to_breakpoint(&w, &stop) && sess_alive(w.m, s),
+               "a thread stops at the breakpoint; the session is alive"))
+        goto out;
+    if (fill)
+        check(sess_fill_regsets(w.m, s, stop.thread, types, 2) == 0,
+              "sess_fill_regsets keeps nothing");
+    else
+        check(sess_read_regset(w.m, s, stop.thread, REGS_GRF, &data, &size, &err) == ZD_E_LOST,
+              "the read says the device was lost (%s)", err.msg);
+    check(sess_exited(w.m, s) && !sess_alive(w.m, s),
+          "the session has ended at once, before any DETACHED event");
+out:
+    world_close(&w);
+}
+
+static void case_registers_lost(void)
+{
+    registers_lost(false);
+}
+
+static void case_fill_lost(void)
+{
+    registers_lost(true);
+}
+
 /* 3 results: the environment's attach options (sess.h): set means any
  * value but empty or "0". No device needed. */
 static void case_options(void)
@@ -428,6 +471,8 @@ static const struct fault_case cases[] = {
     {"interrupt:device_lost", case_interrupt_lost, 4},
     {"resume", case_resume_fails, 7},
     {"read_registers", case_registers_fail, 5},
+    {"read_registers:device_lost", case_registers_lost, 5},
+    {"read_registers:device_lost", case_fill_lost, 5},
 };
 
 /* Runs one case in a child; relays its results. */
