@@ -48,35 +48,34 @@ static void locate(struct report_pass *p, struct dump_thread *rec)
  * session's cache before the record (they leave it after the record):
  * `ahead`, those a reader put there for it (pass_ahead.h), and those read
  * here. */
-static uint32_t read_sets(struct report_pass *p, struct dump_thread *rec, uint32_t want,
-                          uint32_t ahead)
+/* The types of the record's catalog sets, in catalog order. */
+static size_t set_types(const struct dump_thread *rec, uint32_t *types)
 {
-    uint32_t filled = ahead;
     size_t nsets = rec->cat ? regs_catalog_set_count(rec->cat) : 0;
-    for (size_t s = 0; s < nsets && s < REPORT_MAX_SETS; s++) {
-        uint32_t type = regs_catalog_set(rec->cat, s)->props.type;
-        struct zd_error err = {0};
-        if (!(want & (1u << s)))
-            continue;
-        if (!sess_regset_cached(p->m, rec->session, rec->thread, type))
-            filled |= 1u << s;
-        if (sess_read_regset(p->m, rec->session, rec->thread, type, &rec->set_data[s],
-                             &rec->set_size[s], &err) == 0) {
-            rec->read |= 1u << s;
-        } else {
-            rec->failed |= 1u << s;
-            snprintf(p->reg_error, sizeof(p->reg_error), "%s", err.msg);
-        }
-    }
-    return filled;
+    if (nsets > REPORT_MAX_SETS)
+        nsets = REPORT_MAX_SETS;
+    for (size_t s = 0; s < nsets; s++)
+        types[s] = regs_catalog_set(rec->cat, s)->props.type;
+    return nsets;
 }
 
-static void release_sets(struct report_pass *p, const struct dump_thread *rec, uint32_t filled)
+/* The wanted sets of the record, in one call; returns the sets read from
+ * the device for it (the readers' ahead, and the pass's own), to forget
+ * once the record is written. */
+static uint32_t read_sets(struct report_pass *p, struct dump_thread *rec, const uint32_t *types,
+                          size_t nsets, uint32_t want, uint32_t ahead)
 {
-    for (size_t s = 0; filled && s < REPORT_MAX_SETS; s++)
-        if (filled & (1u << s))
-            sess_forget_regset(p->m, rec->session, rec->thread,
-                               regs_catalog_set(rec->cat, s)->props.type);
+    uint32_t filled = 0;
+    struct zd_error err = {0};
+    want &= nsets >= 32 ? ~0u : (1u << nsets) - 1;
+    if (!want)
+        return ahead;
+    rec->read = sess_read_regsets(p->m, rec->session, rec->thread, types, nsets, want,
+                                  rec->set_data, rec->set_size, &filled, &err);
+    rec->failed = want & ~rec->read;
+    if (rec->failed)
+        snprintf(p->reg_error, sizeof(p->reg_error), "%s", err.msg);
+    return ahead | filled;
 }
 
 /* One record through every active emitter; ahead: the sets read ahead
@@ -86,6 +85,8 @@ static void pass_thread(struct report_pass *p, unsigned k, uint32_t t, const boo
 {
     struct dump_thread rec;
     uint32_t wanted[REPORT_PASS_MAX_EMITTERS] = {0}, want = 0, filled;
+    uint32_t types[REPORT_MAX_SETS];
+    size_t nsets;
     memset(&rec, 0, sizeof(rec));
     rec.session = k;
     rec.device = sess_device(p->m, k)->index;
@@ -100,7 +101,8 @@ static void pass_thread(struct report_pass *p, unsigned k, uint32_t t, const boo
             want |= wanted[i] = p->em[i].ops->wants(p->em[i].ctx, &rec);
     unlock(p);
     /* Read outside the lock: a device that hangs never blocks the watchdog. */
-    filled = read_sets(p, &rec, want, ahead);
+    nsets = set_types(&rec, types);
+    filled = read_sets(p, &rec, types, nsets, want, ahead);
     lock(p);
     for (size_t i = 0; i < p->nem; i++) {
         if (!active[i])
@@ -112,7 +114,7 @@ static void pass_thread(struct report_pass *p, unsigned k, uint32_t t, const boo
     }
     p->nthreads++;
     unlock(p);
-    release_sets(p, &rec, filled);
+    sess_forget_regsets(p->m, rec.session, rec.thread, types, nsets, filled);
 }
 
 static void progress(struct report_pass *p, uint64_t done, uint64_t total, double t0, double *next)

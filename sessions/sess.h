@@ -277,6 +277,19 @@ bool sess_regset_cached(struct sess_manager *m, unsigned session, uint32_t threa
  * again. A reader of every thread's registers (the core writer) drops what
  * it filled, so its memory does not grow with the number of threads. */
 void sess_forget_regset(struct sess_manager *m, unsigned session, uint32_t thread, uint32_t type);
+/* sess_read_regset for each set types[i] whose bit is in want (n <= 32),
+ * under one hold of the sessions' lock (dropped only around device
+ * reads): a pass over tens of thousands of threads would take it twice per
+ * set otherwise. data[i] and size[i] as sess_read_regset's; returns the
+ * bits of the sets read; *filled the bits of those that were not in the
+ * cache before (the caller's to forget, sess_forget_regsets, if it keeps
+ * no more than the thread at hand); err the last failure's. */
+uint32_t sess_read_regsets(struct sess_manager *m, unsigned session, uint32_t thread,
+                           const uint32_t *types, size_t n, uint32_t want, const uint8_t **data,
+                           size_t *size, uint32_t *filled, struct zd_error *err);
+/* sess_forget_regset for each types[i] whose bit is in which. */
+void sess_forget_regsets(struct sess_manager *m, unsigned session, uint32_t thread,
+                         const uint32_t *types, size_t n, uint32_t which);
 /* cr0-derived facts of a stopped thread (reads CR and SBA through the cache). */
 int sess_thread_pc(struct sess_manager *m, unsigned session, uint32_t thread, uint64_t *pc,
                    struct zd_error *err);

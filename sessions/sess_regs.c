@@ -67,21 +67,17 @@ int sess_isabase(struct session *s, uint32_t thread, uint64_t *isabase, struct z
     return 0;
 }
 
-int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, uint32_t type,
-                     const uint8_t **data, size_t *size, struct zd_error *err)
+/* One set of a thread through the cache (sess_read_regset). Lock held;
+ * dropped around the device access. */
+static int read_locked(struct session *s, uint32_t thread, uint32_t type, const uint8_t **data,
+                       size_t *size, struct zd_error *err)
 {
-    struct session *s;
-    int slot, rc = 0;
-    if (session >= m->nsessions || thread >= m->sessions[session].nthreads)
-        return ZD_E_INVALID;
-    s = &m->sessions[session];
-    slot = sess_regset_slot(s, type);
+    int slot = sess_regset_slot(s, type), rc;
     if (slot < 0) {
         err->code = ZD_E_INVALID;
         snprintf(err->msg, sizeof(err->msg), "the device has no register set %u", type);
         return ZD_E_INVALID;
     }
-    pthread_mutex_lock(&m->lock);
     if (type == REGS_SBA) {
         *data = device_sba(s, thread, err);
         rc = *data ? 0 : err->code;
@@ -97,40 +93,93 @@ int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, 
         *size = type == REGS_SBA
                     ? (size_t)s->regsets[slot].count * s->regsets[slot].byte_size
                     : (size_t)sess_layout_count(s, thread, slot) * s->regsets[slot].byte_size;
+    return rc;
+}
+
+int sess_read_regset(struct sess_manager *m, unsigned session, uint32_t thread, uint32_t type,
+                     const uint8_t **data, size_t *size, struct zd_error *err)
+{
+    int rc;
+    if (session >= m->nsessions || thread >= m->sessions[session].nthreads)
+        return ZD_E_INVALID;
+    pthread_mutex_lock(&m->lock);
+    rc = read_locked(&m->sessions[session], thread, type, data, size, err);
     pthread_mutex_unlock(&m->lock);
     return rc;
 }
 
-bool sess_regset_cached(struct sess_manager *m, unsigned session, uint32_t thread, uint32_t type)
+/* Whether (thread, type) is in the cache, or SBA in the device's copy.
+ * Lock held. */
+static bool cached_locked(const struct session *s, uint32_t thread, uint32_t type)
+{
+    int slot = sess_regset_slot(s, type);
+    return slot >= 0 && (s->cache[(size_t)thread * s->nregsets + slot] != NULL ||
+                         (type == REGS_SBA && s->sba && sess_state_stopped(s->state[thread])));
+}
+
+uint32_t sess_read_regsets(struct sess_manager *m, unsigned session, uint32_t thread,
+                           const uint32_t *types, size_t n, uint32_t want, const uint8_t **data,
+                           size_t *size, uint32_t *filled, struct zd_error *err)
 {
     struct session *s;
-    int slot;
+    uint32_t read = 0;
+    *filled = 0;
+    if (session >= m->nsessions || thread >= m->sessions[session].nthreads) {
+        err->code = ZD_E_INVALID;
+        snprintf(err->msg, sizeof(err->msg), "no such thread");
+        return 0;
+    }
+    s = &m->sessions[session];
+    pthread_mutex_lock(&m->lock);
+    for (size_t i = 0; i < n && i < 32; i++) {
+        struct zd_error e = {0};
+        if (!(want & (1u << i)))
+            continue;
+        if (!cached_locked(s, thread, types[i]))
+            *filled |= 1u << i;
+        if (read_locked(s, thread, types[i], &data[i], &size[i], &e) == 0)
+            read |= 1u << i;
+        else
+            *err = e;
+    }
+    pthread_mutex_unlock(&m->lock);
+    return read;
+}
+
+void sess_forget_regsets(struct sess_manager *m, unsigned session, uint32_t thread,
+                         const uint32_t *types, size_t n, uint32_t which)
+{
+    struct session *s;
+    if (!which || session >= m->nsessions || thread >= m->sessions[session].nthreads)
+        return;
+    s = &m->sessions[session];
+    pthread_mutex_lock(&m->lock);
+    for (size_t i = 0; i < n && i < 32; i++) {
+        int slot;
+        /* SBA is the device's copy, not a per-thread buffer. */
+        if (!(which & (1u << i)) || types[i] == REGS_SBA ||
+            (slot = sess_regset_slot(s, types[i])) < 0)
+            continue;
+        free(s->cache[(size_t)thread * s->nregsets + slot]);
+        s->cache[(size_t)thread * s->nregsets + slot] = NULL;
+    }
+    pthread_mutex_unlock(&m->lock);
+}
+
+bool sess_regset_cached(struct sess_manager *m, unsigned session, uint32_t thread, uint32_t type)
+{
     bool cached;
     if (session >= m->nsessions || thread >= m->sessions[session].nthreads)
         return false;
-    s = &m->sessions[session];
-    if ((slot = sess_regset_slot(s, type)) < 0)
-        return false;
     pthread_mutex_lock(&m->lock);
-    cached = s->cache[(size_t)thread * s->nregsets + slot] != NULL ||
-             (type == REGS_SBA && s->sba && sess_state_stopped(s->state[thread]));
+    cached = cached_locked(&m->sessions[session], thread, type);
     pthread_mutex_unlock(&m->lock);
     return cached;
 }
 
 void sess_forget_regset(struct sess_manager *m, unsigned session, uint32_t thread, uint32_t type)
 {
-    struct session *s;
-    int slot;
-    if (session >= m->nsessions || thread >= m->sessions[session].nthreads)
-        return;
-    s = &m->sessions[session];
-    if (type == REGS_SBA || (slot = sess_regset_slot(s, type)) < 0)
-        return; /* SBA is the device's copy, not a per-thread buffer */
-    pthread_mutex_lock(&m->lock);
-    free(s->cache[(size_t)thread * s->nregsets + slot]);
-    s->cache[(size_t)thread * s->nregsets + slot] = NULL;
-    pthread_mutex_unlock(&m->lock);
+    sess_forget_regsets(m, session, thread, &type, 1, 1);
 }
 
 /* The PC is cr0's IP from isabase, which every thread of a device shares:
