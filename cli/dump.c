@@ -45,9 +45,11 @@ static void usage(FILE *f)
                "starts it with program debugging on and attaches before its first module\n"
                "(launch mode; not with --on now; no timeout unless given). In FILE, %%r is the\n"
                "job rank (OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, SLURM_PROCID), %%p the\n"
-               "program's pid, %%h the host name, %%%% a '%%'. FILE is written as FILE.partial\n"
-               "and renamed to FILE once whole. The human dump groups the threads by where they\n"
-               "stopped, one of each in full; --all-threads writes every one (JSON always does).\n"
+               "program's pid, %%h the host name, %%%% a '%%'; in a job of several ranks a FILE\n"
+               "without %%r or %%p gets .rRANK before its extension. FILE is written as\n"
+               "FILE.partial and renamed to FILE once whole. The human dump groups the threads\n"
+               "by where they stopped, one of each in full; --all-threads writes every one\n"
+               "(JSON always does).\n"
                "--core FILE also writes a GPU core file of the stopped threads for Intel's GDB\n"
                "(target core FILE; FILE.N per device when there are several; same patterns).\n"
                "  --core-memory SIZE   device memory in the core besides code: the pages\n"
@@ -254,13 +256,14 @@ static int parse(int argc, char **argv, struct dump_opts *o)
     return 0;
 }
 
-/* --json FILE with its %r %p %h expanded for pid; NULL stays NULL. */
+/* --json FILE with its %r %p %h expanded for pid, one name per rank
+ * (out_rank_name); NULL stays NULL. */
 static int output_name(const char *pattern, long pid, char *buf, size_t len)
 {
     char err[256];
     if (!pattern || !strcmp(pattern, "-"))
         return 0;
-    if (out_expand(pattern, out_rank(NULL), pid, buf, len, err, sizeof(err)) != 0) {
+    if (out_rank_name("--json", pattern, pid, buf, len, err, sizeof(err)) != 0) {
         fprintf(stderr, "zestub dump: --json %s\n", err);
         return 2;
     }

@@ -53,8 +53,8 @@ static int open_output(struct run *r)
                                dump_trigger_name(r->o->on), r->zd, err, sizeof(err));
         return r->out ? 0 : -1;
     }
-    if (out_expand(r->o->json, out_rank(NULL), (long)r->l.child, path, sizeof(path), err,
-                   sizeof(err)) != 0) {
+    if (out_rank_name("--json", r->o->json, (long)r->l.child, path, sizeof(path), err,
+                      sizeof(err)) != 0) {
         fprintf(stderr, "zestub dump: --json %s\n", err);
         return -1;
     }

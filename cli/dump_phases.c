@@ -325,11 +325,11 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* --core FILE, its %r %p %h expanded for pid. */
+/* --core FILE, its %r %p %h expanded for pid, one name per rank. */
 static int core_path(const char *pattern, uint32_t pid, char *path, size_t len)
 {
     char err[256];
-    if (out_expand(pattern, out_rank(NULL), (long)pid, path, len, err, sizeof(err)) != 0) {
+    if (out_rank_name("--core", pattern, (long)pid, path, len, err, sizeof(err)) != 0) {
         fprintf(stderr, "zestub dump: --core %s\n", err);
         return -1;
     }

@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import harness as h  # noqa: E402
 
 CHECKS = 12  # what core_check prints for every core
-t = h.Tap(2 + (CHECKS + 1) + 2 + 3 + (CHECKS + 1) + 2 + 1)  # the plan
+t = h.Tap(2 + (CHECKS + 1) + 2 + 3 + (CHECKS + 1) + 2 + 1 + 1)  # the plan
 zestub = os.path.join(h.top, "zestub")
 reader = os.path.join(h.top, "tests", "cli", "core_check")
 tmp = h.scratch_dir()
@@ -157,6 +157,25 @@ with h.guarded(t, "--core %q"):
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
     t.ok(d.returncode == 2 and b"--core" in d.stderr, "--core with %q: usage error (2)",
          d.stderr.decode(errors="replace"))
+
+# 4. One rank of two, a --core name without %r: the rank's own file, said
+# once on stderr (the name is expanded to remove old cores and to write).
+with h.guarded(t, "--core without %r, rank 1 of 2"):
+    env = h.small_device(5)
+    app, _ = h.start_app(env, args=["--print-buffers"], running="buffers:")
+    renv = dict(env, SLURM_PROCID="1", SLURM_NTASKS="2")
+    for k in ("OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE"):
+        renv.pop(k, None)
+    d = dump(app.pid, renv, "--on", "now", "--json", os.path.join(tmp, "rank.json"), "--core",
+             os.path.join(tmp, "rank.core"))
+    err = d.stderr.decode(errors="replace")
+    app.kill()
+    app.wait()
+    t.ok(d.returncode == 0 and os.path.exists(os.path.join(tmp, "rank.r1.core")) and
+         os.path.exists(os.path.join(tmp, "rank.r1.json")) and
+         not os.path.exists(os.path.join(tmp, "rank.core")) and
+         err.count("--core %s has no %%r" % os.path.join(tmp, "rank.core")) == 1,
+         "rank 1 of 2: rank.r1.core and rank.r1.json, the --core note once", err[-1500:])
 
 shutil.rmtree(tmp, ignore_errors=True)
 sys.exit(t.done())

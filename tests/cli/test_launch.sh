@@ -10,7 +10,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export ZE_ENABLE_ALT_DRIVERS="$GTSIM_LIB"
 unset OMPI_COMM_WORLD_RANK PMI_RANK PMIX_RANK SLURM_PROCID
-tap_plan 10
+unset OMPI_COMM_WORLD_SIZE PMI_SIZE SLURM_NTASKS SLURM_NPROCS
+tap_plan 16
 
 # $1: expected file name, then the environment assignments.
 rank_case() {
@@ -46,6 +47,40 @@ rc=$?
 if [ $rc -eq 9 ] && grep -q '"rank":2,' "$tmp/s-2.json" && grep -q '"status":9,' "$tmp/s-2.json"; then
     ok "a clean-exit record carries the rank; the program's status passes through"
 else notok_file "status $rc" "$tmp/err"; fi
+# A name without %r under a launcher of several ranks: each rank its own
+# file (every rank writing and removing one file keeps at most one record).
+rm -f "$tmp"/same*
+SLURM_PROCID=0 SLURM_NTASKS=2 "$zestub" dump --json "$tmp/same.json" -- true 2>"$tmp/err0" &
+SLURM_PROCID=1 SLURM_NTASKS=2 "$zestub" dump --json "$tmp/same.json" -- true 2>"$tmp/err1"
+wait $!
+if grep -q '"rank":0,' "$tmp/same.r0.json" && grep -q '"rank":1,' "$tmp/same.r1.json" &&
+    [ ! -e "$tmp/same.json" ]; then
+    ok "two ranks, --json without %r: same.r0.json and same.r1.json, each with its rank"
+else notok_file "two ranks (got: $(ls "$tmp" | tr '\n' ' '))" "$tmp/err1"; fi
+if grep -q "has no %r.*rank 1 of 2 (SLURM_PROCID) writes $tmp/same.r1.json" "$tmp/err1"; then
+    ok "stderr says which file the rank writes, and why"
+else notok_file "the note" "$tmp/err1"; fi
+rm -f "$tmp"/same*
+SLURM_PROCID=0 SLURM_NTASKS=1 "$zestub" dump --json "$tmp/same.json" -- true 2>"$tmp/err"
+if [ -f "$tmp/same.json" ] && ! grep -q "has no %r" "$tmp/err"; then
+    ok "a job of one rank keeps the name as given, with no note"
+else notok_file "one rank (got: $(ls "$tmp" | tr '\n' ' '))" "$tmp/err"; fi
+rm -f "$tmp"/same*
+PMI_RANK=2 "$zestub" dump --json "$tmp/same" -- true 2>"$tmp/err"
+if grep -q '"rank":2,' "$tmp/same.r2" && [ ! -e "$tmp/same" ]; then
+    ok "rank 2 with no job size given, a name with no extension: same.r2"
+else notok_file "rank 2 (got: $(ls "$tmp" | tr '\n' ' '))" "$tmp/err"; fi
+rm -f "$tmp"/same*
+# Slurm's %t in a --multi-prog line: the name holds the rank already.
+SLURM_PROCID=3 SLURM_NTASKS=4 "$zestub" dump --json "$tmp/same-3.json" -- true 2>"$tmp/err"
+if grep -q '"rank":3,' "$tmp/same-3.json" && ! grep -q "has no %r" "$tmp/err"; then
+    ok "a name that holds the rank's number (Slurm's %t: same-3.json for rank 3) is kept"
+else notok_file "same-3.json (got: $(ls "$tmp" | tr '\n' ' '))" "$tmp/err"; fi
+SLURM_PROCID=1 SLURM_NTASKS=2 "$zestub" dump --json /dev/null -- true 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && ! grep -q "has no %r" "$tmp/err"; then
+    ok "/dev/null stays /dev/null under a launcher (not a file to share)"
+else notok_file "/dev/null: status $rc" "$tmp/err"; fi
 # zestub ignores SIGPIPE itself; the program must get the default back.
 "$zestub" dump --json "$tmp/pipe.json" -- sh -c 'kill -PIPE $$; echo survived' >"$tmp/out" 2>"$tmp/err"
 rc=$?

@@ -15,7 +15,9 @@ program printed, which also holds under ASan, whose heap gives both
 tasks the same address). zestub merge then names both ranks. A --multi-prog job (rank 0
 runs vadd, rank 1 faults) leaves one clean-exit record and one dump, named
 by rank in the two forms a multi-prog file can write (Slurm substitutes
-%t itself and drops an unescaped %r: `\\%r` passes it to zestub). A hang:
+%t itself and drops an unescaped %r: `\\%r` passes it to zestub); a
+--multi-prog line whose %r Slurm drops gives both tasks one name, and
+each still leaves its own record (NAME.r0.json, NAME.r1.json). A hang:
 `srun -n 2 zestub dump --on hang=1s --after-hang kill` on
 examples/sycl_hang (gtsim barrier_skip=1, the XPTI table loaded) ends each
 task with status 6 and a hang dump of its rank; zestub merge says both
@@ -125,7 +127,7 @@ def merge(files, *extra):
     return p.returncode, p.stdout.decode(errors="replace")
 
 
-t = h.Tap(21)  # the plan: every check this test makes
+t = h.Tap(22)  # the plan: every check this test makes
 try:
     t.diag("Slurm %s, node %s with %d CPUs, in %s" % (
         subprocess.run(["srun", "--version"], env=cluster.env(os.environ),
@@ -222,6 +224,25 @@ try:
         t.ok(mrc == 5 and merged["faulted"]["list"] == [1] and
              merged["not_faulted"]["list"] == [0],
              "zestub merge: rank 1 faulted, rank 0 did not", (mrc, mout[:1000]))
+
+    # ---- --multi-prog with an unescaped %r: one name for both tasks --------
+    with h.guarded(t, "srun --multi-prog, %r dropped"):
+        progs = os.path.join(cluster.dir, "multi-same.conf")
+        with open(progs, "w") as f:
+            # Slurm drops the %r: each task is handed the same name, and
+            # zestub makes it one per rank (doc/dump-format.md).
+            f.write("0-1 %s dump --json ms-%%r.json -- %s\n" % (zestub, os.path.join(ex, "vadd")))
+        rc, out, err = cluster.srun(["-n", "2", "--label"] + share + ["--multi-prog", progs], env)
+        got = names("ms-")
+        docs = {}
+        for name in got:
+            with open(os.path.join(cluster.jobdir, name)) as f:
+                docs[name] = json.load(f).get("rank")
+        t.ok(rc == 0 and len(got) == 2 and sorted(docs.values()) == [0, 1] and
+             all(name.endswith(".r%d.json" % r) for name, r in docs.items()) and
+             "rank 1 of 2 (SLURM_PROCID) writes" in err,
+             "--multi-prog, ms-%r.json (Slurm drops the %r): two records, NAME.r0.json and "
+             "NAME.r1.json, each its task's rank, and stderr says why", (rc, got, docs, err[-800:]))
 
     # ---- Slurm's PMI plugins: their rank variables come first ---------------
     listed = cluster.srun(["--mpi=list"], env)[1]
