@@ -8,6 +8,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+/* A name given that does not exist, where zestub dump wrote one file per
+ * rank instead (a name without %r in a job of several ranks gets .rN
+ * before its extension, doc/dump-format.md): the error says what to merge. */
+static void hint_per_rank(const char *path, char *err, size_t errlen)
+{
+    const char *base = strrchr(path, '/'), *dot;
+    char probe[4096];
+    size_t at, used = strlen(err);
+    base = base ? base + 1 : path;
+    dot = strrchr(base, '.');
+    at = dot && dot > base ? (size_t)(dot - path) : strlen(path);
+    for (int rank = 0; rank < 2; rank++) {
+        struct stat st;
+        int n = snprintf(probe, sizeof(probe), "%.*s.r%d%s", (int)at, path, rank, path + at);
+        if (n <= 0 || (size_t)n >= sizeof(probe) || stat(probe, &st) != 0)
+            continue;
+        snprintf(err + used, errlen - used,
+                 "; zestub dump wrote one file per rank beside it (%.*s.r*%s): merge those",
+                 (int)at, path, path + at);
+        return;
+    }
+}
 
 /* The whole file as a C string, or NULL with err saying why: it cannot be
  * opened or read (a directory: "Is a directory"), memory ran out, it is
@@ -20,7 +44,10 @@ static char *slurp(const char *path, char *err, size_t errlen)
     size_t n = 0, cap = 0;
     const char *nul;
     if (!f) {
-        snprintf(err, errlen, "%s", strerror(errno));
+        int e = errno;
+        snprintf(err, errlen, "%s", strerror(e));
+        if (e == ENOENT)
+            hint_per_rank(path, err, errlen);
         return NULL;
     }
     for (;;) {

@@ -21,7 +21,7 @@ from tap import Tap  # noqa: E402
 
 zestub = os.path.join(os.environ.get("top_builddir", "."), "zestub")
 tmp = scratch_dir()
-t = Tap(32)
+t = Tap(33)
 ok = t.ok
 
 
@@ -143,6 +143,14 @@ ok(rc == 1 and len(errs) == 3, "three bad files: status 1, each listed with its 
 ok("line 1" in err and "not a zestub dump" in err and "No such file" in err,
    "stderr says why for each", err)
 ok(m["faulted"]["list"] == [0], "the readable file is still merged", m["faulted"])
+# A name without %r given to a job of several ranks: zestub dump wrote
+# NAME.rN.EXT instead; the error says so.
+write("job.r0.json", doc(0))
+write("job.r1.json", doc(1))
+rc, m, err = merge([os.path.join(tmp, "job.json")])
+ok(rc == 1 and "No such file" in err and "one file per rank" in err and
+   os.path.join(tmp, "job.r*.json") in err,
+   "a missing job.json beside job.r0.json and job.r1.json: the error names job.r*.json", err)
 
 # 6. an incomplete dump is flagged; usage errors.
 inc = write("inc.json", doc(2, [thread("0.0.0.0")], [fault("0x1", ["0.0.0.0"])], complete=False))
