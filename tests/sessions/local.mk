@@ -25,7 +25,7 @@ tests_sessions_test_sess_pending_LDADD = $(tests_sessions_test_sessions_LDADD)
 tests_sessions_test_sess_fill_SOURCES = tests/sessions/test_sess_fill.c $(sess_launch_sources) \
 	$(conf_util_sources)
 tests_sessions_test_sess_fill_CFLAGS = $(AM_CFLAGS) $(ZE_CFLAGS)
-tests_sessions_test_sess_fill_LDADD = $(tests_sessions_test_sessions_LDADD)
+tests_sessions_test_sess_fill_LDADD = $(tests_sessions_test_sessions_LDADD) $(DL_LIBS)
 tests_sessions_debuggee_SOURCES = $(conf_debuggee_sources)
 tests_sessions_debuggee_CFLAGS = $(conf_cflags)
 tests_sessions_debuggee_LDADD = $(ZE_LIBS)

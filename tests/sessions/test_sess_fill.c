@@ -6,11 +6,23 @@
  * one read each; an idle one costs one read and is known idle after; a
  * second call reads nothing; what it filled is what a read through the
  * cache gives after the set is dropped; bad sessions and threads, and a
- * resumed thread, read nothing. */
+ * resumed thread, read nothing. And the race of a reader on another host
+ * thread with a register write, made to happen: the test defines
+ * zetDebugReadRegisters (passed on to the loader's with dlsym(RTLD_NEXT))
+ * and holds one GRF read, after the driver answered, until the main
+ * thread has written the thread's r0: the fill keeps nothing of that read,
+ * and a read through the cache (sess_read_regset, one set) reads again
+ * and gives the written value. */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <zet_api.h>
 
 #include "regsets/regs.h"
 #include "sessions/sess.h"
@@ -20,7 +32,79 @@
 
 #define DEADLINE_MS 20000
 #define GROUPS 32 /* one hardware thread each */
-#define PLAN 15
+#define PLAN 18
+
+/* One GRF read, once armed, is held after the driver's answer until the
+ * main thread says go. */
+static atomic_int hold_armed;
+static sem_t held, go;
+
+ze_result_t ZE_APICALL zetDebugReadRegisters(zet_debug_session_handle_t h, ze_device_thread_t th,
+                                             uint32_t type, uint32_t start, uint32_t count,
+                                             void *buf)
+{
+    ze_result_t(ZE_APICALL * next)(zet_debug_session_handle_t, ze_device_thread_t, uint32_t,
+                                   uint32_t, uint32_t, void *);
+    ze_result_t r;
+    *(void **)&next = dlsym(RTLD_NEXT, "zetDebugReadRegisters");
+    r = next ? next(h, th, type, start, count, buf) : ZE_RESULT_ERROR_UNINITIALIZED;
+    if (type == REGS_GRF && atomic_exchange(&hold_armed, 0)) {
+        sem_post(&held);
+        sem_wait(&go);
+    }
+    return r;
+}
+
+/* A reader on another host thread: sess_fill_regsets of the GRF, or
+ * (single) sess_read_regset, which copies out the first register. */
+struct racer {
+    struct sess_manager *m;
+    uint32_t thread;
+    bool single;
+    uint32_t filled;
+    int rc;
+    uint8_t r0[16];
+};
+
+static void *race_read(void *arg)
+{
+    struct racer *r = arg;
+    const uint32_t grf = REGS_GRF;
+    if (r->single) {
+        const uint8_t *data;
+        size_t size;
+        struct zd_error err;
+        r->rc = sess_read_regset(r->m, 0, r->thread, REGS_GRF, &data, &size, &err);
+        if (r->rc == 0)
+            memcpy(r->r0, data, size < sizeof(r->r0) ? size : sizeof(r->r0));
+    } else {
+        r->filled = sess_fill_regsets(r->m, 0, r->thread, &grf, 1);
+    }
+    return NULL;
+}
+
+/* Runs race_read with the GRF read held until r0 of thread was written
+ * with value (16 bytes); false when the read never came (2 s). */
+static bool race_write(struct racer *r, const uint8_t value[16])
+{
+    struct timespec dl;
+    struct zd_error err;
+    pthread_t th;
+    bool came;
+    sess_forget_regset(r->m, 0, r->thread, REGS_GRF);
+    atomic_store(&hold_armed, 1);
+    if (pthread_create(&th, NULL, race_read, r) != 0)
+        return false;
+    clock_gettime(CLOCK_REALTIME, &dl);
+    dl.tv_sec += 2;
+    came = sem_timedwait(&held, &dl) == 0;
+    if (came)
+        came = sess_write_registers(r->m, 0, r->thread, REGS_GRF, 0, 1, value, &err) == 0;
+    atomic_store(&hold_armed, 0);
+    sem_post(&go);
+    pthread_join(th, NULL);
+    return came;
+}
 
 int main(int argc, char **argv)
 {
@@ -129,6 +213,39 @@ int main(int argc, char **argv)
         r0 = sess_test_reads(zd);
         tap_ok(sess_thread_pc(m, 0, first, &pc, &err) == 0 && sess_test_reads(zd) <= r0 + 1,
                "the pc of a filled thread: its cr0 from the cache (at most SBA read): %llu",
+               (unsigned long long)(sess_test_reads(zd) - r0));
+    }
+
+    {
+        /* A register write while another host thread's read of the same
+         * set is in flight: what that read got is not kept. */
+        struct racer fill = {.m = m, .thread = first}, single = {.m = m, .thread = first};
+        uint8_t v1[64] = {0}, v2[64] = {0};
+        const uint8_t *data;
+        size_t size;
+        bool wrote, got;
+        memset(v1, 0xa5, 16);
+        memset(v2, 0x5a, 16);
+        sem_init(&held, 0, 0);
+        sem_init(&go, 0, 0);
+        wrote = race_write(&fill, v1);
+        r0 = sess_test_reads(zd);
+        tap_ok(wrote && fill.filled == 0 && !sess_regset_cached(m, 0, first, REGS_GRF),
+               "sess_fill_regsets across a register write of the thread keeps nothing "
+               "(filled 0x%x)",
+               fill.filled);
+        got = sess_read_regset(m, 0, first, REGS_GRF, &data, &size, &err) == 0 &&
+              memcmp(data, v1, 16) == 0;
+        tap_ok(got && sess_test_reads(zd) == r0 + 1,
+               "the next read goes to the device (%llu read) and gives the written r0",
+               (unsigned long long)(sess_test_reads(zd) - r0));
+        single.single = true;
+        r0 = sess_test_reads(zd);
+        wrote = race_write(&single, v2);
+        tap_ok(wrote && single.rc == 0 && memcmp(single.r0, v2, 16) == 0 &&
+                   sess_test_reads(zd) == r0 + 2,
+               "sess_read_regset across a register write reads again (%llu reads) and gives the "
+               "written r0, not the one read before it",
                (unsigned long long)(sess_test_reads(zd) - r0));
     }
 
