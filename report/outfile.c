@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -41,15 +42,42 @@ static void outfile_free(struct outfile *f)
     free(f);
 }
 
+/* Whether NAME.partial is another live zestub's, being written: each
+ * writer holds a flock on its partial until it is renamed or removed. A
+ * file system without flock (some cluster mounts answer ENOSYS or
+ * EINVAL) cannot tell, and the partial is taken for a stale one, as
+ * before. */
+static bool partial_in_use(const char *partial)
+{
+    int fd = open(partial, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    bool busy;
+    if (fd < 0)
+        return false;
+    busy = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    close(fd);
+    return busy;
+}
+
 /* NAME.partial made fresh: whatever is there (a stale partial, a symbolic
  * link someone planted) goes first, and O_EXCL|O_NOFOLLOW refuse anything
- * that appears in between. */
+ * that appears in between; but another zestub's partial in the writing
+ * is left alone (EBUSY): removing it would lose that writer's record
+ * when it renames a file that is gone. The lock is taken right after the
+ * create; a second writer looking in that instant takes the partial for
+ * a stale one. */
 static int create_partial(struct outfile *f)
 {
+    if (partial_in_use(f->partial)) {
+        errno = EBUSY;
+        return -1;
+    }
     if (unlink(f->partial) != 0 && errno != ENOENT)
         return -1;
     f->fd = open(f->partial, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    return f->fd < 0 ? -1 : 0;
+    if (f->fd < 0)
+        return -1;
+    (void)flock(f->fd, LOCK_EX | LOCK_NB); /* unsupported: as before */
+    return 0;
 }
 
 struct outfile *outfile_open(const char *name, char *err, size_t errlen)
@@ -96,8 +124,15 @@ struct outfile *outfile_open(const char *name, char *err, size_t errlen)
     memcpy(f->partial + n, partial_suffix, sizeof(partial_suffix));
     if (create_partial(f) != 0) {
         int e = errno;
+        if (e == EBUSY && errlen)
+            snprintf(err, errlen,
+                     "another zestub is writing it (%s is locked): give each writer its own "
+                     "name (%%p, %%r)",
+                     f->partial);
+        else
+            say(err, errlen, e);
+        errno = e;
         outfile_free(f);
-        say(err, errlen, e);
         return NULL;
     }
     /* A report left by an earlier run under the same name would be taken

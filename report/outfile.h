@@ -6,6 +6,9 @@
  *  - The bytes go to NAME.partial, created with O_CREAT|O_EXCL|O_NOFOLLOW:
  *    a NAME.partial left by an earlier run, or a link planted there, is
  *    removed first (unlink never follows a link) and never written through.
+ *    The writer holds a flock on its NAME.partial; one another live
+ *    zestub holds is not removed: the open fails with EBUSY and says so
+ *    (on a file system without flock, nothing is told apart).
  *  - An earlier NAME is removed at open: a run that never completes must
  *    not leave an older report that looks like its own.
  *  - Every write, flush, fsync and close is checked; NAME.partial is

@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 export ZE_ENABLE_ALT_DRIVERS="$GTSIM_LIB"
 unset OMPI_COMM_WORLD_RANK PMI_RANK PMIX_RANK SLURM_PROCID
 unset OMPI_COMM_WORLD_SIZE PMI_SIZE SLURM_NTASKS SLURM_NPROCS
-tap_plan 16
+tap_plan 18
 
 # $1: expected file name, then the environment assignments.
 rank_case() {
@@ -81,6 +81,26 @@ rc=$?
 if [ $rc -eq 0 ] && ! grep -q "has no %r" "$tmp/err"; then
     ok "/dev/null stays /dev/null under a launcher (not a file to share)"
 else notok_file "/dev/null: status $rc" "$tmp/err"; fi
+# Another zestub writing the same name: its NAME.partial (flock held) is
+# left alone, and this one says why instead of removing it.
+printf 'being written' >"$tmp/busy.json.partial"
+flock -o "$tmp/busy.json.partial" sleep 30 &
+locker=$!
+for _ in $(seq 50); do flock -n "$tmp/busy.json.partial" true || break; sleep 0.1; done
+"$zestub" dump --json "$tmp/busy.json" -- true 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 7 ] && grep -q "another zestub is writing it" "$tmp/err" &&
+    [ "$(cat "$tmp/busy.json.partial")" = "being written" ] && [ ! -e "$tmp/busy.json" ]; then
+    ok "NAME.partial locked by another writer: status 7, said why, that partial untouched"
+else notok_file "busy partial: status $rc" "$tmp/err"; fi
+kill $locker 2>/dev/null
+wait $locker 2>/dev/null
+"$zestub" dump --json "$tmp/busy.json" -- true 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q '"program":{"path":"true"' "$tmp/busy.json" &&
+    [ ! -e "$tmp/busy.json.partial" ]; then
+    ok "the same partial once its writer is gone: taken for a stale one, replaced"
+else notok_file "stale partial: status $rc" "$tmp/err"; fi
 # zestub ignores SIGPIPE itself; the program must get the default back.
 "$zestub" dump --json "$tmp/pipe.json" -- sh -c 'kill -PIPE $$; echo survived' >"$tmp/out" 2>"$tmp/err"
 rc=$?
