@@ -44,10 +44,6 @@ static void locate(struct report_pass *p, struct dump_thread *rec)
     rec->submitted = sess_xpti_submission(p->x, p->m, rec->session, rec->loc.kernel, p->stop_ns);
 }
 
-/* Reads the sets in `want`, each once; returns those that were not in the
- * session's cache before the record (they leave it after the record):
- * `ahead`, those a reader put there for it (pass_ahead.h), and those read
- * here. */
 /* The types of the record's catalog sets, in catalog order. */
 static size_t set_types(const struct dump_thread *rec, uint32_t *types)
 {
@@ -59,9 +55,10 @@ static size_t set_types(const struct dump_thread *rec, uint32_t *types)
     return nsets;
 }
 
-/* The wanted sets of the record, in one call; returns the sets read from
- * the device for it (the readers' ahead, and the pass's own), to forget
- * once the record is written. */
+/* Reads the sets in `want`, each once, in one call; returns those that
+ * were not in the session's cache before the record (they leave it after
+ * the record): `ahead`, those a reader put there for it (pass_ahead.h),
+ * and those read here. */
 static uint32_t read_sets(struct report_pass *p, struct dump_thread *rec, const uint32_t *types,
                           size_t nsets, uint32_t want, uint32_t ahead)
 {
