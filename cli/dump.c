@@ -243,6 +243,12 @@ static int parse(int argc, char **argv, struct dump_opts *o)
             fprintf(stderr, "zestub dump: --core %s\n", err);
             return 2;
         }
+        /* One file cannot hold both: the second writer would find the
+         * first's partial in use and fail after the trigger. */
+        if (o->json && !strcmp(o->json, o->core)) {
+            fprintf(stderr, "zestub dump: --json and --core name the same file, %s\n", o->core);
+            return 2;
+        }
     }
     if (o->after_hang_given && o->on != ON_HANG) {
         fprintf(stderr, "zestub dump: --after-hang needs --on hang=DURATION\n");

@@ -25,7 +25,7 @@ export ZE_ENABLE_ALT_DRIVERS="$GTSIM_LIB"
 #   5. timeout: 1 + (7 + 1) + 1                                         10
 #   6. killed dumps                                                      4
 #   7. errors                                                            3
-tap_plan 95
+tap_plan 96
 
 # Waits (up to 20 s) until file $1 contains $2.
 wait_for() {
@@ -145,5 +145,10 @@ else notok_file "no Level Zero (status $rc)" "$tmp/e.out"; fi
 "$zestub" dump --on sometimes >"$tmp/e.out" 2>&1
 rc=$?
 if [ $rc -eq 2 ]; then ok "usage error: status 2"; else notok_file "usage error (status $rc)" "$tmp/e.out"; fi
+"$zestub" dump --attach 1 --json "$tmp/same" --core "$tmp/same" >"$tmp/e.out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q "name the same file" "$tmp/e.out"; then
+    ok "--json and --core naming one file: usage error, said so"
+else notok_file "--json = --core (status $rc)" "$tmp/e.out"; fi
 
 tap_done
