@@ -129,9 +129,8 @@ static void drop_unread(struct tgt_prefetch *p, bool all)
     for (unsigned s = 0; s < PF_AHEAD; s++) {
         if (!p->filled[s].bits || (!all && p->filled[s].th >= p->lo))
             continue;
-        for (size_t i = 0; i < p->ntypes; i++)
-            if (p->filled[s].bits & p->big & (1u << i))
-                sess_forget_regset(p->m, p->k, p->filled[s].th, p->types[i]);
+        sess_forget_regsets(p->m, p->k, p->filled[s].th, p->types, p->ntypes,
+                            p->filled[s].bits & p->big);
         p->filled[s].bits = 0;
     }
 }
